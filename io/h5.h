@@ -1,0 +1,167 @@
+/// @file
+/// HDF5 access for xpose: RAII handles, dataset inspection, hyperslab reads and writes through
+/// MPI-IO (collective or independent), attributes, and atomic output (temporary name, renamed
+/// when the run is complete).
+///
+/// Every H5* call is checked; failures become typed xpose errors (xpose/error.h) that name the
+/// call, the file and dataset, and HDF5's own message. HDF5's automatic error printing is off.
+#pragma once
+
+#include <hdf5.h>
+#include <mpi.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "xpose/error.h"
+#include "xpose/types.h"
+#include "xpose/unique_handle.h"
+
+namespace xpose::io {
+
+/// Closes any HDF5 identifier by asking HDF5 what it is.
+struct H5IdTraits {
+  static hid_t invalid() noexcept { return H5I_INVALID_HID; }
+  static void close(hid_t id) noexcept;
+};
+using H5Id = UniqueHandle<hid_t, H5IdTraits>;
+
+/// "file.h5:/group/dataset" as given on the command line. The part after the last ':' that
+/// starts with '/' is the dataset path; a missing path is a UsageError.
+struct DatasetRef {
+  std::string file;
+  std::string path;
+  static DatasetRef parse(const std::string& text);
+  std::string str() const { return file + ":" + path; }
+};
+
+enum class Layout { Contiguous, Chunked, Compact, Virtual };
+const char* layout_name(Layout layout);
+
+struct DatasetInfo {
+  Shape shape;                       ///< all dimensions, slowest first (HDF5 order)
+  ElementType element;               ///< size, and the kind where it is recognisable
+  std::string type_description;      ///< e.g. "float32 (IEEE, little-endian)", "complex128 (compound r,i)"
+  Layout layout = Layout::Contiguous;
+  Shape chunk;                       ///< chunk dimensions when chunked
+  std::vector<std::string> filters;  ///< e.g. {"deflate(4)", "shuffle"}
+  std::int64_t storage_bytes = 0;    ///< bytes allocated in the file
+};
+
+/// A rectangular selection in a dataset: start and count per dimension.
+struct Box {
+  Shape start;
+  Shape count;
+};
+
+/// Whether a read or write is one collective MPI-IO operation or independent per rank.
+enum class Transfer { Collective, Independent };
+
+/// An open dataset. Reads and writes use the dataset's own (file) datatype as the memory type,
+/// so bytes move unconverted and the output keeps exactly the input's datatype.
+class Dataset {
+ public:
+  Dataset() = default;
+  Dataset(H5Id id, std::string label);
+
+  const DatasetInfo& info() const { return info_; }
+  hid_t id() const { return id_.get(); }
+  hid_t type() const { return type_.get(); }
+  const std::string& label() const { return label_; }  ///< "file.h5:/path", for messages
+
+  /// Reads the union of `boxes` into `buffer`: the elements in the file's row-major order over
+  /// the union, packed. With Transfer::Collective every rank of the file's communicator must
+  /// call, some possibly with no boxes.
+  void read(const std::vector<Box>& boxes, void* buffer, Transfer transfer) const;
+  /// Writes `buffer` (packed, file row-major order over the union of `boxes`).
+  void write(const std::vector<Box>& boxes, const void* buffer, Transfer transfer);
+  /// Reads single elements; `coords` holds npoints x rank coordinates. Independent.
+  void read_points(const std::vector<std::int64_t>& coords, void* buffer) const;
+
+  /// Sets the raw-data chunk cache of this (chunked) dataset, in bytes.
+  void set_chunk_cache(std::int64_t bytes);
+
+ private:
+  H5Id id_;
+  H5Id type_;
+  std::string label_;
+  DatasetInfo info_;
+};
+
+/// A file opened read-only. With a communicator of more than one rank the file is opened through
+/// MPI-IO; every rank of `comm` must call. Errors are classified: InputNotFoundError (no file,
+/// no dataset, a group where a dataset is expected), InputUnreadableError (not HDF5, truncated,
+/// corrupt, no permission), UnsupportedInputError (see check_transposable).
+class InputFile {
+ public:
+  static InputFile open(const DatasetRef& ref, MPI_Comm comm);
+  Dataset& dataset() { return dataset_; }
+  const Dataset& dataset() const { return dataset_; }
+  hid_t id() const { return file_.get(); }
+
+ private:
+  H5Id file_;
+  Dataset dataset_;
+};
+
+/// Throws UnsupportedInputError unless the dataset can be transposed: rank >= 2, a fixed-size
+/// datatype with no variable-length or reference parts, element size in {1, 2, 4, 8, 16}.
+void check_transposable(const Dataset& dataset);
+
+/// Checks an output target before any work is done, identically on every rank:
+/// OutputRefusedError when it is the input file (same path or same inode), when it exists and
+/// `force` is false, or when its directory is missing or not writable.
+void check_output_target(const DatasetRef& out, const DatasetRef& in, bool force);
+
+/// Options for a created dataset.
+struct CreateOptions {
+  Shape chunk;  ///< empty: contiguous
+};
+
+/// An output file written under a temporary name in the output's directory and renamed to its
+/// final name by commit(). Until then the final name is untouched (an existing file with --force
+/// is replaced only at commit). If the object is destroyed without commit() the temporary file
+/// is removed. All calls are collective over `comm`.
+class OutputFile {
+ public:
+  /// Creates the temporary file and the dataset `ref.path` (intermediate groups too) with `shape`
+  /// and a copy of `type`.
+  static OutputFile create(const DatasetRef& ref, const Shape& shape, hid_t type,
+                           const CreateOptions& options, MPI_Comm comm);
+  OutputFile() = default;
+  OutputFile(OutputFile&&) noexcept;
+  OutputFile& operator=(OutputFile&&) noexcept;
+  ~OutputFile();
+
+  Dataset& dataset() { return dataset_; }
+  const std::string& temporary_path() const { return temp_path_; }
+  const std::string& final_path() const { return final_path_; }
+
+  /// Copies every attribute of `source` onto the output dataset.
+  void copy_attributes_from(const Dataset& source);
+  /// Writes (or replaces) a string attribute on the output dataset.
+  void set_attribute(const std::string& name, const std::string& value);
+  /// Writes (or replaces) a 1-D int64 attribute on the output dataset.
+  void set_attribute(const std::string& name, const std::vector<std::int64_t>& value);
+
+  /// Flushes and closes the file, then renames it to its final name. Collective.
+  void commit();
+  /// Closes and removes the temporary file; never throws. Safe to call on any subset of ranks
+  /// just before MPI_Abort.
+  void abandon() noexcept;
+
+ private:
+  H5Id file_;
+  Dataset dataset_;
+  std::string temp_path_;
+  std::string final_path_;
+  MPI_Comm comm_ = MPI_COMM_NULL;
+  bool committed_ = false;
+};
+
+/// The HDF5 datatype written for a `--dtype` name (little-endian; complex as h5py's compound
+/// {r, i}). The caller owns the result.
+H5Id make_h5_type(const ElementType& element);
+
+}  // namespace xpose::io

@@ -1,0 +1,110 @@
+#include "mpi/comm.h"
+
+#include <cstdio>
+#include <limits>
+#include <vector>
+
+namespace xpose::mpi {
+
+void throw_mpi_error(int code, const char* call, const char* file, int line) {
+  char text[MPI_MAX_ERROR_STRING] = {0};
+  int length = 0;
+  if (MPI_Error_string(code, text, &length) != MPI_SUCCESS) std::snprintf(text, sizeof text, "code %d", code);
+  throw RuntimeFailure(cat("MPI error in ", call, " at ", file, ":", line, ": ", text));
+}
+
+void CommTraits::close(MPI_Comm comm) noexcept {
+  int finalized = 0;
+  MPI_Finalized(&finalized);
+  if (!finalized && comm != MPI_COMM_WORLD && comm != MPI_COMM_SELF) MPI_Comm_free(&comm);
+}
+
+void DatatypeTraits::close(MPI_Datatype type) noexcept {
+  int finalized = 0;
+  MPI_Finalized(&finalized);
+  if (!finalized) MPI_Type_free(&type);
+}
+
+int rank(MPI_Comm comm) {
+  int r = 0;
+  XPOSE_CHECK_MPI(MPI_Comm_rank(comm, &r));
+  return r;
+}
+
+int size(MPI_Comm comm) {
+  int s = 0;
+  XPOSE_CHECK_MPI(MPI_Comm_size(comm, &s));
+  return s;
+}
+
+LocalRank local_rank(MPI_Comm comm) {
+  MPI_Comm node = MPI_COMM_NULL;
+  XPOSE_CHECK_MPI(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank(comm), MPI_INFO_NULL, &node));
+  OwnedComm owned(node);
+  return {rank(node), size(node)};
+}
+
+OwnedDatatype element_datatype(std::size_t elem_size) {
+  MPI_Datatype type = MPI_DATATYPE_NULL;
+  XPOSE_CHECK_MPI(MPI_Type_contiguous(static_cast<int>(elem_size), MPI_BYTE, &type));
+  OwnedDatatype owned(type);
+  XPOSE_CHECK_MPI(MPI_Type_commit(&type));
+  return owned;
+}
+
+void collectively(MPI_Comm comm, const std::function<void()>& work) {
+  int code = 0;
+  std::string message;
+  try {
+    work();
+  } catch (const Error& e) {
+    code = static_cast<int>(e.code());
+    message = e.what();
+  } catch (const std::bad_alloc&) {
+    code = static_cast<int>(ExitCode::Resources);
+    message = "out of memory";
+  } catch (const std::exception& e) {
+    code = static_cast<int>(ExitCode::Internal);
+    message = e.what();
+  }
+  // The lowest failing rank speaks for all: (failed, -rank) maximised picks it.
+  struct {
+    int failed;
+    int neg_rank;
+  } mine{code != 0 ? 1 : 0, -rank(comm)}, first{0, 0};
+  XPOSE_CHECK_MPI(MPI_Allreduce(&mine, &first, 1, MPI_2INT, MPI_MAXLOC, comm));
+  if (!first.failed) return;
+  int root = -first.neg_rank;
+  int header[2] = {code, static_cast<int>(message.size())};
+  XPOSE_CHECK_MPI(MPI_Bcast(header, 2, MPI_INT, root, comm));
+  message.resize(static_cast<std::size_t>(header[1]));
+  XPOSE_CHECK_MPI(MPI_Bcast(message.data(), header[1], MPI_CHAR, root, comm));
+  throw Error(static_cast<ExitCode>(header[0]), message);
+}
+
+int to_int_count(std::int64_t count, const char* what) {
+  if (count < 0 || count > std::numeric_limits<int>::max())
+    throw InternalError(cat("MPI count for ", what, " out of int range: ", count,
+                            " (the planner should have split this exchange)"));
+  return static_cast<int>(count);
+}
+
+std::int64_t allreduce_max(MPI_Comm comm, std::int64_t value) {
+  std::int64_t out = 0;
+  XPOSE_CHECK_MPI(MPI_Allreduce(&value, &out, 1, MPI_INT64_T, MPI_MAX, comm));
+  return out;
+}
+
+std::int64_t allreduce_sum(MPI_Comm comm, std::int64_t value) {
+  std::int64_t out = 0;
+  XPOSE_CHECK_MPI(MPI_Allreduce(&value, &out, 1, MPI_INT64_T, MPI_SUM, comm));
+  return out;
+}
+
+double allreduce_max(MPI_Comm comm, double value) {
+  double out = 0;
+  XPOSE_CHECK_MPI(MPI_Allreduce(&value, &out, 1, MPI_DOUBLE, MPI_MAX, comm));
+  return out;
+}
+
+}  // namespace xpose::mpi

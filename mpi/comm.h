@@ -1,0 +1,58 @@
+/// @file
+/// Communicator helpers: rank/size, node-local rank, collective agreement on errors, and an
+/// MPI datatype per element size.
+#pragma once
+
+#include <mpi.h>
+
+#include <cstdint>
+#include <exception>
+#include <functional>
+#include <string>
+
+#include "mpi/check.h"
+#include "xpose/unique_handle.h"
+
+namespace xpose::mpi {
+
+struct CommTraits {
+  static MPI_Comm invalid() noexcept { return MPI_COMM_NULL; }
+  static void close(MPI_Comm comm) noexcept;
+};
+/// An owned communicator (never MPI_COMM_WORLD itself).
+using OwnedComm = UniqueHandle<MPI_Comm, CommTraits>;
+
+struct DatatypeTraits {
+  static MPI_Datatype invalid() noexcept { return MPI_DATATYPE_NULL; }
+  static void close(MPI_Datatype type) noexcept;
+};
+using OwnedDatatype = UniqueHandle<MPI_Datatype, DatatypeTraits>;
+
+int rank(MPI_Comm comm);
+int size(MPI_Comm comm);
+
+/// The rank within the node (MPI_Comm_split_type(MPI_COMM_TYPE_SHARED)) and the node's rank
+/// count.
+struct LocalRank {
+  int rank = 0;
+  int size = 1;
+};
+LocalRank local_rank(MPI_Comm comm);
+
+/// A committed contiguous datatype of `elem_size` bytes: exchange counts are in elements.
+OwnedDatatype element_datatype(std::size_t elem_size);
+
+/// Runs `work` on every rank, then agrees: if it threw on any rank, every rank throws the same
+/// xpose::Error (the one from the lowest failing rank, with its exit code and message). So a
+/// check that fails on one rank cannot leave the others waiting in the next collective.
+void collectively(MPI_Comm comm, const std::function<void()>& work);
+
+/// Checks an int count before it is handed to MPI.
+int to_int_count(std::int64_t count, const char* what);
+
+/// MPI_Allreduce helpers.
+std::int64_t allreduce_max(MPI_Comm comm, std::int64_t value);
+std::int64_t allreduce_sum(MPI_Comm comm, std::int64_t value);
+double allreduce_max(MPI_Comm comm, double value);
+
+}  // namespace xpose::mpi
