@@ -77,7 +77,11 @@ Shape parse_shape(const std::string& text) {
     else part += c;
   }
   flush();
-  element_count(shape);  // rejects shapes whose element count overflows
+  try {
+    element_count(shape);
+  } catch (const DimensionMismatch&) {
+    throw UsageError(cat("bad shape '", text, "': the element count does not fit in 64 bits"));
+  }
   return shape;
 }
 

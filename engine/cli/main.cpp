@@ -1,0 +1,415 @@
+// The `xpose` command: transpose, info, plan, generate, verify.
+#include <mpi.h>
+#include <unistd.h>
+
+#include <boost/program_options.hpp>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "engine/src/json.h"
+#include "engine/src/tools.h"
+#include "engine/src/transpose_job.h"
+#include "mpi/comm.h"
+#include "xpose/config.h"
+#include "xpose/error.h"
+
+namespace po = boost::program_options;
+
+namespace xpose {
+namespace {
+
+const char* kExitCodes =
+    "Exit codes:\n"
+    "  0   success\n"
+    "  1   internal error (a bug: please report it)\n"
+    "  2   usage: bad command line\n"
+    "  3   input not found: missing file or dataset, or a group where a dataset is expected\n"
+    "  4   input unreadable: not an HDF5 file, truncated or corrupt, no permission\n"
+    "  5   input unsupported: rank < 2, variable-length or reference type, element size not 1/2/4/8/16\n"
+    "  6   output refused: output exists (use --force), equals the input, or its directory is\n"
+    "      missing or not writable\n"
+    "  7   I/O failure during the run (read or write error, disk full); the partial output is removed\n"
+    "  8   verify: the output is not the transpose of the input\n"
+    "  9   resources: memory budget too small, or memory allocation failed\n"
+    "  10  runtime: MPI, CUDA or NCCL failure\n"
+    "  11  resume refused: the journal belongs to another input, plan or option set\n"
+    "  75  interrupted by SIGTERM/SIGUSR1 after a clean stage: rerun with --resume\n";
+
+const char* kTopHelp =
+    "xpose " XPOSE_VERSION " - distributed, out-of-core transpose of HDF5 matrices\n"
+    "\n"
+    "Usage: [mpirun -np N] xpose <command> [options]\n"
+    "\n"
+    "Commands:\n"
+    "  transpose IN.h5:/path OUT.h5:/path  write OUT = IN^T (the last two axes swapped; leading\n"
+    "                                      axes are a batch) into a new file\n"
+    "  info      FILE.h5:/path             shape, type, layout, chunking, and the plan for this\n"
+    "                                      number of ranks\n"
+    "  plan      IN.h5:/path OUT.h5:/path  dry run: stages, stage width, memory per rank, bytes\n"
+    "                                      read, written and exchanged\n"
+    "  generate  OUT.h5:/path --shape S    write a deterministic sample dataset\n"
+    "  verify    IN.h5:/path OUT.h5:/path  check that OUT is the transpose of IN\n"
+    "\n"
+    "'xpose <command> --help' describes a command's options. SIZE arguments take bytes or\n"
+    "K/M/G/T with or without 'iB' (powers of 1024): 4096, 256MiB, 2G.\n"
+    "\n";
+
+struct Command {
+  std::string name;
+  std::string synopsis;
+  po::options_description options;
+  po::positional_options_description positional;
+};
+
+void add_common(po::options_description& d) {
+  d.add_options()("help,h", "show this help")("quiet,q", "print nothing but errors");
+}
+
+void add_transpose_options(po::options_description& d) {
+  d.add_options()
+      ("host-mem", po::value<std::string>(),
+       "SIZE of stage buffers per rank (default: a quarter of the node's available memory "
+       "shared by its ranks). Matrices larger than this, or than RAM, stream through it")
+      ("force,f", "replace the output file if it exists")
+      ("chunk", po::value<std::string>(), "chunk the output dataset, e.g. 1024x1024 (default: contiguous)")
+      ("threads", po::value<int>()->default_value(0), "CPU threads per rank (0: the node's cores over its ranks)")
+      ("io", po::value<std::string>()->default_value("collective"),
+       "HDF5 transfers: collective or independent MPI-IO")
+      ("exchange", po::value<std::string>()->default_value("mpi"), "exchange transport: mpi")
+      ("backend", po::value<std::string>()->default_value("cpu"), "local transpose backend: cpu")
+      ("max-stage-width", po::value<std::int64_t>()->default_value(0),
+       "cap the columns per destination per stage (0: as the budget allows); for tests and tuning");
+}
+
+io::Transfer parse_transfer(const std::string& s) {
+  if (s == "collective") return io::Transfer::Collective;
+  if (s == "independent") return io::Transfer::Independent;
+  throw UsageError(cat("--io must be collective or independent, not '", s, "'"));
+}
+
+TransposeOptions transpose_options(const po::variables_map& vm) {
+  TransposeOptions o;
+  o.in = io::DatasetRef::parse(vm["in"].as<std::string>());
+  o.out = io::DatasetRef::parse(vm["out"].as<std::string>());
+  if (vm.count("host-mem")) o.host_mem = parse_size(vm["host-mem"].as<std::string>());
+  if (vm.count("host-mem") && o.host_mem <= 0) throw UsageError("--host-mem must be positive");
+  o.force = vm.count("force") > 0;
+  if (vm.count("chunk")) o.chunk = parse_shape(vm["chunk"].as<std::string>());
+  o.threads = vm["threads"].as<int>();
+  o.read_transfer = o.write_transfer = parse_transfer(vm["io"].as<std::string>());
+  o.exchange = mpi::parse_exchange_kind(vm["exchange"].as<std::string>());
+  if (o.exchange != mpi::ExchangeKind::Mpi)
+    throw UsageError(cat("--exchange ", vm["exchange"].as<std::string>(), " is not available with the cpu backend"));
+  o.backend = vm["backend"].as<std::string>();
+  o.quiet = vm.count("quiet") > 0;
+  o.max_width = vm["max-stage-width"].as<std::int64_t>();
+  if (vm.count("progress-interval")) o.progress_interval = vm["progress-interval"].as<double>();
+  return o;
+}
+
+bool is_root() {
+  int r = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &r);
+  return r == 0;
+}
+
+void print_phase_table(const TransposeReport& r) {
+  const double bytes = static_cast<double>(r.plan.total_bytes());
+  auto row = [&](const char* name, double sec, double moved) {
+    std::printf("  %-9s %9.3f s  %8.2f GB/s\n", name, sec, sec > 0 ? moved / sec / 1e9 : 0.0);
+  };
+  std::int64_t exchanged = 0;
+  for (int p = 0; p < r.plan.nranks; ++p) exchanged += r.plan.exchanged_bytes(p);
+  std::printf("  phase       seconds    bandwidth (max over ranks; GB/s = 1e9 B/s)\n");
+  row("read", r.times.read, bytes);
+  row("transpose", r.times.pack, 2 * bytes);
+  if (r.plan.nranks > 1) {
+    row("exchange", r.times.exchange, static_cast<double>(exchanged));
+    row("unpack", r.times.unpack, 2 * bytes);
+  }
+  row("write", r.times.write, bytes);
+  row("wall", r.times.wall, bytes);
+}
+
+void write_json(const std::string& path, const JsonWriter& json) {
+  if (path.empty() || !is_root()) return;
+  std::ofstream f(path);
+  f << json.str();
+  if (!f) throw IoError(cat("cannot write the JSON summary '", path, "'"));
+}
+
+void json_summary(JsonWriter& j, const TransposeOptions& o, const TransposeReport* r, ExitCode code,
+                  const std::string& error) {
+  j.begin_object();
+  j.value("command", "transpose").value("input", o.in.str()).value("output", o.out.str());
+  j.value("status", exit_code_name(code)).value("exit_code", static_cast<int>(code));
+  if (!error.empty()) j.value("error", error);
+  if (r) {
+    j.value("shape", std::vector<std::int64_t>(r->plan.shape.begin(), r->plan.shape.end()));
+    j.value("element_size", static_cast<std::int64_t>(r->plan.elem_size));
+    j.value("bytes", r->plan.total_bytes()).value("ranks", r->plan.nranks);
+    j.value("backend", r->backend).value("exchange", r->exchange).value("stages", r->plan.num_stages());
+    j.value("stage_width", r->plan.width).value("memory_per_rank", r->plan.memory_per_rank());
+    const double bytes = static_cast<double>(r->plan.total_bytes());
+    j.begin_object("phases");
+    auto phase = [&](const char* name, double sec, double moved) {
+      j.begin_object(name).value("seconds", sec).value("GBps", sec > 0 ? moved / sec / 1e9 : 0.0).end_object();
+    };
+    phase("read", r->times.read, bytes);
+    phase("transpose", r->times.pack, 2 * bytes);
+    phase("exchange", r->times.exchange, bytes);
+    phase("unpack", r->times.unpack, 2 * bytes);
+    phase("write", r->times.write, bytes);
+    j.end_object();
+    j.value("wall_seconds", r->times.wall);
+  }
+  j.end_object();
+}
+
+int cmd_transpose(const po::variables_map& vm) {
+  TransposeOptions o = transpose_options(vm);
+  const std::string json_path = vm.count("json") ? vm["json"].as<std::string>() : "";
+  TransposeReport report;
+  try {
+    report = run_transpose(MPI_COMM_WORLD, o);
+  } catch (const Error& e) {
+    JsonWriter j;
+    json_summary(j, o, nullptr, e.code(), e.what());
+    try { write_json(json_path, j); } catch (const Error&) {}
+    throw;
+  }
+  if (is_root() && !o.quiet) {
+    const auto& p = report.plan;
+    std::printf("xpose: %s (%s, %s) -> %s in %.2f s, %.2f GB/s, %d rank(s), %lld stage(s)\n", o.in.str().c_str(),
+                format_shape(p.shape).c_str(), format_size(static_cast<double>(p.total_bytes())).c_str(),
+                o.out.str().c_str(), report.times.wall,
+                static_cast<double>(p.total_bytes()) / report.times.wall / 1e9, p.nranks,
+                static_cast<long long>(p.num_stages()));
+    print_phase_table(report);
+  }
+  JsonWriter j;
+  json_summary(j, o, &report, ExitCode::Ok, "");
+  write_json(json_path, j);
+  return 0;
+}
+
+int cmd_plan(const po::variables_map& vm) {
+  TransposeOptions o = transpose_options(vm);
+  Plan plan = plan_transpose(MPI_COMM_WORLD, o);
+  if (is_root()) {
+    std::printf("plan for %s -> %s\n%s", o.in.str().c_str(), o.out.str().c_str(), plan.describe().c_str());
+    std::printf("per stage, per rank: read %d piece(s) of up to %lld x %lld, write %lld x %lld\n", plan.nranks,
+                static_cast<long long>(plan.in_rows.block), static_cast<long long>(plan.width),
+                static_cast<long long>(plan.width), static_cast<long long>(plan.rows));
+  }
+  return 0;
+}
+
+int cmd_info(const po::variables_map& vm) {
+  const auto ref = io::DatasetRef::parse(vm["file"].as<std::string>());
+  io::InputFile file;
+  mpi::collectively(MPI_COMM_WORLD, [&] { file = io::InputFile::open(ref, MPI_COMM_WORLD); });
+  const auto& info = file.dataset().info();
+  std::string plan_text;
+  std::string unsupported;
+  try {
+    mpi::collectively(MPI_COMM_WORLD, [&] {
+      io::check_transposable(file.dataset());
+      PlanRequest req;
+      req.shape = info.shape;
+      req.elem_size = info.element.size;
+      req.nranks = mpi::size(MPI_COMM_WORLD);
+      req.host_mem = vm.count("host-mem") ? parse_size(vm["host-mem"].as<std::string>()) : default_host_mem(MPI_COMM_WORLD);
+      req.buffers = req.nranks == 1 ? 2 : 3;
+      plan_text = make_plan(req).describe();
+    });
+  } catch (const Error& e) {
+    unsupported = e.what();
+  }
+  if (is_root()) {
+    std::printf("dataset   %s\n", ref.str().c_str());
+    std::printf("shape     %s\n", format_shape(info.shape).c_str());
+    std::printf("type      %s, %zu bytes per element\n", info.type_description.c_str(), info.element.size);
+    std::printf("layout    %s", io::layout_name(info.layout));
+    if (!info.chunk.empty()) std::printf(", chunks %s", format_shape(info.chunk).c_str());
+    std::printf("\n");
+    std::string filters;
+    for (const auto& f : info.filters) filters += (filters.empty() ? "" : ", ") + f;
+    std::printf("filters   %s\n", filters.empty() ? "none" : filters.c_str());
+    std::printf("storage   %s\n", format_size(static_cast<double>(info.storage_bytes)).c_str());
+    if (unsupported.empty()) {
+      std::printf("\nplan for %d rank(s):\n%s", mpi::size(MPI_COMM_WORLD), plan_text.c_str());
+    } else {
+      std::printf("\ncannot be transposed: %s\n", unsupported.c_str());
+    }
+  }
+  return 0;
+}
+
+int cmd_generate(const po::variables_map& vm) {
+  GenerateOptions o;
+  o.out = io::DatasetRef::parse(vm["out"].as<std::string>());
+  if (!vm.count("shape")) throw UsageError("generate needs --shape, e.g. --shape 1024x2048");
+  o.shape = parse_shape(vm["shape"].as<std::string>());
+  o.type = ElementType::parse(vm["dtype"].as<std::string>());
+  o.force = vm.count("force") > 0;
+  if (vm.count("chunk")) o.chunk = parse_shape(vm["chunk"].as<std::string>());
+  if (vm.count("host-mem")) o.host_mem = parse_size(vm["host-mem"].as<std::string>());
+  o.seed = vm["seed"].as<std::uint64_t>();
+  o.quiet = vm.count("quiet") > 0;
+  generate(MPI_COMM_WORLD, o);
+  return 0;
+}
+
+int cmd_verify(const po::variables_map& vm) {
+  VerifyOptions o;
+  o.in = io::DatasetRef::parse(vm["in"].as<std::string>());
+  o.out = io::DatasetRef::parse(vm["out"].as<std::string>());
+  o.sample = vm["sample"].as<std::int64_t>();
+  if (vm.count("host-mem")) o.host_mem = parse_size(vm["host-mem"].as<std::string>());
+  o.seed = vm["seed"].as<std::uint64_t>();
+  o.quiet = vm.count("quiet") > 0;
+  VerifyResult r = verify(MPI_COMM_WORLD, o);
+  if (r.mismatches > 0)
+    throw VerifyMismatchError(cat(r.mismatches, " of ", r.checked, " elements differ; first: ", r.first_mismatch));
+  if (is_root() && !o.quiet)
+    std::printf("verify: OK, %s is the transpose of %s (%lld elements checked%s)\n", o.out.str().c_str(),
+                o.in.str().c_str(), static_cast<long long>(r.checked), o.sample > 0 ? ", random sample" : "");
+  return 0;
+}
+
+std::map<std::string, Command> make_commands() {
+  std::map<std::string, Command> cmds;
+  {
+    Command c{"transpose", "xpose transpose IN.h5:/path OUT.h5:/path [options]", po::options_description("Options"), {}};
+    c.options.add_options()("in", po::value<std::string>()->required(), "input FILE:/dataset")(
+        "out", po::value<std::string>()->required(), "output FILE:/dataset");
+    add_transpose_options(c.options);
+    c.options.add_options()("json", po::value<std::string>(), "write a JSON summary (phases, times, exit status) to FILE")(
+        "progress-interval", po::value<double>()->default_value(10.0),
+        "seconds between progress lines when stderr is not a terminal (a batch log)");
+    add_common(c.options);
+    c.positional.add("in", 1).add("out", 1);
+    cmds.emplace(c.name, std::move(c));
+  }
+  {
+    Command c{"plan", "xpose plan IN.h5:/path OUT.h5:/path [options]", po::options_description("Options"), {}};
+    c.options.add_options()("in", po::value<std::string>()->required(), "input FILE:/dataset")(
+        "out", po::value<std::string>()->required(), "output FILE:/dataset");
+    add_transpose_options(c.options);
+    c.options.add_options()("progress-interval", po::value<double>(), "ignored by plan");
+    add_common(c.options);
+    c.positional.add("in", 1).add("out", 1);
+    cmds.emplace(c.name, std::move(c));
+  }
+  {
+    Command c{"info", "xpose info FILE.h5:/path [--host-mem SIZE]", po::options_description("Options"), {}};
+    c.options.add_options()("file", po::value<std::string>()->required(), "FILE:/dataset")(
+        "host-mem", po::value<std::string>(), "SIZE per rank to plan with (default as for transpose)");
+    add_common(c.options);
+    c.positional.add("file", 1);
+    cmds.emplace(c.name, std::move(c));
+  }
+  {
+    Command c{"generate",
+              "xpose generate OUT.h5:/path --shape S [--dtype T] [options]\n\n"
+              "Writes a deterministic, non-trivial pattern (a hash of each element's index and the seed,\n"
+              "mapped to finite values of the type). The shape is in HDF5 order: the last two extents\n"
+              "are rows x columns and any leading ones are a batch (4x257x1031: 4 matrices of 257x1031).",
+              po::options_description("Options"), {}};
+    c.options.add_options()("out", po::value<std::string>()->required(), "output FILE:/dataset")(
+        "shape", po::value<std::string>(), "extents, e.g. 16384x32768 or 4x257x1031")(
+        "dtype", po::value<std::string>()->default_value("float32"),
+        "float32, float64, complex64, complex128, int8, int16, int32, int64, uint8, uint16, uint32, uint64")(
+        "chunk", po::value<std::string>(), "chunk the dataset, e.g. 256x256 (default: contiguous)")(
+        "force,f", "replace the output file if it exists")("host-mem", po::value<std::string>(), "SIZE of buffer per rank (default 256MiB)")(
+        "seed", po::value<std::uint64_t>()->default_value(0), "pattern seed");
+    add_common(c.options);
+    c.positional.add("out", 1);
+    cmds.emplace(c.name, std::move(c));
+  }
+  {
+    Command c{"verify",
+              "xpose verify IN.h5:/path OUT.h5:/path [--sample N]\n\n"
+              "Checks bitwise that OUT is IN with its last two axes swapped, on every element (or on N\n"
+              "random ones), reading both files independently of the transpose engine.",
+              po::options_description("Options"), {}};
+    c.options.add_options()("in", po::value<std::string>()->required(), "input FILE:/dataset")(
+        "out", po::value<std::string>()->required(), "transposed FILE:/dataset")(
+        "sample", po::value<std::int64_t>()->default_value(0), "check N random elements instead of all")(
+        "host-mem", po::value<std::string>(), "SIZE of buffer per rank (default 256MiB)")(
+        "seed", po::value<std::uint64_t>()->default_value(1), "seed for --sample");
+    add_common(c.options);
+    c.positional.add("in", 1).add("out", 1);
+    cmds.emplace(c.name, std::move(c));
+  }
+  return cmds;
+}
+
+int run_cli(int argc, char** argv) {
+  auto cmds = make_commands();
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
+    if (args.size() >= 2 && cmds.count(args[1])) {
+      args = {args[1], "--help"};
+    } else {
+      if (is_root()) std::cout << kTopHelp << kExitCodes;
+      return args.empty() ? static_cast<int>(ExitCode::Usage) : 0;
+    }
+  }
+  if (args[0] == "--version" || args[0] == "version") {
+    if (is_root()) std::cout << "xpose " << XPOSE_VERSION << "\n";
+    return 0;
+  }
+  auto it = cmds.find(args[0]);
+  if (it == cmds.end())
+    throw UsageError(cat("unknown command '", args[0], "' (commands: transpose, info, plan, generate, verify; see xpose --help)"));
+  Command& cmd = it->second;
+  std::vector<std::string> rest(args.begin() + 1, args.end());
+  for (const auto& a : rest)
+    if (a == "--help" || a == "-h") {
+      if (is_root()) std::cout << "Usage: " << cmd.synopsis << "\n\n" << cmd.options << "\n" << kExitCodes;
+      return 0;
+    }
+  po::variables_map vm;
+  try {
+    po::store(po::command_line_parser(rest).options(cmd.options).positional(cmd.positional).run(), vm);
+    po::notify(vm);
+  } catch (const po::error& e) {
+    throw UsageError(cat(cmd.name, ": ", e.what(), " (see xpose ", cmd.name, " --help)"));
+  }
+  if (cmd.name == "transpose") return cmd_transpose(vm);
+  if (cmd.name == "plan") return cmd_plan(vm);
+  if (cmd.name == "info") return cmd_info(vm);
+  if (cmd.name == "generate") return cmd_generate(vm);
+  return cmd_verify(vm);
+}
+
+}  // namespace
+}  // namespace xpose
+
+int main(int argc, char** argv) {
+  int provided = 0;
+  MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
+  int code = 0;
+  try {
+    code = xpose::run_cli(argc, argv);
+  } catch (const xpose::Error& e) {
+    // Errors here were agreed collectively (or come from argument parsing, which every rank
+    // does alike), so rank 0 speaks for all.
+    if (xpose::is_root()) std::fprintf(stderr, "xpose: error: %s\n", e.what());
+    code = static_cast<int>(e.code());
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "xpose: internal error: %s\n", e.what());
+    code = static_cast<int>(xpose::ExitCode::Internal);
+  }
+  std::fflush(stdout);
+  std::fflush(stderr);
+  MPI_Finalize();
+  return code;
+}

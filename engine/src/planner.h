@@ -1,0 +1,75 @@
+/// @file
+/// The planner: how the matrix is split over ranks (FFTW-MPI blocks) and, within each rank's
+/// memory budget, into stages. Pure arithmetic, no MPI or HDF5, so it is unit-tested directly.
+///
+/// Stage k reads, from each rank's input rows, one column piece of width w for every
+/// destination rank q (columns out_rows.offset(q) + col_offset ...), transposes each piece,
+/// exchanges them, and each rank then holds w complete output rows. When a whole column block
+/// fits (w = the block), a stage takes several matrices of the innermost batch axis at once.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "xpose/distribution.h"
+#include "xpose/types.h"
+
+namespace xpose {
+
+struct PlanRequest {
+  Shape shape;                      ///< input shape, rank >= 2, HDF5 order
+  std::size_t elem_size = 0;        ///< bytes
+  int nranks = 1;
+  std::int64_t host_mem = 0;        ///< per-rank bytes for stage buffers
+  int buffers = 3;                  ///< stage-sized buffers alive at once (in/out, send, recv)
+  std::int64_t max_count = 2147483647;  ///< elements per peer message (MPI int counts)
+  std::int64_t max_width = 0;       ///< optional cap on the stage width (0: none); for tests/tuning
+};
+
+/// One stage: which matrices and which column offset inside every destination's block.
+struct Stage {
+  std::int64_t index = 0;
+  std::int64_t outer = 0;         ///< flattened index over all batch axes but the innermost
+  std::int64_t inner_begin = 0;   ///< first matrix of the innermost batch axis
+  std::int64_t inner_count = 1;   ///< matrices in this stage (nb)
+  std::int64_t col_offset = 0;    ///< offset inside each destination's column block
+};
+
+struct Plan {
+  Shape shape;             ///< input shape
+  Shape out_shape;         ///< output shape: last two axes swapped
+  std::size_t elem_size = 0;
+  int nranks = 1;
+  std::int64_t rows = 0, cols = 0;        ///< R, C of each matrix
+  std::int64_t batch_outer = 1;           ///< product of batch axes but the innermost
+  std::int64_t batch_inner = 1;           ///< extent of the innermost batch axis (1 for 2-D)
+  BlockDistribution in_rows;              ///< R over ranks: input rows each rank reads
+  BlockDistribution out_rows;             ///< C over ranks: output rows each rank writes
+  std::int64_t width = 0;                 ///< w: columns per destination per stage
+  std::int64_t inner_per_stage = 1;       ///< nb: matrices per stage
+  std::int64_t col_stages = 1;            ///< stages per matrix group
+  std::int64_t inner_stages = 1;          ///< groups along the innermost batch axis
+  std::int64_t buffer_elems = 0;          ///< elements of one stage buffer (the largest use)
+  int buffers = 3;
+
+  std::int64_t num_stages() const { return batch_outer * inner_stages * col_stages; }
+  Stage stage(std::int64_t k) const;
+  /// Columns of destination q's block handled in stage s (0 once its block is done).
+  std::int64_t width_of(int q, const Stage& s) const;
+  /// Sum over q of width_of(q, s).
+  std::int64_t total_width(const Stage& s) const;
+  std::int64_t buffer_bytes() const { return buffer_elems * static_cast<std::int64_t>(elem_size); }
+  /// Bytes of all stage buffers of one rank.
+  std::int64_t memory_per_rank() const { return buffer_bytes() * buffers; }
+  std::int64_t total_bytes() const;
+  /// Bytes this rank sends to other ranks over the whole run (its own piece excluded).
+  std::int64_t exchanged_bytes(int rank) const;
+  /// Multi-line human description (for `xpose plan` / `xpose info`).
+  std::string describe() const;
+};
+
+/// Makes the plan, or throws ResourceError naming the smallest budget that works.
+Plan make_plan(const PlanRequest& request);
+
+}  // namespace xpose

@@ -1,0 +1,63 @@
+/// @file
+/// `xpose transpose`: the stage loop of DESIGN.md driving the HDF5 reads and writes, the local
+/// transposes and the exchange.
+#pragma once
+
+#include <mpi.h>
+
+#include <cstdint>
+#include <string>
+
+#include "engine/src/planner.h"
+#include "io/h5.h"
+#include "mpi/exchange.h"
+
+namespace xpose {
+
+struct TransposeOptions {
+  io::DatasetRef in;
+  io::DatasetRef out;
+  std::int64_t host_mem = 0;        ///< per-rank stage buffer budget; 0 = default_host_mem()
+  bool force = false;
+  Shape chunk;                      ///< output chunking; empty = contiguous
+  int threads = 0;                  ///< CPU threads per rank; 0 = cores / ranks per node
+  io::Transfer read_transfer = io::Transfer::Collective;
+  io::Transfer write_transfer = io::Transfer::Collective;
+  mpi::ExchangeKind exchange = mpi::ExchangeKind::Mpi;
+  std::string backend = "cpu";
+  bool quiet = false;
+  double progress_interval = 10.0;  ///< seconds between progress lines in a batch log
+  std::int64_t max_width = 0;       ///< cap on the stage width (testing and tuning)
+};
+
+/// Seconds per phase: each the maximum over ranks of that rank's total.
+struct PhaseTimes {
+  double read = 0, pack = 0, exchange = 0, unpack = 0, write = 0, wall = 0;
+};
+
+struct TransposeReport {
+  Plan plan;
+  PhaseTimes times;
+  std::string backend;
+  std::string exchange;
+};
+
+/// The default --host-mem: a quarter of the node's available memory shared by its ranks,
+/// at least 64 MiB.
+std::int64_t default_host_mem(MPI_Comm comm);
+/// CPU threads per rank when --threads is not given: the node's cores over its ranks.
+int default_threads(MPI_Comm comm);
+
+/// Plans a transpose without doing it (opens the input, checks the output target).
+Plan plan_transpose(MPI_Comm comm, const TransposeOptions& options);
+
+/// Runs the transpose. Errors found before any output exists throw on every rank (collective
+/// agreement); a failure in the middle of the run removes the temporary output and aborts
+/// the job with the error's exit code, so no rank waits forever in a collective.
+TransposeReport run_transpose(MPI_Comm comm, const TransposeOptions& options);
+
+/// Prints "xpose: error: ..." and the phase table etc. are in the CLI; this one prints the
+/// message of a fatal mid-run error, removes `output` and calls MPI_Abort.
+[[noreturn]] void abort_job(MPI_Comm comm, const Error& error, io::OutputFile* output);
+
+}  // namespace xpose

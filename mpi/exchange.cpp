@@ -1,0 +1,129 @@
+#include "mpi/exchange.h"
+
+#include <mpi.h>
+#if defined(OPEN_MPI) && OPEN_MPI
+#include <mpi-ext.h>
+#endif
+
+#include <numeric>
+
+#include "mpi/comm.h"
+#include "xpose/config.h"
+#include "xpose/error.h"
+
+namespace xpose::mpi {
+
+const char* exchange_kind_name(ExchangeKind kind) {
+  switch (kind) {
+    case ExchangeKind::Auto: return "auto";
+    case ExchangeKind::Mpi: return "mpi";
+    case ExchangeKind::MpiDevice: return "mpi-device";
+    case ExchangeKind::Nccl: return "nccl";
+  }
+  return "?";
+}
+
+ExchangeKind parse_exchange_kind(const std::string& name) {
+  for (auto k : {ExchangeKind::Auto, ExchangeKind::Mpi, ExchangeKind::MpiDevice, ExchangeKind::Nccl})
+    if (name == exchange_kind_name(k)) return k;
+  throw UsageError(cat("unknown exchange '", name, "' (use auto, mpi, mpi-device or nccl)"));
+}
+
+void ExchangeLayout::finalize(MPI_Comm comm) {
+  auto dense = [](const std::vector<std::int64_t>& counts) {
+    std::vector<std::int64_t> displs(counts.size(), 0);
+    for (std::size_t i = 1; i < counts.size(); ++i) displs[i] = displs[i - 1] + counts[i - 1];
+    return displs;
+  };
+  if (send_displs.empty()) send_displs = dense(send_counts);
+  if (recv_displs.empty()) recv_displs = dense(recv_counts);
+  bool local = !send_counts.empty() && send_displs == dense(send_counts) && recv_displs == dense(recv_counts);
+  std::int64_t c = send_counts.empty() ? -1 : send_counts[0];
+  for (auto v : send_counts) local = local && v == c;
+  for (auto v : recv_counts) local = local && v == c;
+  // Uniform only if every rank has the same count: compare min and max over ranks.
+  std::int64_t lo = local ? c : -2, hi = local ? c : -3;
+  std::int64_t both[2] = {-lo, hi}, agreed[2] = {0, 0};
+  XPOSE_CHECK_MPI(MPI_Allreduce(both, agreed, 2, MPI_INT64_T, MPI_MAX, comm));
+  uniform = local && -agreed[0] == c && agreed[1] == c;
+}
+
+std::int64_t ExchangeLayout::total_send() const {
+  return std::accumulate(send_counts.begin(), send_counts.end(), std::int64_t{0});
+}
+std::int64_t ExchangeLayout::total_recv() const {
+  return std::accumulate(recv_counts.begin(), recv_counts.end(), std::int64_t{0});
+}
+
+namespace {
+
+/// MPI_Alltoall(v) on host (or, with a CUDA-aware MPI, device) buffers. Counts are in elements
+/// of a contiguous datatype of the element's size, so messages up to INT_MAX elements (not
+/// bytes) fit an int count.
+class MpiExchange final : public Exchange {
+ public:
+  MpiExchange(MPI_Comm comm, std::size_t elem_size, bool device)
+      : comm_(comm), type_(element_datatype(elem_size)), device_(device) {}
+  ExchangeKind kind() const override { return device_ ? ExchangeKind::MpiDevice : ExchangeKind::Mpi; }
+  bool on_device() const override { return device_; }
+
+  void alltoallv(const void* send, void* recv, const ExchangeLayout& layout,
+                 kernels::DeviceStream) override {
+    if (layout.uniform) {
+      int count = to_int_count(layout.send_counts.empty() ? 0 : layout.send_counts[0], "alltoall");
+      XPOSE_CHECK_MPI(MPI_Alltoall(send, count, type_.get(), recv, count, type_.get(), comm_));
+      return;
+    }
+    const std::size_t n = layout.send_counts.size();
+    sc_.resize(n); sd_.resize(n); rc_.resize(n); rd_.resize(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      sc_[i] = to_int_count(layout.send_counts[i], "alltoallv send count");
+      sd_[i] = to_int_count(layout.send_displs[i], "alltoallv send displacement");
+      rc_[i] = to_int_count(layout.recv_counts[i], "alltoallv receive count");
+      rd_[i] = to_int_count(layout.recv_displs[i], "alltoallv receive displacement");
+    }
+    XPOSE_CHECK_MPI(MPI_Alltoallv(send, sc_.data(), sd_.data(), type_.get(), recv, rc_.data(),
+                                  rd_.data(), type_.get(), comm_));
+  }
+
+ private:
+  MPI_Comm comm_;
+  OwnedDatatype type_;
+  bool device_;
+  std::vector<int> sc_, sd_, rc_, rd_;
+};
+
+}  // namespace
+
+bool mpi_is_cuda_aware() {
+#if defined(MPIX_CUDA_AWARE_SUPPORT) && MPIX_CUDA_AWARE_SUPPORT
+  return MPIX_Query_cuda_support() == 1;
+#else
+  return false;
+#endif
+}
+
+std::unique_ptr<Exchange> make_nccl_exchange(MPI_Comm comm, std::size_t elem_size);
+
+std::unique_ptr<Exchange> make_exchange(ExchangeKind kind, MPI_Comm comm, std::size_t elem_size) {
+  switch (kind) {
+    case ExchangeKind::Mpi:
+      return std::make_unique<MpiExchange>(comm, elem_size, false);
+    case ExchangeKind::MpiDevice:
+      if (!XPOSE_HAVE_CUDA) throw NotCompiledError("the mpi-device exchange (CUDA)");
+      if (!mpi_is_cuda_aware())
+        throw UsageError("--exchange mpi-device needs a CUDA-aware MPI, and this MPI library is not");
+      return std::make_unique<MpiExchange>(comm, elem_size, true);
+    case ExchangeKind::Nccl:
+#if XPOSE_HAVE_NCCL
+      return make_nccl_exchange(comm, elem_size);
+#else
+      throw NotCompiledError("the nccl exchange");
+#endif
+    case ExchangeKind::Auto:
+      break;
+  }
+  throw InternalError("make_exchange: 'auto' must be resolved before the exchange is made");
+}
+
+}  // namespace xpose::mpi
