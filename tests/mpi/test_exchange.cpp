@@ -1,0 +1,94 @@
+// The host MPI exchange at every rank count: uniform counts (MPI_Alltoall), uneven counts and
+// empty ranks (MPI_Alltoallv), every element size; and collective error agreement.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <vector>
+
+#include "mpi/comm.h"
+#include "mpi/exchange.h"
+#include "xpose/error.h"
+
+namespace xpose::mpi {
+namespace {
+
+// Element e of the message from rank p to rank q carries (p, q, e) in its first bytes.
+void fill(std::byte* dst, std::size_t s, int p, int q, std::int64_t e) {
+  std::uint64_t v = (static_cast<std::uint64_t>(p) << 48) ^ (static_cast<std::uint64_t>(q) << 32) ^
+                    static_cast<std::uint64_t>(e);
+  v *= 0x9E3779B97F4A7C15ull;
+  for (std::size_t b = 0; b < s; ++b) dst[b] = static_cast<std::byte>((v >> (8 * (b % 8))) + b);
+}
+
+void run_exchange(std::size_t s, bool uneven) {
+  const int me = rank(MPI_COMM_WORLD), n = size(MPI_COMM_WORLD);
+  // count(p -> q): uneven gives some pairs nothing at all
+  auto count = [&](int p, int q) -> std::int64_t {
+    if (!uneven) return 5;
+    return (p + 2 * q) % 3 == 0 ? 0 : 1 + (p * 7 + q * 3) % 11;
+  };
+  ExchangeLayout layout;
+  for (int q = 0; q < n; ++q) {
+    layout.send_counts.push_back(count(me, q));
+    layout.recv_counts.push_back(count(q, me));
+  }
+  layout.finalize(MPI_COMM_WORLD);
+  bool all_equal = true;
+  for (int p = 0; p < n; ++p)
+    for (int q = 0; q < n; ++q) all_equal = all_equal && count(p, q) == count(0, 0);
+  EXPECT_EQ(layout.uniform, all_equal);
+  std::vector<std::byte> send(static_cast<std::size_t>(layout.total_send()) * s + 1);
+  std::vector<std::byte> recv(static_cast<std::size_t>(layout.total_recv()) * s + 1, std::byte{0xAB});
+  for (int q = 0; q < n; ++q)
+    for (std::int64_t e = 0; e < count(me, q); ++e) fill(&send[(layout.send_displs[q] + e) * s], s, me, q, e);
+  auto ex = make_exchange(ExchangeKind::Mpi, MPI_COMM_WORLD, s);
+  EXPECT_FALSE(ex->on_device());
+  ex->alltoallv(send.data(), recv.data(), layout, nullptr);
+  std::vector<std::byte> want(s);
+  std::int64_t bad = 0;
+  for (int p = 0; p < n; ++p)
+    for (std::int64_t e = 0; e < count(p, me); ++e) {
+      fill(want.data(), s, p, me, e);
+      bad += std::memcmp(want.data(), &recv[(layout.recv_displs[p] + e) * s], s) != 0;
+    }
+  EXPECT_EQ(bad, 0) << "element size " << s << (uneven ? " uneven" : " uniform");
+}
+
+TEST(Exchange, UniformEveryElementSize) {
+  for (std::size_t s : {1, 2, 4, 8, 16}) run_exchange(s, false);
+}
+
+TEST(Exchange, UnevenAndEmptyEveryElementSize) {
+  for (std::size_t s : {1, 2, 4, 8, 16}) run_exchange(s, true);
+}
+
+TEST(Exchange, ParsesKinds) {
+  EXPECT_EQ(parse_exchange_kind("nccl"), ExchangeKind::Nccl);
+  EXPECT_EQ(parse_exchange_kind("mpi-device"), ExchangeKind::MpiDevice);
+  EXPECT_THROW(parse_exchange_kind("carrier-pigeon"), UsageError);
+}
+
+TEST(Collectively, EveryRankGetsTheLowestFailingRanksError) {
+  const int me = rank(MPI_COMM_WORLD), n = size(MPI_COMM_WORLD);
+  const int failing = n - 1;  // only the last rank fails
+  try {
+    collectively(MPI_COMM_WORLD, [&] {
+      if (me == failing) throw OutputRefusedError(cat("refused by rank ", me));
+    });
+    FAIL() << "no error on rank " << me;
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ExitCode::OutputRefused);
+    EXPECT_EQ(std::string(e.what()), cat("refused by rank ", failing));
+  }
+  EXPECT_NO_THROW(collectively(MPI_COMM_WORLD, [] {}));
+}
+
+TEST(LocalRank, CoversTheNode) {
+  auto local = local_rank(MPI_COMM_WORLD);
+  EXPECT_GE(local.rank, 0);
+  EXPECT_LT(local.rank, local.size);
+  EXPECT_EQ(allreduce_sum(MPI_COMM_WORLD, local.rank == 0 ? 1 : 0) >= 1, true);
+}
+
+}  // namespace
+}  // namespace xpose::mpi
