@@ -18,10 +18,15 @@
 
 #if defined(__GNUC__) || defined(__clang__)
 #define XPOSE_ALWAYS_INLINE inline __attribute__((always_inline))
+// AVX2 kernels are not always_inline: GCC would refuse to inline them into the generic tile
+// loops (default target). The avx2 entry points are `flatten`ed instead, which inlines the loops
+// and then the kernels into a function compiled for AVX2.
 #define XPOSE_TARGET_AVX2 __attribute__((target("avx2")))
+#define XPOSE_TARGET_AVX2_FLATTEN __attribute__((target("avx2"), flatten))
 #else
 #define XPOSE_ALWAYS_INLINE inline
 #define XPOSE_TARGET_AVX2
+#define XPOSE_TARGET_AVX2_FLATTEN
 #endif
 
 namespace xpose::kernels::cpu {
@@ -172,10 +177,10 @@ struct MicroAvx2 : MicroSse2<S> {};  // 1- and 2-byte: the SSE2 blocks already f
 template <>
 struct MicroAvx2<4> {
   static constexpr int M = 8;
-  static XPOSE_ALWAYS_INLINE XPOSE_TARGET_AVX2 void run(const Byte* in, std::ptrdiff_t ip,
-                                                        Byte* out, std::ptrdiff_t op) {
+  static inline XPOSE_TARGET_AVX2 void run(const Byte* in, std::ptrdiff_t ip, Byte* out,
+                                           std::ptrdiff_t op) {
     // No lambdas here: they would not inherit the avx2 target of the enclosing function.
-#define XPOSE_LD(r) _mm256_loadu_ps(reinterpret_cast<const float*>(in + (r) * ip))
+#define XPOSE_LD(r) _mm256_loadu_ps(reinterpret_cast<const float*>(in + (r)*ip))
     const __m256 r0 = XPOSE_LD(0), r1 = XPOSE_LD(1), r2 = XPOSE_LD(2), r3 = XPOSE_LD(3);
     const __m256 r4 = XPOSE_LD(4), r5 = XPOSE_LD(5), r6 = XPOSE_LD(6), r7 = XPOSE_LD(7);
 #undef XPOSE_LD
@@ -187,7 +192,7 @@ struct MicroAvx2<4> {
     const __m256 s2 = _mm256_shuffle_ps(t1, t3, 0x44), s3 = _mm256_shuffle_ps(t1, t3, 0xEE);
     const __m256 s4 = _mm256_shuffle_ps(t4, t6, 0x44), s5 = _mm256_shuffle_ps(t4, t6, 0xEE);
     const __m256 s6 = _mm256_shuffle_ps(t5, t7, 0x44), s7 = _mm256_shuffle_ps(t5, t7, 0xEE);
-#define XPOSE_ST(r, v) _mm256_storeu_ps(reinterpret_cast<float*>(out + (r) * op), v)
+#define XPOSE_ST(r, v) _mm256_storeu_ps(reinterpret_cast<float*>(out + (r)*op), v)
     XPOSE_ST(0, _mm256_permute2f128_ps(s0, s4, 0x20));
     XPOSE_ST(1, _mm256_permute2f128_ps(s1, s5, 0x20));
     XPOSE_ST(2, _mm256_permute2f128_ps(s2, s6, 0x20));
@@ -204,14 +209,14 @@ struct MicroAvx2<4> {
 template <>
 struct MicroAvx2<8> {
   static constexpr int M = 4;
-  static XPOSE_ALWAYS_INLINE XPOSE_TARGET_AVX2 void run(const Byte* in, std::ptrdiff_t ip,
-                                                        Byte* out, std::ptrdiff_t op) {
-#define XPOSE_LD(r) _mm256_loadu_pd(reinterpret_cast<const double*>(in + (r) * ip))
+  static inline XPOSE_TARGET_AVX2 void run(const Byte* in, std::ptrdiff_t ip, Byte* out,
+                                           std::ptrdiff_t op) {
+#define XPOSE_LD(r) _mm256_loadu_pd(reinterpret_cast<const double*>(in + (r)*ip))
     const __m256d r0 = XPOSE_LD(0), r1 = XPOSE_LD(1), r2 = XPOSE_LD(2), r3 = XPOSE_LD(3);
 #undef XPOSE_LD
     const __m256d t0 = _mm256_unpacklo_pd(r0, r1), t1 = _mm256_unpackhi_pd(r0, r1);
     const __m256d t2 = _mm256_unpacklo_pd(r2, r3), t3 = _mm256_unpackhi_pd(r2, r3);
-#define XPOSE_ST(r, v) _mm256_storeu_pd(reinterpret_cast<double*>(out + (r) * op), v)
+#define XPOSE_ST(r, v) _mm256_storeu_pd(reinterpret_cast<double*>(out + (r)*op), v)
     XPOSE_ST(0, _mm256_permute2f128_pd(t0, t2, 0x20));
     XPOSE_ST(1, _mm256_permute2f128_pd(t1, t3, 0x20));
     XPOSE_ST(2, _mm256_permute2f128_pd(t0, t2, 0x31));
@@ -224,8 +229,8 @@ struct MicroAvx2<8> {
 template <>
 struct MicroAvx2<16> {
   static constexpr int M = 2;
-  static XPOSE_ALWAYS_INLINE XPOSE_TARGET_AVX2 void run(const Byte* in, std::ptrdiff_t ip,
-                                                        Byte* out, std::ptrdiff_t op) {
+  static inline XPOSE_TARGET_AVX2 void run(const Byte* in, std::ptrdiff_t ip, Byte* out,
+                                           std::ptrdiff_t op) {
     const __m256i r0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(in));
     const __m256i r1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(in + ip));
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(out), _mm256_permute2x128_si256(r0, r1, 0x20));

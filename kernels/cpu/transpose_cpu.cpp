@@ -1,45 +1,386 @@
-// PLACEHOLDER: naive versions so the tree builds; replaced by the cache-blocked kernel.
+// CPU transposes: cache-blocked, register-level micro-kernels per element size and instruction
+// set, spread over the persistent pool in kernels/cpu/thread_pool.h.
+#include <algorithm>
+#include <atomic>
 #include <cstring>
 
+#include "kernels/cpu/micro_kernels.h"
+#include "kernels/cpu/thread_pool.h"
+#include "kernels/cpu/transpose_cpu_internal.h"
 #include "kernels/transpose.h"
 #include "xpose/error.h"
 
 namespace xpose::kernels {
 
-void transpose_naive(const void* in, void* out, std::size_t elem_size, const TransposeShape& shape) {
+using cpu::Byte;
+
+namespace cpu {
+namespace {
+
+// Below this many bytes moved a call runs on the calling thread: waking a worker costs more.
+constexpr std::int64_t kParallelMinBytes = 64 * 1024;
+// Work handed out per task: large enough that the shared counter is cheap, small enough that
+// two threads end together.
+constexpr std::int64_t kTaskBytes = 256 * 1024;
+
+// Cache tile side in elements. A tile row is 64-256 bytes so every cache line fetched is used
+// whole; a tile (in + out) stays in L1.
+constexpr std::int64_t tile_side(std::size_t elem_size) {
+  return elem_size == 1 ? 128 : elem_size <= 4 ? 64 : 32;
+}
+
+// In-place tiles go through a stack buffer of at most this many bytes.
+constexpr std::size_t kInplaceBufferBytes = 16 * 1024;
+constexpr std::int64_t inplace_tile_side(std::size_t elem_size) {
+  return elem_size <= 2 ? 64 : elem_size == 4 ? 64 : 32;
+}
+static_assert(64 * 64 * 4 <= kInplaceBufferBytes && 32 * 32 * 16 <= kInplaceBufferBytes, "");
+
+// Constant-initialised (no static-order hazard); -1 means "not chosen yet": use the best.
+std::atomic<int> g_isa{-1};
+
+CpuIsa current_isa() noexcept {
+  const int isa = g_isa.load(std::memory_order_relaxed);
+  return isa < 0 ? best_cpu_isa() : static_cast<CpuIsa>(isa);
+}
+
+void check_elem_size(const char* who, std::size_t elem_size) {
+  if (elem_size != 1 && elem_size != 2 && elem_size != 4 && elem_size != 8 && elem_size != 16)
+    throw UnsupportedInputError(
+        cat(who, ": element size ", elem_size, " bytes is not one of 1, 2, 4, 8, 16"));
+}
+
+// ---- out-of-place ---------------------------------------------------------------------------
+
+// One call's geometry, in bytes, and how it is cut into tasks. A task is a run of `group`
+// tiles along one band of `tile` input rows, so it reads a few input rows and writes short
+// segments of many output rows, all of which stay cached until finished.
+struct OutOfPlaceJob {
+  const Byte* in;
+  Byte* out;
+  std::int64_t rows, cols;
+  std::ptrdiff_t in_pitch, out_pitch;    // bytes
+  std::ptrdiff_t in_stride, out_stride;  // bytes between matrices
+  std::int64_t tile;                     // tile side, elements
+  std::int64_t tiles_i, tiles_j;         // tiles per column, per row
+  std::int64_t group, groups_per_band;   // tiles per task, tasks per band
+  std::int64_t tasks_per_matrix;
+};
+
+// Transposes an h x w tile: full micro blocks, then the ragged right and bottom edges.
+template <class Micro, std::size_t S>
+XPOSE_ALWAYS_INLINE void transpose_tile(const Byte* in, std::ptrdiff_t ip, Byte* out,
+                                        std::ptrdiff_t op, std::int64_t h, std::int64_t w) {
+  constexpr std::int64_t M = Micro::M;
+  const std::int64_t hm = h - h % M;
+  const std::int64_t wm = w - w % M;
+  // Column blocks outer, row blocks inner: each output row segment is written front to back.
+  for (std::int64_t j = 0; j < wm; j += M) {
+    const Byte* src = in + j * static_cast<std::ptrdiff_t>(S);
+    Byte* dst = out + j * op;
+    for (std::int64_t i = 0; i < hm; i += M) Micro::run(src + i * ip, ip, dst + i * S, op);
+    if (hm < h) transpose_scalar<S>(src + hm * ip, ip, dst + hm * S, op, h - hm, M);
+  }
+  if (wm < w) transpose_scalar<S>(in + wm * S, ip, out + wm * op, op, h, w - wm);
+}
+
+template <class Micro, std::size_t S>
+XPOSE_ALWAYS_INLINE void out_of_place_task(const OutOfPlaceJob& job, std::int64_t task) {
+  const std::int64_t b = task / job.tasks_per_matrix;
+  const std::int64_t r = task % job.tasks_per_matrix;
+  const std::int64_t ti = r / job.groups_per_band;
+  const std::int64_t tj_begin = (r % job.groups_per_band) * job.group;
+  const std::int64_t tj_end = std::min(job.tiles_j, tj_begin + job.group);
+  const std::int64_t i0 = ti * job.tile;
+  const std::int64_t h = std::min(job.tile, job.rows - i0);
+  const Byte* in = job.in + b * job.in_stride + i0 * job.in_pitch;
+  Byte* out = job.out + b * job.out_stride + i0 * static_cast<std::ptrdiff_t>(S);
+  for (std::int64_t tj = tj_begin; tj < tj_end; ++tj) {
+    const std::int64_t j0 = tj * job.tile;
+    const std::int64_t w = std::min(job.tile, job.cols - j0);
+    transpose_tile<Micro, S>(in + j0 * static_cast<std::ptrdiff_t>(S), job.in_pitch,
+                             out + j0 * job.out_pitch, job.out_pitch, h, w);
+  }
+}
+
+// ---- in-place square ------------------------------------------------------------------------
+
+// Task (b, I) swaps tile pairs (I, J), J >= I, of matrix b through a stack buffer. Task I
+// holds tiles - I pairs; the pool hands out small I (the big tasks) first, so they balance.
+struct InPlaceJob {
+  Byte* buf;
+  std::int64_t n;
+  std::ptrdiff_t pitch, stride;  // bytes
+  std::int64_t tile, tiles;
+};
+
+template <class Micro, std::size_t S>
+XPOSE_ALWAYS_INLINE void in_place_task(const InPlaceJob& job, std::int64_t task) {
+  alignas(64) Byte scratch[kInplaceBufferBytes];
+  const std::int64_t b = task / job.tiles;
+  const std::int64_t ti = task % job.tiles;
+  const std::int64_t T = job.tile;
+  const std::ptrdiff_t sp = T * static_cast<std::ptrdiff_t>(S);  // scratch pitch
+  const std::ptrdiff_t p = job.pitch;
+  Byte* m = job.buf + b * job.stride;
+  const std::int64_t i0 = ti * T;
+  const std::int64_t h = std::min(T, job.n - i0);
+  for (std::int64_t tj = ti; tj < job.tiles; ++tj) {
+    const std::int64_t j0 = tj * T;
+    const std::int64_t w = std::min(T, job.n - j0);
+    Byte* upper = m + i0 * p + j0 * static_cast<std::ptrdiff_t>(S);  // tile (I, J): h x w
+    Byte* lower = m + j0 * p + i0 * static_cast<std::ptrdiff_t>(S);  // tile (J, I): w x h
+    for (std::int64_t r = 0; r < h; ++r)
+      std::memcpy(scratch + r * sp, upper + r * p, static_cast<std::size_t>(w) * S);
+    if (tj != ti) transpose_tile<Micro, S>(lower, p, upper, p, w, h);
+    transpose_tile<Micro, S>(scratch, sp, lower, p, h, w);
+  }
+}
+
+// ---- dispatch -------------------------------------------------------------------------------
+
+using OutOfPlaceFn = void (*)(const OutOfPlaceJob&, std::int64_t);
+using InPlaceFn = void (*)(const InPlaceJob&, std::int64_t);
+
+template <std::size_t S>
+void out_of_place_portable(const OutOfPlaceJob& job, std::int64_t task) {
+  out_of_place_task<MicroPortable<S>, S>(job, task);
+}
+template <std::size_t S>
+void in_place_portable(const InPlaceJob& job, std::int64_t task) {
+  in_place_task<MicroPortable<S>, S>(job, task);
+}
+
+#if XPOSE_CPU_X86
+template <std::size_t S>
+void out_of_place_sse2(const OutOfPlaceJob& job, std::int64_t task) {
+  out_of_place_task<MicroSse2<S>, S>(job, task);
+}
+template <std::size_t S>
+void in_place_sse2(const InPlaceJob& job, std::int64_t task) {
+  in_place_task<MicroSse2<S>, S>(job, task);
+}
+// The avx2 target sits on these entry points, so everything inlined into them is compiled for
+// AVX2 while the rest of the binary still runs on any x86-64.
+template <std::size_t S>
+XPOSE_TARGET_AVX2_FLATTEN void out_of_place_avx2(const OutOfPlaceJob& job, std::int64_t task) {
+  out_of_place_task<MicroAvx2<S>, S>(job, task);
+}
+template <std::size_t S>
+XPOSE_TARGET_AVX2_FLATTEN void in_place_avx2(const InPlaceJob& job, std::int64_t task) {
+  in_place_task<MicroAvx2<S>, S>(job, task);
+}
+#endif
+
+template <template <std::size_t> class Table>
+auto pick(std::size_t elem_size) {
+  switch (elem_size) {
+    case 1:
+      return Table<1>::fn;
+    case 2:
+      return Table<2>::fn;
+    case 4:
+      return Table<4>::fn;
+    case 8:
+      return Table<8>::fn;
+    default:
+      return Table<16>::fn;
+  }
+}
+
+#define XPOSE_KERNEL_TABLE(Name, Fn)   \
+  template <std::size_t S>             \
+  struct Name {                        \
+    static constexpr auto fn = &Fn<S>; \
+  }
+XPOSE_KERNEL_TABLE(OutOfPlacePortable, out_of_place_portable);
+XPOSE_KERNEL_TABLE(InPlacePortable, in_place_portable);
+#if XPOSE_CPU_X86
+XPOSE_KERNEL_TABLE(OutOfPlaceSse2, out_of_place_sse2);
+XPOSE_KERNEL_TABLE(InPlaceSse2, in_place_sse2);
+XPOSE_KERNEL_TABLE(OutOfPlaceAvx2, out_of_place_avx2);
+XPOSE_KERNEL_TABLE(InPlaceAvx2, in_place_avx2);
+#endif
+#undef XPOSE_KERNEL_TABLE
+
+OutOfPlaceFn out_of_place_kernel(std::size_t elem_size) {
+  switch (current_isa()) {
+#if XPOSE_CPU_X86
+    case CpuIsa::avx2:
+      return pick<OutOfPlaceAvx2>(elem_size);
+    case CpuIsa::sse2:
+      return pick<OutOfPlaceSse2>(elem_size);
+#endif
+    default:
+      return pick<OutOfPlacePortable>(elem_size);
+  }
+}
+
+InPlaceFn in_place_kernel(std::size_t elem_size) {
+  switch (current_isa()) {
+#if XPOSE_CPU_X86
+    case CpuIsa::avx2:
+      return pick<InPlaceAvx2>(elem_size);
+    case CpuIsa::sse2:
+      return pick<InPlaceSse2>(elem_size);
+#endif
+    default:
+      return pick<InPlacePortable>(elem_size);
+  }
+}
+
+// Threads for a call moving `bytes` bytes in `tasks` tasks.
+int threads_for(int threads, std::int64_t bytes, std::int64_t tasks) {
+  if (bytes < kParallelMinBytes) return 1;
+  return static_cast<int>(std::min<std::int64_t>(resolve_threads(threads), tasks));
+}
+
+}  // namespace
+
+const char* cpu_isa_name(CpuIsa isa) noexcept {
+  switch (isa) {
+    case CpuIsa::avx2:
+      return "avx2";
+    case CpuIsa::sse2:
+      return "sse2";
+    default:
+      return "portable";
+  }
+}
+
+CpuIsa best_cpu_isa() noexcept {
+#if XPOSE_CPU_X86 && (defined(__GNUC__) || defined(__clang__))
+  static const CpuIsa best = [] {
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx2") ? CpuIsa::avx2 : CpuIsa::sse2;
+  }();
+  return best;
+#elif XPOSE_CPU_X86
+  return CpuIsa::sse2;
+#else
+  return CpuIsa::portable;
+#endif
+}
+
+CpuIsa active_cpu_isa() noexcept {
+  return current_isa();
+}
+
+void set_cpu_isa(CpuIsa isa) {
+  const CpuIsa best = best_cpu_isa();
+  if (static_cast<int>(isa) > static_cast<int>(best))
+    throw UnsupportedInputError(cat("CPU kernels: instruction set ", cpu_isa_name(isa),
+                                    " is not available here (best: ", cpu_isa_name(best), ")"));
+  g_isa.store(static_cast<int>(isa), std::memory_order_relaxed);
+}
+
+}  // namespace cpu
+
+// ---- public entry points --------------------------------------------------------------------
+
+void transpose_naive(const void* in, void* out, std::size_t elem_size,
+                     const TransposeShape& shape) {
+  cpu::check_elem_size("transpose_naive", elem_size);
   const auto s = shape.resolved();
-  auto* src = static_cast<const unsigned char*>(in);
-  auto* dst = static_cast<unsigned char*>(out);
+  const auto* src = static_cast<const Byte*>(in);
+  auto* dst = static_cast<Byte*>(out);
+  const auto es = static_cast<std::int64_t>(elem_size);
   for (std::int64_t b = 0; b < s.batch; ++b)
     for (std::int64_t i = 0; i < s.rows; ++i)
       for (std::int64_t j = 0; j < s.cols; ++j)
-        std::memcpy(dst + (b * s.out_batch_stride + j * s.out_pitch + i) * elem_size,
-                    src + (b * s.in_batch_stride + i * s.in_pitch + j) * elem_size, elem_size);
+        std::memcpy(dst + (b * s.out_batch_stride + j * s.out_pitch + i) * es,
+                    src + (b * s.in_batch_stride + i * s.in_pitch + j) * es, elem_size);
 }
 
-void transpose_cpu(const void* in, void* out, std::size_t elem_size, const TransposeShape& shape, int) {
-  transpose_naive(in, out, elem_size, shape);
+void transpose_cpu(const void* in, void* out, std::size_t elem_size, const TransposeShape& shape,
+                   int threads) {
+  cpu::check_elem_size("transpose_cpu", elem_size);
+  const auto s = shape.resolved();
+  if (s.rows == 0 || s.cols == 0 || s.batch == 0) return;
+  if (in == nullptr || out == nullptr)
+    throw InternalError("transpose_cpu: null buffer for a non-empty transpose");
+
+  const auto es = static_cast<std::ptrdiff_t>(elem_size);
+  cpu::OutOfPlaceJob job{};
+  job.in = static_cast<const Byte*>(in);
+  job.out = static_cast<Byte*>(out);
+  job.rows = s.rows;
+  job.cols = s.cols;
+  job.in_pitch = s.in_pitch * es;
+  job.out_pitch = s.out_pitch * es;
+  job.in_stride = s.in_batch_stride * es;
+  job.out_stride = s.out_batch_stride * es;
+  job.tile = cpu::tile_side(elem_size);
+  job.tiles_i = (s.rows + job.tile - 1) / job.tile;
+  job.tiles_j = (s.cols + job.tile - 1) / job.tile;
+  const std::int64_t tile_bytes = std::min(job.tile, s.rows) * std::min(job.tile, s.cols) * es;
+  job.group = std::clamp<std::int64_t>(cpu::kTaskBytes / tile_bytes, 1, job.tiles_j);
+  job.groups_per_band = (job.tiles_j + job.group - 1) / job.group;
+  job.tasks_per_matrix = job.tiles_i * job.groups_per_band;
+
+  const std::int64_t tasks = s.batch * job.tasks_per_matrix;
+  const std::int64_t bytes = s.batch * s.rows * s.cols * es;
+  const cpu::OutOfPlaceFn kernel = cpu::out_of_place_kernel(elem_size);
+  cpu::ThreadPool::instance().run(tasks, cpu::threads_for(threads, bytes, tasks),
+                                  [&](std::int64_t t) { kernel(job, t); });
 }
 
-void transpose_inplace_cpu(void* buf, std::size_t elem_size, std::int64_t n, std::int64_t batch, int) {
-  auto* p = static_cast<unsigned char*>(buf);
-  unsigned char tmp[16];
-  for (std::int64_t b = 0; b < batch; ++b)
-    for (std::int64_t i = 0; i < n; ++i)
-      for (std::int64_t j = i + 1; j < n; ++j) {
-        auto* x = p + (b * n * n + i * n + j) * elem_size;
-        auto* y = p + (b * n * n + j * n + i) * elem_size;
-        std::memcpy(tmp, x, elem_size);
-        std::memcpy(x, y, elem_size);
-        std::memcpy(y, tmp, elem_size);
-      }
+void transpose_inplace_cpu(void* buf, std::size_t elem_size, std::int64_t n, std::int64_t batch,
+                           int threads) {
+  cpu::check_elem_size("transpose_inplace_cpu", elem_size);
+  if (n < 0 || batch < 0)
+    throw DimensionMismatch(
+        cat("transpose_inplace_cpu: negative extent (n=", n, ", batch=", batch, ")"));
+  if (n == 0 || batch == 0) return;
+  if (buf == nullptr) throw InternalError("transpose_inplace_cpu: null buffer");
+
+  const auto es = static_cast<std::ptrdiff_t>(elem_size);
+  cpu::InPlaceJob job{};
+  job.buf = static_cast<Byte*>(buf);
+  job.n = n;
+  job.pitch = n * es;
+  job.stride = n * n * es;
+  job.tile = cpu::inplace_tile_side(elem_size);
+  job.tiles = (n + job.tile - 1) / job.tile;
+
+  const std::int64_t tasks = batch * job.tiles;
+  const cpu::InPlaceFn kernel = cpu::in_place_kernel(elem_size);
+  cpu::ThreadPool::instance().run(tasks, cpu::threads_for(threads, batch * n * n * es, tasks),
+                                  [&](std::int64_t t) { kernel(job, t); });
 }
 
 void copy_2d_cpu(const void* src, std::int64_t src_pitch, void* dst, std::int64_t dst_pitch,
-                 std::int64_t row_bytes, std::int64_t rows, int) {
-  for (std::int64_t r = 0; r < rows; ++r)
-    std::memcpy(static_cast<unsigned char*>(dst) + r * dst_pitch,
-                static_cast<const unsigned char*>(src) + r * src_pitch, static_cast<std::size_t>(row_bytes));
+                 std::int64_t row_bytes, std::int64_t rows, int threads) {
+  if (row_bytes < 0 || rows < 0)
+    throw DimensionMismatch(
+        cat("copy_2d_cpu: negative extent (row_bytes=", row_bytes, ", rows=", rows, ")"));
+  if (row_bytes == 0 || rows == 0) return;
+  if (rows > 1 && (src_pitch < row_bytes || dst_pitch < row_bytes))
+    throw DimensionMismatch(cat("copy_2d_cpu: pitch smaller than a row (src_pitch=", src_pitch,
+                                ", dst_pitch=", dst_pitch, ", row_bytes=", row_bytes, ")"));
+  if (src == nullptr || dst == nullptr) throw InternalError("copy_2d_cpu: null buffer");
+
+  const auto* s = static_cast<const Byte*>(src);
+  auto* d = static_cast<Byte*>(dst);
+  // Long rows are cut into pieces, short rows grouped, so every task moves about kTaskBytes.
+  const std::int64_t pieces = (row_bytes + cpu::kTaskBytes - 1) / cpu::kTaskBytes;
+  const std::int64_t piece = (row_bytes + pieces - 1) / pieces;
+  const std::int64_t rows_per_task = std::max<std::int64_t>(1, cpu::kTaskBytes / row_bytes);
+  const std::int64_t tasks =
+      pieces > 1 ? rows * pieces : (rows + rows_per_task - 1) / rows_per_task;
+  auto task = [&](std::int64_t t) {
+    if (pieces > 1) {
+      const std::int64_t r = t / pieces;
+      const std::int64_t off = (t % pieces) * piece;
+      std::memcpy(d + r * dst_pitch + off, s + r * src_pitch + off,
+                  static_cast<std::size_t>(std::min(piece, row_bytes - off)));
+      return;
+    }
+    const std::int64_t r_end = std::min(rows, (t + 1) * rows_per_task);
+    for (std::int64_t r = t * rows_per_task; r < r_end; ++r)
+      std::memcpy(d + r * dst_pitch, s + r * src_pitch, static_cast<std::size_t>(row_bytes));
+  };
+  cpu::ThreadPool::instance().run(tasks, cpu::threads_for(threads, rows * row_bytes, tasks), task);
 }
 
 }  // namespace xpose::kernels
