@@ -1,0 +1,137 @@
+// End-to-end transpose against a plain HDF5 copy of the same dataset: the same reads and
+// writes through the same HDF5/MPI-IO layer and rank count, with no transpose and no exchange.
+// The ratio (transpose time / copy time) is what the transpose costs on top of moving the bytes.
+//
+//   mpirun -np 2 bench_e2e_vs_copy --input in.h5:/data --workdir /dev/shm [--host-mem 512MiB] [--reps 3]
+#include <mpi.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "engine/src/host_buffer.h"
+#include "engine/src/tools.h"
+#include "engine/src/transpose_job.h"
+#include "io/h5.h"
+#include "mpi/comm.h"
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.empty() ? 0.0 : v[v.size() / 2];
+}
+
+// Copy: each rank streams its FFTW block of rows (of every matrix) in bands within the budget.
+double plain_copy(MPI_Comm comm, const xpose::io::DatasetRef& in_ref, const xpose::io::DatasetRef& out_ref,
+                  std::int64_t host_mem, xpose::io::Transfer transfer) {
+  MPI_Barrier(comm);
+  auto t0 = Clock::now();
+  auto input = xpose::io::InputFile::open(in_ref, comm);
+  const auto& info = input.dataset().info();
+  xpose::io::CreateOptions create;
+  auto out = xpose::io::OutputFile::create(out_ref, info.shape, input.dataset().type(), create, comm);
+  const int me = xpose::mpi::rank(comm), n = xpose::mpi::size(comm);
+  if (info.shape.size() != 2) throw xpose::UsageError("bench_e2e_vs_copy takes a 2-D dataset");
+  const std::int64_t rows = info.shape[0], cols = info.shape[1];
+  const std::int64_t row_bytes = cols * static_cast<std::int64_t>(info.element.size);
+  xpose::BlockDistribution dist(rows, n);
+  const std::int64_t band = std::max<std::int64_t>(1, host_mem / row_bytes);
+  xpose::HostBuffer buf(std::min(band, std::max<std::int64_t>(1, dist.count(me))) * row_bytes);
+  const std::int64_t steps = (dist.block + band - 1) / band;  // same count on every rank: collective I/O
+  for (std::int64_t k = 0; k < steps; ++k) {
+    std::int64_t r0 = dist.offset(me) + k * band;
+    std::int64_t nr = std::max<std::int64_t>(0, std::min(band, dist.offset(me) + dist.count(me) - r0));
+    std::vector<xpose::io::Box> boxes;
+    if (nr > 0) boxes.push_back({{r0, 0}, {nr, cols}});
+    input.dataset().read(boxes, buf.data(), transfer);
+    out.dataset().write(boxes, buf.data(), transfer);
+  }
+  out.commit();
+  MPI_Barrier(comm);
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  int code = 0;
+  try {
+    std::string input, workdir = "/tmp";
+    std::int64_t host_mem = 0;
+    int reps = 3;
+    std::string io = "collective";
+    for (int i = 1; i + 1 < argc; i += 2) {
+      std::string a = argv[i];
+      if (a == "--input") input = argv[i + 1];
+      else if (a == "--workdir") workdir = argv[i + 1];
+      else if (a == "--host-mem") host_mem = xpose::parse_size(argv[i + 1]);
+      else if (a == "--reps") reps = std::stoi(argv[i + 1]);
+      else if (a == "--io") io = argv[i + 1];
+      else throw xpose::UsageError("unknown option " + a);
+    }
+    if (input.empty()) throw xpose::UsageError("usage: bench_e2e_vs_copy --input FILE:/dset [--workdir DIR] [--host-mem SIZE] [--reps N] [--io collective|independent]");
+    const MPI_Comm comm = MPI_COMM_WORLD;
+    const int me = xpose::mpi::rank(comm);
+    if (host_mem == 0) host_mem = xpose::default_host_mem(comm);
+    const auto transfer = io == "independent" ? xpose::io::Transfer::Independent : xpose::io::Transfer::Collective;
+
+    xpose::TransposeOptions t;
+    t.in = xpose::io::DatasetRef::parse(input);
+    t.out = xpose::io::DatasetRef::parse(workdir + "/bench-transposed.h5:/data");
+    t.host_mem = host_mem;
+    t.force = true;
+    t.quiet = true;
+    t.read_transfer = t.write_transfer = transfer;
+    const auto copy_ref = xpose::io::DatasetRef::parse(workdir + "/bench-copy.h5:/data");
+
+    std::vector<double> copy_s, xpose_s;
+    xpose::TransposeReport last;
+    for (int r = 0; r < reps + 1; ++r) {  // the first round warms the page cache and is dropped
+      double c = plain_copy(comm, t.in, copy_ref, host_mem, transfer);
+      MPI_Barrier(comm);
+      auto t0 = Clock::now();
+      last = xpose::run_transpose(comm, t);
+      MPI_Barrier(comm);
+      double x = std::chrono::duration<double>(Clock::now() - t0).count();
+      if (r > 0) {
+        copy_s.push_back(c);
+        xpose_s.push_back(x);
+      }
+    }
+    xpose::VerifyOptions v;
+    v.in = t.in;
+    v.out = t.out;
+    v.host_mem = host_mem;
+    v.quiet = true;
+    auto result = xpose::verify(comm, v);
+    const double bytes = static_cast<double>(last.plan.total_bytes());
+    if (me == 0) {
+      std::printf("input %s: %s, %s, %d rank(s), host-mem %s, %lld stage(s), io %s, median of %d\n", input.c_str(),
+                  xpose::format_shape(last.plan.shape).c_str(), xpose::format_size(bytes).c_str(), last.plan.nranks,
+                  xpose::format_size(static_cast<double>(host_mem)).c_str(),
+                  static_cast<long long>(last.plan.num_stages()), io.c_str(), reps);
+      std::printf("%-22s %10s %12s %8s\n", "", "seconds", "GB/s (r+w)", "ratio");
+      const double c = median(copy_s), x = median(xpose_s);
+      std::printf("%-22s %10.3f %12.2f %8.2f\n", "plain HDF5 copy", c, 2 * bytes / c / 1e9, 1.0);
+      std::printf("%-22s %10.3f %12.2f %8.2f\n", "xpose transpose", x, 2 * bytes / x / 1e9, x / c);
+      std::printf("last transpose phases (s): read %.3f  transpose %.3f  exchange %.3f  unpack %.3f  write %.3f\n",
+                  last.times.read, last.times.pack, last.times.exchange, last.times.unpack, last.times.write);
+      std::printf("verify: %lld elements checked, %lld mismatches\n", static_cast<long long>(result.checked),
+                  static_cast<long long>(result.mismatches));
+      std::remove((workdir + "/bench-transposed.h5").c_str());
+      std::remove((workdir + "/bench-copy.h5").c_str());
+    }
+    code = result.mismatches == 0 ? 0 : 8;
+  } catch (const xpose::Error& e) {
+    std::fprintf(stderr, "bench_e2e_vs_copy: %s\n", e.what());
+    code = static_cast<int>(e.code());
+  }
+  MPI_Finalize();
+  return code;
+}
