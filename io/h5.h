@@ -40,9 +40,10 @@ enum class Layout { Contiguous, Chunked, Compact, Virtual };
 const char* layout_name(Layout layout);
 
 struct DatasetInfo {
-  Shape shape;                       ///< all dimensions, slowest first (HDF5 order)
-  ElementType element;               ///< size, and the kind where it is recognisable
-  std::string type_description;      ///< e.g. "float32 (IEEE, little-endian)", "complex128 (compound r,i)"
+  Shape shape;          ///< all dimensions, slowest first (HDF5 order)
+  ElementType element;  ///< size, and the kind where it is recognisable
+  std::string
+      type_description;  ///< e.g. "float32 (IEEE, little-endian)", "complex128 (compound r,i)"
   Layout layout = Layout::Contiguous;
   Shape chunk;                       ///< chunk dimensions when chunked
   std::vector<std::string> filters;  ///< e.g. {"deflate(4)", "shuffle"}
@@ -79,7 +80,10 @@ class Dataset {
   /// Reads single elements; `coords` holds npoints x rank coordinates. Independent.
   void read_points(const std::vector<std::int64_t>& coords, void* buffer) const;
 
-  /// Sets the raw-data chunk cache of this (chunked) dataset, in bytes.
+  /// Sets the raw-data chunk cache of this (chunked) dataset, in bytes. HDF5 fixes the cache
+  /// when a dataset is opened, so this reopens the dataset with a new access property list:
+  /// collective (like H5Dopen) when the file is open through MPI-IO. A no-op for datasets that
+  /// are not chunked (on every rank alike, since the layout is the same everywhere).
   void set_chunk_cache(std::int64_t bytes);
 
  private:
@@ -87,12 +91,16 @@ class Dataset {
   H5Id type_;
   std::string label_;
   DatasetInfo info_;
+  bool mpio_ = false;  ///< the file is open through MPI-IO: transfer modes apply
+
+  friend class OutputFile;  // abandon() must be able to let go of the handles unclosed
 };
 
 /// A file opened read-only. With a communicator of more than one rank the file is opened through
 /// MPI-IO; every rank of `comm` must call. Errors are classified: InputNotFoundError (no file,
 /// no dataset, a group where a dataset is expected), InputUnreadableError (not HDF5, truncated,
-/// corrupt, no permission), UnsupportedInputError (see check_transposable).
+/// corrupt, no permission), UnsupportedInputError (see check_transposable, which open calls).
+/// With one rank the default (sec2) driver is used: faster than MPI-IO and needs no MPI-IO.
 class InputFile {
  public:
   static InputFile open(const DatasetRef& ref, MPI_Comm comm);
@@ -111,7 +119,8 @@ void check_transposable(const Dataset& dataset);
 
 /// Checks an output target before any work is done, identically on every rank:
 /// OutputRefusedError when it is the input file (same path or same inode), when it exists and
-/// `force` is false, or when its directory is missing or not writable.
+/// `force` is false, or when its directory is missing or not writable. An empty `in.file` (as
+/// for `generate`) skips the comparison with the input.
 void check_output_target(const DatasetRef& out, const DatasetRef& in, bool force);
 
 /// Options for a created dataset.
@@ -148,8 +157,14 @@ class OutputFile {
   /// Flushes and closes the file, then renames it to its final name. Collective.
   void commit();
   /// Closes and removes the temporary file; never throws. Safe to call on any subset of ranks
-  /// just before MPI_Abort.
+  /// just before MPI_Abort: closing an MPI-IO file is collective, so with more than one rank the
+  /// HDF5 handles are released unclosed (HDF5 closes them at exit) and only the file is unlinked.
+  /// With one rank (no MPI-IO) everything is closed properly. The destructor calls this.
   void abandon() noexcept;
+  /// The collective counterpart of abandon(), for failures every rank has agreed on (e.g. after
+  /// mpi::collectively threw everywhere): closes the file on every rank, then removes it. Never
+  /// throws; every rank of the communicator must call.
+  void discard() noexcept;
 
  private:
   H5Id file_;
@@ -158,10 +173,23 @@ class OutputFile {
   std::string final_path_;
   MPI_Comm comm_ = MPI_COMM_NULL;
   bool committed_ = false;
+  bool collective_ = false;  ///< opened through MPI-IO on more than one rank: close is collective
 };
 
+/// The temporary name an output is written under: `<dir>/.<basename>.xpose-partial`.
+/// Deterministic, so a later run can find it.
+std::string temporary_path_for(const std::string& final_path);
+
 /// The HDF5 datatype written for a `--dtype` name (little-endian; complex as h5py's compound
-/// {r, i}). The caller owns the result.
+/// {r, i}). The caller owns the result. UsageError for ElementKind::Other.
 H5Id make_h5_type(const ElementType& element);
+
+/// The boxes whose union is the flattened (row-major) element range [first, first + count) of a
+/// dataset of `shape`, in row-major order: at most 2 * rank - 1 boxes. Reading or writing them
+/// moves exactly that range, packed.
+std::vector<Box> boxes_for_range(const Shape& shape, std::int64_t first, std::int64_t count);
+
+/// A one-line description of an HDF5 datatype, e.g. "float32 (IEEE, big-endian)".
+std::string describe_type(hid_t type);
 
 }  // namespace xpose::io

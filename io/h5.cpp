@@ -1,0 +1,1156 @@
+#include "io/h5.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <array>
+#include <cerrno>
+#include <climits>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <mutex>
+#include <utility>
+
+#include "mpi/comm.h"
+
+namespace xpose::io {
+
+namespace {
+
+// ---- errors ---------------------------------------------------------------------------------
+
+// HDF5 prints its error stack to stderr by default; we turn every failure into a typed error
+// carrying that stack instead.
+void ensure_init() {
+  static std::once_flag once;
+  std::call_once(once, [] { H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr); });
+}
+
+std::string one_line(std::string text) {
+  for (auto& c : text)
+    if (c == '\n' || c == '\r' || c == '\t') c = ' ';
+  while (!text.empty() && text.back() == ' ') text.pop_back();
+  return text;
+}
+
+herr_t collect_error(unsigned, const H5E_error2_t* entry, void* data) {
+  auto* parts = static_cast<std::vector<std::string>*>(data);
+  std::string desc = entry->desc ? one_line(entry->desc) : std::string();
+  if (desc.empty()) {
+    char minor[160] = {0};
+    if (H5Eget_msg(entry->min_num, nullptr, minor, sizeof minor) > 0) desc = one_line(minor);
+  }
+  if (!desc.empty() && (parts->empty() || parts->back() != desc)) parts->push_back(desc);
+  return 0;
+}
+
+/// HDF5's own account of the last failure (outermost call first, innermost reason last), then
+/// clears the stack so the next failure starts clean.
+std::string hdf5_message() {
+  std::vector<std::string> parts;
+  H5Ewalk2(H5E_DEFAULT, H5E_WALK_DOWNWARD, collect_error, &parts);
+  H5Eclear2(H5E_DEFAULT);
+  if (parts.empty()) return "no details from HDF5";
+  // Deep stacks repeat themselves; the first two and the last three entries say what matters.
+  if (parts.size() > 5) parts.erase(parts.begin() + 2, parts.end() - 3);
+  std::string text;
+  for (const auto& p : parts) text += (text.empty() ? "" : ": ") + p;
+  return text;
+}
+
+const char* base_name(const char* path) {
+  const char* slash = std::strrchr(path, '/');
+  return slash ? slash + 1 : path;
+}
+
+/// The function name in a stringified call: "H5Dread(a, b)" -> "H5Dread".
+std::string call_name(const char* expr) {
+  std::string s(expr);
+  auto paren = s.find('(');
+  return paren == std::string::npos ? s : s.substr(0, paren);
+}
+
+template <typename E, typename T>
+T h5_check(T value, const char* expr, const std::string& what, const char* file, int line) {
+  if (value < 0)
+    throw E(cat(call_name(expr), " failed for '", what, "': ", hdf5_message(), " [",
+                base_name(file), ":", line, "]"));
+  return value;
+}
+
+// Checks an H5* return (negative = failure) and throws ErrorType naming the call and `what`.
+#define XPOSE_H5(ErrorType, what, expr) \
+  ::xpose::io::h5_check<ErrorType>((expr), #expr, (what), __FILE__, __LINE__)
+// The same for calls that return a new identifier, which is then owned.
+#define XPOSE_H5_ID(ErrorType, what, expr) ::xpose::io::H5Id(XPOSE_H5(ErrorType, what, expr))
+
+std::vector<hsize_t> to_hsize(const Shape& shape) {
+  return std::vector<hsize_t>(shape.begin(), shape.end());
+}
+
+// ---- datatypes ------------------------------------------------------------------------------
+
+const char* order_name(hid_t type) {
+  switch (H5Tget_order(type)) {
+    case H5T_ORDER_LE:
+      return "little-endian";
+    case H5T_ORDER_BE:
+      return "big-endian";
+    case H5T_ORDER_VAX:
+      return "VAX order";
+    default:
+      return "mixed order";
+  }
+}
+
+bool is_ieee_float(hid_t type) {
+  const hid_t ieee[] = {H5T_IEEE_F32LE, H5T_IEEE_F32BE, H5T_IEEE_F64LE, H5T_IEEE_F64BE};
+  for (hid_t t : ieee)
+    if (H5Tequal(type, t) > 0) return true;
+  return false;
+}
+
+/// Two float members of one type, the second right after the first, nothing else: h5py's
+/// complex layout (whatever the member names).
+bool is_complex_compound(hid_t type) {
+  if (H5Tget_class(type) != H5T_COMPOUND || H5Tget_nmembers(type) != 2) return false;
+  H5Id a(H5Tget_member_type(type, 0)), b(H5Tget_member_type(type, 1));
+  if (!a || !b) return false;
+  if (H5Tget_class(a.get()) != H5T_FLOAT || H5Tequal(a.get(), b.get()) <= 0) return false;
+  std::size_t part = H5Tget_size(a.get());
+  return H5Tget_member_offset(type, 0) == 0 && H5Tget_member_offset(type, 1) == part &&
+         H5Tget_size(type) == 2 * part;
+}
+
+std::string member_name(hid_t type, unsigned index) {
+  char* name = H5Tget_member_name(type, index);
+  if (!name) return "?";
+  std::string s(name);
+  H5free_memory(name);
+  return s;
+}
+
+/// The first part of `type` that has no fixed size in the file (variable-length sequence or
+/// string) or that points elsewhere in the file (reference); empty when there is none.
+/// H5Tdetect_class alone is not enough: from the API it reports a variable-length string as a
+/// string, not as variable-length, also inside compounds.
+std::string variable_part(hid_t type) {
+  switch (H5Tget_class(type)) {
+    case H5T_VLEN:
+      return "variable-length sequence";
+    case H5T_REFERENCE:
+      return "reference";
+    case H5T_STRING:
+      return H5Tis_variable_str(type) > 0 ? "variable-length string" : "";
+    case H5T_ARRAY: {
+      H5Id super(H5Tget_super(type));
+      return super ? variable_part(super.get()) : "unreadable array base type";
+    }
+    case H5T_COMPOUND: {
+      int n = H5Tget_nmembers(type);
+      for (int i = 0; i < n; ++i) {
+        H5Id member(H5Tget_member_type(type, static_cast<unsigned>(i)));
+        if (!member) return "unreadable compound member";
+        std::string part = variable_part(member.get());
+        if (!part.empty()) return part + " (member '" + member_name(type, i) + "')";
+      }
+      return "";
+    }
+    default:
+      break;
+  }
+  if (H5Tdetect_class(type, H5T_VLEN) > 0) return "variable-length part";
+  if (H5Tdetect_class(type, H5T_REFERENCE) > 0) return "reference";
+  return "";
+}
+
+ElementType element_of(hid_t type) {
+  std::size_t size = H5Tget_size(type);
+  switch (H5Tget_class(type)) {
+    case H5T_INTEGER:
+      return {H5Tget_sign(type) == H5T_SGN_2 ? ElementKind::SignedInt : ElementKind::UnsignedInt,
+              size};
+    case H5T_FLOAT:
+      return {ElementKind::Float, size};
+    case H5T_COMPOUND:
+      return {is_complex_compound(type) ? ElementKind::Complex : ElementKind::Other, size};
+    default:
+      return {ElementKind::Other, size};
+  }
+}
+
+std::string describe(hid_t type, int depth) {
+  std::size_t size = H5Tget_size(type);
+  switch (H5Tget_class(type)) {
+    case H5T_INTEGER: {
+      bool sign = H5Tget_sign(type) == H5T_SGN_2;
+      std::string name = cat(sign ? "int" : "uint", size * 8);
+      return size == 1 ? name : cat(name, " (", order_name(type), ")");
+    }
+    case H5T_FLOAT:
+      return cat("float", size * 8, " (", is_ieee_float(type) ? "IEEE" : "non-IEEE", ", ",
+                 order_name(type), ")");
+    case H5T_COMPOUND: {
+      int n = H5Tget_nmembers(type);
+      if (is_complex_compound(type)) {
+        H5Id part(H5Tget_member_type(type, 0));
+        std::string s = cat("complex", size * 8, " (compound ", member_name(type, 0), ",",
+                            member_name(type, 1));
+        if (part && H5Tget_order(part.get()) == H5T_ORDER_BE) s += ", big-endian";
+        return s + ")";
+      }
+      std::string s = cat("compound {");
+      for (int i = 0; i < n; ++i) {
+        if (i == 4 || depth > 2) {
+          s += ", ...";
+          break;
+        }
+        H5Id member(H5Tget_member_type(type, static_cast<unsigned>(i)));
+        s += cat(i ? ", " : "", member_name(type, static_cast<unsigned>(i)), ": ",
+                 member ? describe(member.get(), depth + 1) : "?");
+      }
+      return cat(s, "} (", size, " bytes)");
+    }
+    case H5T_STRING: {
+      if (H5Tis_variable_str(type) > 0) return "variable-length string";
+      return cat("fixed string (", size, " bytes, ",
+                 H5Tget_cset(type) == H5T_CSET_UTF8 ? "UTF-8" : "ASCII", ")");
+    }
+    case H5T_ENUM: {
+      H5Id base(H5Tget_super(type));
+      return cat("enum of ", H5Tget_nmembers(type), " values (",
+                 base ? describe(base.get(), depth + 1) : "?", ")");
+    }
+    case H5T_OPAQUE: {
+      char* tag = H5Tget_tag(type);
+      std::string s = cat("opaque (", size, " bytes");
+      if (tag && *tag) s += cat(", tag '", tag, "'");
+      if (tag) H5free_memory(tag);
+      return s + ")";
+    }
+    case H5T_BITFIELD:
+      return cat("bitfield (", size, " bytes, ", order_name(type), ")");
+    case H5T_ARRAY: {
+      int rank = H5Tget_array_ndims(type);
+      std::string dims;
+      if (rank > 0 && rank <= H5S_MAX_RANK) {
+        hsize_t d[H5S_MAX_RANK];
+        H5Tget_array_dims2(type, d);
+        for (int i = 0; i < rank; ++i) dims += cat(i ? "x" : "", d[i]);
+      }
+      H5Id base(H5Tget_super(type));
+      return cat("array [", dims, "] of ", base ? describe(base.get(), depth + 1) : "?");
+    }
+    case H5T_VLEN: {
+      H5Id base(H5Tget_super(type));
+      return cat("variable-length sequence of ", base ? describe(base.get(), depth + 1) : "?");
+    }
+    case H5T_REFERENCE:
+      return "reference";
+    case H5T_TIME:
+      return cat("time (", size, " bytes)");
+    default:
+      return cat("unknown datatype (", size, " bytes)");
+  }
+}
+
+/// "deflate(4)", "shuffle", "scaleoffset(2,0)": the name HDF5 records with its parameters,
+/// leaving out parameters HDF5 derives itself (shuffle's and fletcher32's).
+std::string filter_text(H5Z_filter_t id, const char* name, const unsigned* values,
+                        std::size_t nvalues) {
+  std::string base = name && *name ? name : cat("filter ", id);
+  // HDF5's built-in filters record long names ("deflate", "shuffle", "fletcher32", ...).
+  if (id == H5Z_FILTER_SHUFFLE) return "shuffle";
+  if (id == H5Z_FILTER_FLETCHER32) return "fletcher32";
+  if (id == H5Z_FILTER_DEFLATE) return cat("deflate(", nvalues ? values[0] : 0u, ")");
+  if (nvalues == 0) return base;
+  std::string s = base + "(";
+  for (std::size_t i = 0; i < nvalues; ++i) s += cat(i ? "," : "", values[i]);
+  return s + ")";
+}
+
+// ---- files and paths ------------------------------------------------------------------------
+
+H5Id file_access_plist(MPI_Comm comm, const std::string& what) {
+  auto fapl = XPOSE_H5_ID(IoError, what, H5Pcreate(H5P_FILE_ACCESS));
+  // One rank: the default sec2 driver is faster and needs no MPI-IO.
+  if (mpi::size(comm) > 1)
+    XPOSE_H5(IoError, what, H5Pset_fapl_mpio(fapl.get(), comm, MPI_INFO_NULL));
+  return fapl;
+}
+
+bool driver_is_mpio(hid_t object) {
+  H5Id file(H5Iget_file_id(object));
+  if (!file) return false;
+  H5Id fapl(H5Fget_access_plist(file.get()));
+  if (!fapl) return false;
+  return H5Pget_driver(fapl.get()) == H5FD_MPIO;
+}
+
+std::string directory_of(const std::string& path) {
+  auto slash = path.rfind('/');
+  if (slash == std::string::npos) return ".";
+  if (slash == 0) return "/";
+  return path.substr(0, slash);
+}
+
+std::string base_of(const std::string& path) {
+  auto slash = path.rfind('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+std::string real_path(const std::string& path) {
+  std::unique_ptr<char, decltype(&std::free)> resolved(realpath(path.c_str(), nullptr), &std::free);
+  return resolved ? std::string(resolved.get()) : std::string();
+}
+
+/// Where `path` points once symbolic links and "." or ".." are resolved, also when the file
+/// itself does not exist yet (then its directory is resolved). Empty if the directory is missing.
+std::string canonical_target(const std::string& path) {
+  std::string full = real_path(path);
+  if (!full.empty()) return full;
+  std::string dir = real_path(directory_of(path));
+  if (dir.empty()) return "";
+  return (dir == "/" ? dir : dir + "/") + base_of(path);
+}
+
+/// Local checks on an input file before HDF5 opens it, so that the common mistakes get a
+/// precise class and message.
+void check_input_file(const std::string& file) {
+  struct stat st {};
+  if (file.empty()) throw InputNotFoundError("input file name is empty");
+  if (::stat(file.c_str(), &st) != 0) {
+    int err = errno;
+    if (err == ENOENT || err == ENOTDIR)
+      throw InputNotFoundError(cat("input '", file, "': no such file"));
+    throw InputUnreadableError(cat("input '", file, "': ", std::strerror(err)));
+  }
+  if (S_ISDIR(st.st_mode))
+    throw InputUnreadableError(cat("input '", file, "': is a directory, not an HDF5 file"));
+  if (::access(file.c_str(), R_OK) != 0)
+    throw InputUnreadableError(
+        cat("input '", file, "': not readable (", std::strerror(errno), ")"));
+  htri_t is_hdf5 = H5Fis_hdf5(file.c_str());
+  if (is_hdf5 == 0) throw InputUnreadableError(cat("input '", file, "': not an HDF5 file"));
+  if (is_hdf5 < 0)
+    throw InputUnreadableError(cat("input '", file, "': cannot be read as HDF5: ", hdf5_message()));
+}
+
+const char* object_type_name(H5O_type_t type) {
+  switch (type) {
+    case H5O_TYPE_GROUP:
+      return "group";
+    case H5O_TYPE_DATASET:
+      return "dataset";
+    case H5O_TYPE_NAMED_DATATYPE:
+      return "named datatype";
+    default:
+      return "object of unknown type";
+  }
+}
+
+/// Opens `path` in `file`, checking each level first so that a missing link, a dangling link or
+/// a group in the way becomes InputNotFoundError with a message that names the culprit.
+H5Id open_dataset_checked(hid_t file, const DatasetRef& ref) {
+  std::vector<std::string> parts;
+  std::string part;
+  for (char c : ref.path + "/") {
+    if (c != '/') {
+      part += c;
+    } else if (!part.empty()) {
+      parts.push_back(part);
+      part.clear();
+    }
+  }
+  if (parts.empty())
+    throw InputNotFoundError(
+        cat("'", ref.path, "' in '", ref.file, "' is the root group, not a dataset"));
+  std::string prefix;
+  for (std::size_t k = 0; k < parts.size(); ++k) {
+    std::string parent = prefix.empty() ? "/" : prefix;
+    prefix += "/" + parts[k];
+    bool last = k + 1 == parts.size();
+    htri_t exists = H5Lexists(file, prefix.c_str(), H5P_DEFAULT);
+    if (exists < 0)
+      throw InputUnreadableError(cat("'", ref.path, "' in '", ref.file, "': cannot look up '",
+                                     prefix, "': ", hdf5_message()));
+    if (exists == 0) {
+      if (last)
+        throw InputNotFoundError(cat("'", ref.path, "' in '", ref.file, "' does not exist"));
+      throw InputNotFoundError(cat("'", ref.path, "' in '", ref.file, "' does not exist (no '",
+                                   parts[k], "' in '", parent, "')"));
+    }
+    // The link may be soft or external and point nowhere.
+    htri_t resolves = H5Oexists_by_name(file, prefix.c_str(), H5P_DEFAULT);
+    if (resolves <= 0) {
+      if (resolves < 0) H5Eclear2(H5E_DEFAULT);
+      throw InputNotFoundError(
+          cat("'", ref.path, "' in '", ref.file, "': '", prefix, "' is a dangling link"));
+    }
+    H5O_info_t info{};
+    if (H5Oget_info_by_name2(file, prefix.c_str(), &info, H5O_INFO_BASIC, H5P_DEFAULT) < 0)
+      throw InputUnreadableError(cat("'", ref.path, "' in '", ref.file, "': cannot inspect '",
+                                     prefix, "': ", hdf5_message()));
+    if (last && info.type != H5O_TYPE_DATASET)
+      throw InputNotFoundError(cat("'", prefix, "' in '", ref.file, "' is a ",
+                                   object_type_name(info.type), ", not a dataset"));
+    if (!last && info.type != H5O_TYPE_GROUP)
+      throw InputNotFoundError(cat("'", ref.path, "' in '", ref.file, "' does not exist ('", prefix,
+                                   "' is a ", object_type_name(info.type), ", not a group)"));
+  }
+  hid_t id = H5Dopen2(file, prefix.c_str(), H5P_DEFAULT);
+  if (id < 0)
+    throw InputUnreadableError(
+        cat("'", ref.path, "' in '", ref.file, "': cannot open the dataset: ", hdf5_message()));
+  return H5Id(id);
+}
+
+// ---- selections -----------------------------------------------------------------------------
+
+struct Selection {
+  H5Id file_space;
+  H5Id mem_space;
+  std::int64_t count = 0;
+};
+
+void check_box(const Box& box, const Shape& shape, const std::string& label) {
+  auto rank = shape.size();
+  if (box.start.size() != rank || box.count.size() != rank)
+    throw DimensionMismatch(cat("box of rank ", box.start.size(), "/", box.count.size(), " on '",
+                                label, "' of rank ", rank));
+  for (std::size_t d = 0; d < rank; ++d)
+    if (box.start[d] < 0 || box.count[d] < 0 || box.start[d] > shape[d] - box.count[d])
+      throw DimensionMismatch(cat("box start ", format_shape(box.start), " count ",
+                                  format_shape(box.count), " outside '", label, "' of shape ",
+                                  format_shape(shape)));
+}
+
+bool empty_box(const Box& box) {
+  return std::any_of(box.count.begin(), box.count.end(), [](std::int64_t c) { return c == 0; });
+}
+
+/// The dimension along which `b` is `a` shifted by a positive step, if that is the only
+/// difference between them; -1 otherwise.
+int shift_dimension(const Box& a, const Box& b) {
+  if (a.count != b.count) return -1;
+  int dim = -1;
+  for (std::size_t d = 0; d < a.start.size(); ++d) {
+    if (a.start[d] == b.start[d]) continue;
+    if (dim >= 0 || b.start[d] < a.start[d] + a.count[d]) return -1;  // two dims, or overlap
+    dim = static_cast<int>(d);
+  }
+  return dim;
+}
+
+/// The union of `boxes` as a file selection. Runs of equal boxes at a constant stride along one
+/// dimension (the engine's column pieces, one per destination rank) become one strided
+/// hyperslab; everything else is OR-ed in box by box.
+Selection select_boxes(const Dataset& ds, const std::vector<Box>& boxes) {
+  const Shape& shape = ds.info().shape;
+  const std::string& label = ds.label();
+  std::vector<const Box*> live;
+  for (const auto& box : boxes) {
+    check_box(box, shape, label);
+    if (!empty_box(box)) live.push_back(&box);
+  }
+  Selection sel;
+  sel.file_space = XPOSE_H5_ID(IoError, label, H5Dget_space(ds.id()));
+  const std::size_t rank = shape.size();
+  bool first = true;
+  for (std::size_t i = 0; i < live.size();) {
+    const Box& a = *live[i];
+    std::size_t run = 1;
+    int dim = -1;
+    std::int64_t step = 0;
+    if (i + 1 < live.size() && (dim = shift_dimension(a, *live[i + 1])) >= 0) {
+      step = live[i + 1]->start[dim] - a.start[dim];
+      run = 2;
+      while (i + run < live.size()) {
+        const Box& b = *live[i + run];
+        if (shift_dimension(*live[i + run - 1], b) != dim ||
+            b.start[dim] != a.start[dim] + static_cast<std::int64_t>(run) * step)
+          break;
+        ++run;
+      }
+    }
+    std::vector<hsize_t> start = to_hsize(a.start), block = to_hsize(a.count);
+    std::vector<hsize_t> stride(rank, 1), count(rank, 1);
+    if (run > 1) {
+      stride[dim] = static_cast<hsize_t>(step);
+      count[dim] = run;
+    }
+    XPOSE_H5(IoError, label,
+             H5Sselect_hyperslab(sel.file_space.get(), first ? H5S_SELECT_SET : H5S_SELECT_OR,
+                                 start.data(), stride.data(), count.data(), block.data()));
+    first = false;
+    i += run;
+  }
+  if (first) XPOSE_H5(IoError, label, H5Sselect_none(sel.file_space.get()));
+  hssize_t npoints = XPOSE_H5(IoError, label, H5Sget_select_npoints(sel.file_space.get()));
+  sel.count = static_cast<std::int64_t>(npoints);
+  hsize_t mem_dims[1] = {static_cast<hsize_t>(std::max<std::int64_t>(sel.count, 1))};
+  sel.mem_space = XPOSE_H5_ID(IoError, label, H5Screate_simple(1, mem_dims, nullptr));
+  if (sel.count == 0) XPOSE_H5(IoError, label, H5Sselect_none(sel.mem_space.get()));
+  return sel;
+}
+
+H5Id transfer_plist(bool mpio, Transfer transfer, const std::string& label) {
+  if (!mpio) return H5Id();
+  auto dxpl = XPOSE_H5_ID(IoError, label, H5Pcreate(H5P_DATASET_XFER));
+  XPOSE_H5(IoError, label,
+           H5Pset_dxpl_mpio(dxpl.get(), transfer == Transfer::Collective ? H5FD_MPIO_COLLECTIVE
+                                                                         : H5FD_MPIO_INDEPENDENT));
+  return dxpl;
+}
+
+// HDF5 wants a non-null buffer whenever a file selection is given, even an empty one.
+unsigned char empty_buffer[16];
+
+bool has_variable_parts(hid_t type) {
+  return !variable_part(type).empty();
+}
+
+std::int64_t next_prime(std::int64_t n) {
+  auto is_prime = [](std::int64_t v) {
+    if (v < 2) return false;
+    for (std::int64_t d = 2; d * d <= v; ++d)
+      if (v % d == 0) return false;
+    return true;
+  };
+  while (!is_prime(n)) ++n;
+  return n;
+}
+
+void remove_quietly(const std::string& path) noexcept {
+  if (!path.empty()) ::unlink(path.c_str());  // ENOENT: another rank was first
+}
+
+}  // namespace
+
+// ---- handles, references --------------------------------------------------------------------
+
+void H5IdTraits::close(hid_t id) noexcept {
+  if (id < 0) return;
+  herr_t rc = 0;
+  H5I_type_t type = H5Iget_type(id);
+  switch (type) {
+    case H5I_FILE:
+      rc = H5Fclose(id);
+      break;
+    case H5I_DATASET:
+      rc = H5Dclose(id);
+      break;
+    case H5I_DATASPACE:
+      rc = H5Sclose(id);
+      break;
+    case H5I_DATATYPE:
+      rc = H5Tclose(id);
+      break;
+    case H5I_ATTR:
+      rc = H5Aclose(id);
+      break;
+    case H5I_GROUP:
+      rc = H5Gclose(id);
+      break;
+    case H5I_GENPROP_LST:
+      rc = H5Pclose(id);
+      break;
+    case H5I_BADID:
+      H5Eclear2(H5E_DEFAULT);
+      return;  // already closed with its file
+    default:
+      rc = H5Idec_ref(id) < 0 ? -1 : 0;
+      break;
+  }
+  if (rc < 0) {
+    std::string message = hdf5_message();
+    std::fprintf(stderr, "xpose: warning: closing HDF5 identifier %lld failed: %s\n",
+                 static_cast<long long>(id), message.c_str());
+  }
+}
+
+DatasetRef DatasetRef::parse(const std::string& text) {
+  auto colon = text.rfind(":/");
+  if (colon == std::string::npos || colon == 0)
+    throw UsageError(cat("'", text, "' names no dataset: expected FILE:/path/to/dataset"));
+  DatasetRef ref{text.substr(0, colon), text.substr(colon + 1)};
+  if (ref.path.find_first_not_of('/') == std::string::npos)
+    throw UsageError(cat("'", text, "' names the root group: expected FILE:/path/to/dataset"));
+  return ref;
+}
+
+const char* layout_name(Layout layout) {
+  switch (layout) {
+    case Layout::Contiguous:
+      return "contiguous";
+    case Layout::Chunked:
+      return "chunked";
+    case Layout::Compact:
+      return "compact";
+    case Layout::Virtual:
+      return "virtual";
+  }
+  return "unknown";
+}
+
+std::string describe_type(hid_t type) {
+  return describe(type, 0);
+}
+
+// ---- Dataset --------------------------------------------------------------------------------
+
+Dataset::Dataset(H5Id id, std::string label) : id_(std::move(id)), label_(std::move(label)) {
+  ensure_init();
+  type_ = XPOSE_H5_ID(IoError, label_, H5Dget_type(id_.get()));
+  auto space = XPOSE_H5_ID(IoError, label_, H5Dget_space(id_.get()));
+  int rank = XPOSE_H5(IoError, label_, H5Sget_simple_extent_ndims(space.get()));
+  std::vector<hsize_t> dims(static_cast<std::size_t>(rank));
+  XPOSE_H5(IoError, label_, H5Sget_simple_extent_dims(space.get(), dims.data(), nullptr));
+  info_.shape.assign(dims.begin(), dims.end());
+  info_.element = element_of(type_.get());
+  info_.type_description = describe_type(type_.get());
+
+  auto dcpl = XPOSE_H5_ID(IoError, label_, H5Dget_create_plist(id_.get()));
+  switch (XPOSE_H5(IoError, label_, H5Pget_layout(dcpl.get()))) {
+    case H5D_CHUNKED:
+      info_.layout = Layout::Chunked;
+      break;
+    case H5D_COMPACT:
+      info_.layout = Layout::Compact;
+      break;
+    case H5D_VIRTUAL:
+      info_.layout = Layout::Virtual;
+      break;
+    default:
+      info_.layout = Layout::Contiguous;
+      break;
+  }
+  if (info_.layout == Layout::Chunked) {
+    std::vector<hsize_t> chunk(static_cast<std::size_t>(rank));
+    XPOSE_H5(IoError, label_, H5Pget_chunk(dcpl.get(), rank, chunk.data()));
+    info_.chunk.assign(chunk.begin(), chunk.end());
+  }
+  int nfilters = XPOSE_H5(IoError, label_, H5Pget_nfilters(dcpl.get()));
+  for (int i = 0; i < nfilters; ++i) {
+    unsigned flags = 0, config = 0;
+    std::array<unsigned, 16> values{};
+    std::size_t nvalues = values.size();
+    char name[128] = {0};
+    H5Z_filter_t filter =
+        XPOSE_H5(IoError, label_,
+                 H5Pget_filter2(dcpl.get(), static_cast<unsigned>(i), &flags, &nvalues,
+                                values.data(), sizeof name, name, &config));
+    info_.filters.push_back(
+        filter_text(filter, name, values.data(), std::min(nvalues, values.size())));
+  }
+  info_.storage_bytes = static_cast<std::int64_t>(H5Dget_storage_size(id_.get()));
+  mpio_ = driver_is_mpio(id_.get());
+}
+
+void Dataset::read(const std::vector<Box>& boxes, void* buffer, Transfer transfer) const {
+  Selection sel = select_boxes(*this, boxes);
+  H5Id dxpl = transfer_plist(mpio_, transfer, label_);
+  XPOSE_H5(IoError, label_,
+           H5Dread(id_.get(), type_.get(), sel.mem_space.get(), sel.file_space.get(),
+                   dxpl ? dxpl.get() : H5P_DEFAULT, buffer ? buffer : empty_buffer));
+}
+
+void Dataset::write(const std::vector<Box>& boxes, const void* buffer, Transfer transfer) {
+  Selection sel = select_boxes(*this, boxes);
+  H5Id dxpl = transfer_plist(mpio_, transfer, label_);
+  XPOSE_H5(IoError, label_,
+           H5Dwrite(id_.get(), type_.get(), sel.mem_space.get(), sel.file_space.get(),
+                    dxpl ? dxpl.get() : H5P_DEFAULT, buffer ? buffer : empty_buffer));
+}
+
+void Dataset::read_points(const std::vector<std::int64_t>& coords, void* buffer) const {
+  const std::size_t rank = info_.shape.size();
+  if (rank == 0 || coords.size() % rank != 0)
+    throw DimensionMismatch(cat(coords.size(), " point coordinates for '", label_, "' of rank ",
+                                rank, ": not a whole number of points"));
+  const std::size_t npoints = coords.size() / rank;
+  if (npoints == 0) return;  // independent: nothing to take part in
+  for (std::size_t p = 0; p < npoints; ++p)
+    for (std::size_t d = 0; d < rank; ++d) {
+      std::int64_t c = coords[p * rank + d];
+      if (c < 0 || c >= info_.shape[d])
+        throw DimensionMismatch(cat("point ", p, " coordinate ", c, " in dimension ", d,
+                                    " outside '", label_, "' of shape ",
+                                    format_shape(info_.shape)));
+    }
+  std::vector<hsize_t> points(coords.begin(), coords.end());
+  auto file_space = XPOSE_H5_ID(IoError, label_, H5Dget_space(id_.get()));
+  XPOSE_H5(IoError, label_,
+           H5Sselect_elements(file_space.get(), H5S_SELECT_SET, npoints, points.data()));
+  hsize_t mem_dims[1] = {npoints};
+  auto mem_space = XPOSE_H5_ID(IoError, label_, H5Screate_simple(1, mem_dims, nullptr));
+  H5Id dxpl = transfer_plist(mpio_, Transfer::Independent, label_);
+  XPOSE_H5(IoError, label_,
+           H5Dread(id_.get(), type_.get(), mem_space.get(), file_space.get(),
+                   dxpl ? dxpl.get() : H5P_DEFAULT, buffer));
+}
+
+void Dataset::set_chunk_cache(std::int64_t bytes) {
+  if (info_.layout != Layout::Chunked || !id_) return;
+  if (bytes < 0) throw UsageError(cat("chunk cache of ", bytes, " bytes for '", label_, "'"));
+  std::int64_t chunk_bytes = static_cast<std::int64_t>(info_.element.size);
+  for (auto c : info_.chunk) chunk_bytes = checked_mul(chunk_bytes, c);
+  // HDF5's advice: about 100 hash slots per chunk that fits, a prime number of them.
+  std::int64_t chunks = std::max<std::int64_t>(1, bytes / std::max<std::int64_t>(chunk_bytes, 1));
+  std::int64_t slots =
+      next_prime(std::min<std::int64_t>(std::max<std::int64_t>(chunks * 100, 521), 16'777'216));
+  auto dapl = XPOSE_H5_ID(IoError, label_, H5Pcreate(H5P_DATASET_ACCESS));
+  // w0 = 1: a chunk read in full is not read again (each pass reads a new piece).
+  XPOSE_H5(IoError, label_,
+           H5Pset_chunk_cache(dapl.get(), static_cast<std::size_t>(slots),
+                              static_cast<std::size_t>(bytes), 1.0));
+  auto file = XPOSE_H5_ID(IoError, label_, H5Iget_file_id(id_.get()));
+  ssize_t length = XPOSE_H5(IoError, label_, H5Iget_name(id_.get(), nullptr, 0));
+  std::string name(static_cast<std::size_t>(length) + 1, '\0');
+  XPOSE_H5(IoError, label_, H5Iget_name(id_.get(), name.data(), name.size()));
+  name.resize(static_cast<std::size_t>(length));
+  id_ = XPOSE_H5_ID(IoError, label_, H5Dopen2(file.get(), name.c_str(), dapl.get()));
+}
+
+// ---- InputFile ------------------------------------------------------------------------------
+
+InputFile InputFile::open(const DatasetRef& ref, MPI_Comm comm) {
+  ensure_init();
+  // The cheap checks run once, on rank 0; collectively() hands their verdict to every rank
+  // before anyone enters the collective H5Fopen.
+  mpi::collectively(comm, [&] {
+    if (mpi::rank(comm) == 0) check_input_file(ref.file);
+  });
+  InputFile in;
+  mpi::collectively(comm, [&] {
+    H5Id fapl = file_access_plist(comm, ref.file);
+    hid_t file = H5Fopen(ref.file.c_str(), H5F_ACC_RDONLY, fapl.get());
+    if (file < 0)
+      throw InputUnreadableError(cat(
+          "input '", ref.file, "': cannot be opened (truncated or corrupt?): ", hdf5_message()));
+    in.file_ = H5Id(file);
+    in.dataset_ = Dataset(open_dataset_checked(file, ref), ref.str());
+    check_transposable(in.dataset_);
+  });
+  return in;
+}
+
+void check_transposable(const Dataset& dataset) {
+  const DatasetInfo& info = dataset.info();
+  const std::string& label = dataset.label();
+  if (info.shape.size() < 2)
+    throw UnsupportedInputError(cat("'", label, "' has rank ", info.shape.size(), " (shape ",
+                                    format_shape(info.shape),
+                                    "): a transpose needs at least 2 dimensions"));
+  std::string variable = variable_part(dataset.type());
+  if (!variable.empty())
+    throw UnsupportedInputError(cat("'", label, "' has datatype ", info.type_description,
+                                    " with a ", variable,
+                                    ": only fixed-size datatypes can be transposed"));
+  if (!is_supported_element_size(info.element.size))
+    throw UnsupportedInputError(cat("'", label, "' has ", info.element.size, "-byte elements (",
+                                    info.type_description,
+                                    "): supported element sizes are 1, 2, 4, 8 and 16 bytes"));
+  // A filter this HDF5 cannot decode would only fail later, in the middle of the run.
+  auto dcpl = XPOSE_H5_ID(IoError, label, H5Dget_create_plist(dataset.id()));
+  int nfilters = XPOSE_H5(IoError, label, H5Pget_nfilters(dcpl.get()));
+  for (int i = 0; i < nfilters; ++i) {
+    unsigned flags = 0, config = 0;
+    std::size_t nvalues = 0;
+    char name[128] = {0};
+    H5Z_filter_t filter = XPOSE_H5(IoError, label,
+                                   H5Pget_filter2(dcpl.get(), static_cast<unsigned>(i), &flags,
+                                                  &nvalues, nullptr, sizeof name, name, &config));
+    htri_t available = H5Zfilter_avail(filter);
+    if (available <= 0) {
+      if (available < 0) H5Eclear2(H5E_DEFAULT);
+      throw UnsupportedInputError(cat("'", label, "' is compressed with filter ",
+                                      *name ? name : "?", " (id ", filter,
+                                      "), which this HDF5 cannot decode (set HDF5_PLUGIN_PATH?)"));
+    }
+  }
+}
+
+// ---- output ---------------------------------------------------------------------------------
+
+void check_output_target(const DatasetRef& out, const DatasetRef& in, bool force) {
+  const std::string& file = out.file;
+  if (file.empty() || file.back() == '/')
+    throw OutputRefusedError(cat("output '", file, "': not a file name"));
+  std::string dir = directory_of(file);
+  struct stat dir_st {};
+  if (::stat(dir.c_str(), &dir_st) != 0 || !S_ISDIR(dir_st.st_mode))
+    throw OutputRefusedError(cat("output '", file, "': directory '", dir, "' does not exist"));
+  if (::access(dir.c_str(), W_OK | X_OK) != 0)
+    throw OutputRefusedError(cat("output '", file, "': directory '", dir, "' is not writable (",
+                                 std::strerror(errno), ")"));
+  struct stat out_st {};
+  bool out_exists = ::stat(file.c_str(), &out_st) == 0;
+  if (!in.file.empty()) {
+    struct stat in_st {};
+    bool in_exists = ::stat(in.file.c_str(), &in_st) == 0;
+    bool same =
+        canonical_target(file) == canonical_target(in.file) ||
+        (out_exists && in_exists && out_st.st_dev == in_st.st_dev && out_st.st_ino == in_st.st_ino);
+    if (same)
+      throw OutputRefusedError(cat("output '", file, "' is the input file '", in.file,
+                                   "': xpose never writes over its input"));
+  }
+  if (out_exists && S_ISDIR(out_st.st_mode))
+    throw OutputRefusedError(cat("output '", file, "' is a directory"));
+  if (out_exists && !force)
+    throw OutputRefusedError(cat("output '", file, "' exists (use --force to replace it)"));
+}
+
+std::string temporary_path_for(const std::string& final_path) {
+  auto slash = final_path.rfind('/');
+  std::string dir = slash == std::string::npos ? "" : final_path.substr(0, slash + 1);
+  return dir + "." + base_of(final_path) + ".xpose-partial";
+}
+
+OutputFile OutputFile::create(const DatasetRef& ref, const Shape& shape, hid_t type,
+                              const CreateOptions& options, MPI_Comm comm) {
+  ensure_init();
+  const std::string label = ref.str();
+  if (shape.empty()) throw UsageError(cat("output '", label, "': a dataset needs a shape"));
+  Shape chunk = options.chunk;
+  if (!chunk.empty()) {
+    if (chunk.size() != shape.size())
+      throw UsageError(cat("chunk ", format_shape(chunk), " has rank ", chunk.size(),
+                           " but the dataset ", format_shape(shape), " has rank ", shape.size()));
+    for (std::size_t d = 0; d < chunk.size(); ++d) {
+      if (chunk[d] <= 0)
+        throw UsageError(cat("chunk ", format_shape(chunk), ": extents must be positive"));
+      chunk[d] = std::max<std::int64_t>(1, std::min(chunk[d], shape[d]));
+    }
+    std::int64_t chunk_bytes =
+        checked_mul(element_count(chunk), static_cast<std::int64_t>(H5Tget_size(type)));
+    if (chunk_bytes >= (std::int64_t{1} << 32))
+      throw UsageError(cat("chunk ", format_shape(chunk), " holds ", format_size(chunk_bytes),
+                           ": HDF5 chunks must be smaller than 4 GiB"));
+  }
+
+  OutputFile out;
+  out.comm_ = comm;
+  out.collective_ = mpi::size(comm) > 1;
+  out.final_path_ = ref.file;
+  out.temp_path_ = temporary_path_for(ref.file);
+  // From here on `out` owns the temporary file: if anything throws, its destructor removes it.
+  H5Id fapl = file_access_plist(comm, out.temp_path_);
+  out.file_ =
+      XPOSE_H5_ID(IoError, out.temp_path_,
+                  H5Fcreate(out.temp_path_.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl.get()));
+
+  auto lcpl = XPOSE_H5_ID(IoError, label, H5Pcreate(H5P_LINK_CREATE));
+  XPOSE_H5(IoError, label, H5Pset_create_intermediate_group(lcpl.get(), 1));
+  auto dcpl = XPOSE_H5_ID(IoError, label, H5Pcreate(H5P_DATASET_CREATE));
+  if (chunk.empty()) {
+    XPOSE_H5(IoError, label, H5Pset_layout(dcpl.get(), H5D_CONTIGUOUS));
+    // Early: the space exists at create time, so every rank sees the same addresses.
+    XPOSE_H5(IoError, label, H5Pset_alloc_time(dcpl.get(), H5D_ALLOC_TIME_EARLY));
+  } else {
+    auto dims = to_hsize(chunk);
+    XPOSE_H5(IoError, label, H5Pset_chunk(dcpl.get(), static_cast<int>(dims.size()), dims.data()));
+  }
+  // Every element gets written; filling first would double the write traffic.
+  XPOSE_H5(IoError, label, H5Pset_fill_time(dcpl.get(), H5D_FILL_TIME_NEVER));
+
+  auto dims = to_hsize(shape);
+  auto space = XPOSE_H5_ID(IoError, label,
+                           H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr));
+  auto file_type = XPOSE_H5_ID(IoError, label, H5Tcopy(type));
+  auto dataset = XPOSE_H5_ID(IoError, label,
+                             H5Dcreate2(out.file_.get(), ref.path.c_str(), file_type.get(),
+                                        space.get(), lcpl.get(), dcpl.get(), H5P_DEFAULT));
+  out.dataset_ = Dataset(std::move(dataset), label);
+  return out;
+}
+
+OutputFile::OutputFile(OutputFile&& other) noexcept
+    : file_(std::move(other.file_)),
+      dataset_(std::move(other.dataset_)),
+      temp_path_(std::exchange(other.temp_path_, std::string())),
+      final_path_(std::move(other.final_path_)),
+      comm_(other.comm_),
+      committed_(other.committed_),
+      collective_(other.collective_) {}
+
+OutputFile& OutputFile::operator=(OutputFile&& other) noexcept {
+  if (this != &other) {
+    if (!committed_) abandon();
+    dataset_ = std::move(other.dataset_);
+    file_ = std::move(other.file_);
+    temp_path_ = std::exchange(other.temp_path_, std::string());
+    final_path_ = std::move(other.final_path_);
+    comm_ = other.comm_;
+    committed_ = other.committed_;
+    collective_ = other.collective_;
+  }
+  return *this;
+}
+
+OutputFile::~OutputFile() {
+  if (!committed_) abandon();
+}
+
+void OutputFile::abandon() noexcept {
+  if (committed_) return;
+  if (collective_) {
+    // Closing would be collective (metadata flush, MPI_File_close) and the other ranks may not
+    // be here: leave the handles to HDF5's own shutdown.
+    (void)dataset_.id_.release();
+    (void)dataset_.type_.release();
+    (void)file_.release();
+    dataset_ = Dataset();
+  } else {
+    dataset_ = Dataset();
+    file_.reset();
+  }
+  remove_quietly(temp_path_);
+  temp_path_.clear();
+}
+
+void OutputFile::discard() noexcept {
+  if (committed_) return;
+  if (!collective_) {
+    abandon();
+    return;
+  }
+  try {
+    dataset_ = Dataset();
+    file_.reset();  // collective: every rank is here
+    MPI_Barrier(comm_);
+    if (mpi::rank(comm_) == 0) remove_quietly(temp_path_);
+    MPI_Barrier(comm_);
+  } catch (...) {
+    remove_quietly(temp_path_);
+  }
+  temp_path_.clear();
+}
+
+void OutputFile::commit() {
+  if (committed_) throw InternalError(cat("output '", final_path_, "' committed twice"));
+  if (!file_) throw InternalError(cat("output '", final_path_, "' is not open (abandoned?)"));
+  const bool root = mpi::rank(comm_) == 0;
+  try {
+    mpi::collectively(comm_, [&] {
+      dataset_ = Dataset();  // the file only closes once nothing in it is open
+      hid_t file = file_.release();
+      if (H5Fclose(file) < 0)
+        throw IoError(cat("H5Fclose failed for '", temp_path_, "': ", hdf5_message()));
+    });
+    // Every rank has closed (the agreement above is the barrier); rank 0 makes the data durable,
+    // then publishes it under the final name in one atomic step.
+    mpi::collectively(comm_, [&] {
+      if (!root) return;
+      int fd = ::open(temp_path_.c_str(), O_RDONLY);
+      if (fd < 0 || (::fsync(fd) != 0 && errno != EINVAL && errno != EROFS)) {
+        int err = errno;
+        if (fd >= 0) ::close(fd);
+        throw IoError(cat("output '", final_path_, "': cannot sync '", temp_path_,
+                          "': ", std::strerror(err)));
+      }
+      ::close(fd);
+      if (std::rename(temp_path_.c_str(), final_path_.c_str()) != 0) {
+        int err = errno;
+        std::string message = cat("output '", final_path_, "': cannot rename '", temp_path_,
+                                  "' to it: ", std::strerror(err));
+        if (err == EISDIR || err == EACCES || err == EPERM || err == ENOTDIR || err == EROFS)
+          throw OutputRefusedError(message);
+        throw IoError(message);
+      }
+      int dir = ::open(directory_of(final_path_).c_str(), O_RDONLY | O_DIRECTORY);
+      if (dir >= 0) {
+        ::fsync(dir);  // best effort: some file systems cannot sync a directory
+        ::close(dir);
+      }
+    });
+  } catch (...) {
+    // Every rank got here together (collectively agreed), and the file is closed or released.
+    if (root) remove_quietly(temp_path_);
+    temp_path_.clear();
+    committed_ = true;  // nothing left to abandon
+    throw;
+  }
+  committed_ = true;
+}
+
+// ---- attributes -----------------------------------------------------------------------------
+
+namespace {
+
+void delete_if_present(hid_t object, const std::string& name, const std::string& label) {
+  if (XPOSE_H5(IoError, label, H5Aexists(object, name.c_str())) > 0)
+    XPOSE_H5(IoError, label, H5Adelete(object, name.c_str()));
+}
+
+herr_t collect_attribute_name(hid_t, const char* name, const H5A_info_t*, void* data) {
+  static_cast<std::vector<std::string>*>(data)->push_back(name);
+  return 0;
+}
+
+void copy_attribute(hid_t source, hid_t target, const std::string& name, const std::string& label) {
+  const std::string what = cat(label, " attribute '", name, "'");
+  auto attr = XPOSE_H5_ID(IoError, what, H5Aopen(source, name.c_str(), H5P_DEFAULT));
+  // H5Aget_type gives the in-memory form (variable-length parts as pointers); the copy is
+  // transient, so a named datatype of the source file does not follow it.
+  auto stored = XPOSE_H5_ID(IoError, what, H5Aget_type(attr.get()));
+  // References point into the source file: copied, they would point at nothing.
+  if (XPOSE_H5(IoError, what, H5Tdetect_class(stored.get(), H5T_REFERENCE)) > 0) return;
+  auto type = XPOSE_H5_ID(IoError, what, H5Tcopy(stored.get()));
+  auto space = XPOSE_H5_ID(IoError, what, H5Aget_space(attr.get()));
+  hssize_t npoints = XPOSE_H5(IoError, what, H5Sget_simple_extent_npoints(space.get()));
+  std::size_t size = H5Tget_size(type.get());
+  std::vector<unsigned char> buffer(static_cast<std::size_t>(std::max<hssize_t>(npoints, 1)) *
+                                    std::max<std::size_t>(size, 1));
+  if (npoints > 0) XPOSE_H5(IoError, what, H5Aread(attr.get(), type.get(), buffer.data()));
+  bool variable = has_variable_parts(type.get());
+  try {
+    delete_if_present(target, name, label);
+    auto copy = XPOSE_H5_ID(
+        IoError, what,
+        H5Acreate2(target, name.c_str(), type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT));
+    if (npoints > 0) XPOSE_H5(IoError, what, H5Awrite(copy.get(), type.get(), buffer.data()));
+  } catch (...) {
+    if (variable && npoints > 0) H5Treclaim(type.get(), space.get(), H5P_DEFAULT, buffer.data());
+    throw;
+  }
+  if (variable && npoints > 0)
+    XPOSE_H5(IoError, what, H5Treclaim(type.get(), space.get(), H5P_DEFAULT, buffer.data()));
+}
+
+}  // namespace
+
+void OutputFile::copy_attributes_from(const Dataset& source) {
+  // Attribute writes are collective in parallel HDF5; every rank writes the same values.
+  mpi::collectively(comm_, [&] {
+    const std::string& label = dataset_.label();
+    std::vector<std::string> names;
+    hsize_t index = 0;
+    XPOSE_H5(IoError, source.label(),
+             H5Aiterate2(source.id(), H5_INDEX_NAME, H5_ITER_INC, &index, collect_attribute_name,
+                         &names));
+    for (const auto& name : names) copy_attribute(source.id(), dataset_.id(), name, label);
+  });
+}
+
+void OutputFile::set_attribute(const std::string& name, const std::string& value) {
+  mpi::collectively(comm_, [&] {
+    const std::string what = cat(dataset_.label(), " attribute '", name, "'");
+    delete_if_present(dataset_.id(), name, dataset_.label());
+    // A variable-length UTF-8 string: h5py reads it back as str, netCDF and h5dump as text.
+    auto type = XPOSE_H5_ID(IoError, what, H5Tcopy(H5T_C_S1));
+    XPOSE_H5(IoError, what, H5Tset_size(type.get(), H5T_VARIABLE));
+    XPOSE_H5(IoError, what, H5Tset_cset(type.get(), H5T_CSET_UTF8));
+    auto space = XPOSE_H5_ID(IoError, what, H5Screate(H5S_SCALAR));
+    auto attr = XPOSE_H5_ID(
+        IoError, what,
+        H5Acreate2(dataset_.id(), name.c_str(), type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT));
+    const char* text = value.c_str();
+    XPOSE_H5(IoError, what, H5Awrite(attr.get(), type.get(), &text));
+  });
+}
+
+void OutputFile::set_attribute(const std::string& name, const std::vector<std::int64_t>& value) {
+  mpi::collectively(comm_, [&] {
+    const std::string what = cat(dataset_.label(), " attribute '", name, "'");
+    delete_if_present(dataset_.id(), name, dataset_.label());
+    hsize_t dims[1] = {value.size()};
+    auto space = value.empty() ? XPOSE_H5_ID(IoError, what, H5Screate(H5S_NULL))
+                               : XPOSE_H5_ID(IoError, what, H5Screate_simple(1, dims, nullptr));
+    auto attr = XPOSE_H5_ID(IoError, what,
+                            H5Acreate2(dataset_.id(), name.c_str(), H5T_STD_I64LE, space.get(),
+                                       H5P_DEFAULT, H5P_DEFAULT));
+    if (!value.empty())
+      XPOSE_H5(IoError, what, H5Awrite(attr.get(), H5T_NATIVE_INT64, value.data()));
+  });
+}
+
+// ---- types and ranges -----------------------------------------------------------------------
+
+H5Id make_h5_type(const ElementType& element) {
+  ensure_init();
+  const std::string what = element.name();
+  switch (element.kind) {
+    case ElementKind::Float:
+      if (element.size == 4) return XPOSE_H5_ID(IoError, what, H5Tcopy(H5T_IEEE_F32LE));
+      if (element.size == 8) return XPOSE_H5_ID(IoError, what, H5Tcopy(H5T_IEEE_F64LE));
+      break;
+    case ElementKind::SignedInt:
+    case ElementKind::UnsignedInt: {
+      bool sign = element.kind == ElementKind::SignedInt;
+      hid_t base = -1;
+      switch (element.size) {
+        case 1:
+          base = sign ? H5T_STD_I8LE : H5T_STD_U8LE;
+          break;
+        case 2:
+          base = sign ? H5T_STD_I16LE : H5T_STD_U16LE;
+          break;
+        case 4:
+          base = sign ? H5T_STD_I32LE : H5T_STD_U32LE;
+          break;
+        case 8:
+          base = sign ? H5T_STD_I64LE : H5T_STD_U64LE;
+          break;
+        default:
+          break;
+      }
+      if (base >= 0) return XPOSE_H5_ID(IoError, what, H5Tcopy(base));
+      break;
+    }
+    case ElementKind::Complex:
+      if (element.size == 8 || element.size == 16) {
+        // Exactly h5py's layout: members "r" and "i", each a little-endian IEEE float.
+        std::size_t part = element.size / 2;
+        hid_t part_type = part == 4 ? H5T_IEEE_F32LE : H5T_IEEE_F64LE;
+        auto type = XPOSE_H5_ID(IoError, what, H5Tcreate(H5T_COMPOUND, element.size));
+        XPOSE_H5(IoError, what, H5Tinsert(type.get(), "r", 0, part_type));
+        XPOSE_H5(IoError, what, H5Tinsert(type.get(), "i", part, part_type));
+        return type;
+      }
+      break;
+    case ElementKind::Other:
+      break;
+  }
+  throw UsageError(cat("no HDF5 datatype for dtype '", what, "' (", element.size, " bytes)"));
+}
+
+std::vector<Box> boxes_for_range(const Shape& shape, std::int64_t first, std::int64_t count) {
+  const std::size_t rank = shape.size();
+  const std::int64_t total = element_count(shape);
+  if (rank == 0 || first < 0 || count < 0 || first > total - count)
+    throw DimensionMismatch(cat("element range [", first, ", ", first + count, ") outside shape ",
+                                format_shape(shape)));
+  // span[k]: elements in one step of dimension k-1, i.e. the product of extents k..rank-1.
+  std::vector<std::int64_t> span(rank + 1, 1);
+  for (std::size_t k = rank; k-- > 0;) span[k] = span[k + 1] * shape[k];
+  std::vector<Box> boxes;
+  std::int64_t at = first;
+  const std::int64_t end = first + count;
+  while (at < end) {
+    // The largest aligned block that starts at `at` and fits: whole trailing sub-arrays.
+    std::size_t k = 1;
+    while (k < rank && !(at % span[k] == 0 && at + span[k] <= end)) ++k;
+    Box box;
+    box.start.resize(rank);
+    box.count.assign(rank, 1);
+    std::int64_t rest = at;
+    for (std::size_t d = 0; d < rank; ++d) {
+      box.start[d] = rest / span[d + 1];
+      rest %= span[d + 1];
+    }
+    std::int64_t steps = std::min((end - at) / span[k], shape[k - 1] - box.start[k - 1]);
+    box.count[k - 1] = steps;
+    for (std::size_t d = k; d < rank; ++d) box.count[d] = shape[d];
+    boxes.push_back(std::move(box));
+    at += steps * span[k];
+  }
+  return boxes;
+}
+
+}  // namespace xpose::io
