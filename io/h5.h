@@ -40,10 +40,9 @@ enum class Layout { Contiguous, Chunked, Compact, Virtual };
 const char* layout_name(Layout layout);
 
 struct DatasetInfo {
-  Shape shape;          ///< all dimensions, slowest first (HDF5 order)
-  ElementType element;  ///< size, and the kind where it is recognisable
-  std::string
-      type_description;  ///< e.g. "float32 (IEEE, little-endian)", "complex128 (compound r,i)"
+  Shape shape;                       ///< all dimensions, slowest first (HDF5 order)
+  ElementType element;               ///< size, and the kind where it is recognisable
+  std::string type_description;      ///< e.g. "float32 (IEEE, little-endian)", "complex128 (compound r,i)"
   Layout layout = Layout::Contiguous;
   Shape chunk;                       ///< chunk dimensions when chunked
   std::vector<std::string> filters;  ///< e.g. {"deflate(4)", "shuffle"}
