@@ -734,7 +734,6 @@ InputFile InputFile::open(const DatasetRef& ref, MPI_Comm comm) {
           "input '", ref.file, "': cannot be opened (truncated or corrupt?): ", hdf5_message()));
     in.file_ = H5Id(file);
     in.dataset_ = Dataset(open_dataset_checked(file, ref), ref.str());
-    check_transposable(in.dataset_);
   });
   return in;
 }

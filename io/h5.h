@@ -98,8 +98,10 @@ class Dataset {
 /// A file opened read-only. With a communicator of more than one rank the file is opened through
 /// MPI-IO; every rank of `comm` must call. Errors are classified: InputNotFoundError (no file,
 /// no dataset, a group where a dataset is expected), InputUnreadableError (not HDF5, truncated,
-/// corrupt, no permission), UnsupportedInputError (see check_transposable, which open calls).
-/// With one rank the default (sec2) driver is used: faster than MPI-IO and needs no MPI-IO.
+/// corrupt, no permission), UnsupportedInputError (see check_transposable). open itself accepts
+/// any dataset, so that `xpose info` can describe one it cannot transpose; callers that transpose
+/// run check_transposable next. With one rank the default (sec2) driver is used: faster than
+/// MPI-IO, and the same file format.
 class InputFile {
  public:
   static InputFile open(const DatasetRef& ref, MPI_Comm comm);
