@@ -80,8 +80,15 @@ void add_transpose_options(po::options_description& d) {
       ("threads", po::value<int>()->default_value(0), "CPU threads per rank (0: the node's cores over its ranks)")
       ("io", po::value<std::string>()->default_value("collective"),
        "HDF5 transfers: collective or independent MPI-IO")
-      ("exchange", po::value<std::string>()->default_value("mpi"), "exchange transport: mpi")
-      ("backend", po::value<std::string>()->default_value("cpu"), "local transpose backend: cpu")
+      ("backend", po::value<std::string>()->default_value("auto"),
+       "where pieces are transposed: cuda, cpu, or auto (cuda where every rank sees a GPU)")
+      ("gpu-mem", po::value<std::string>(),
+       "SIZE of GPU stage buffers per rank (default: 60% of the GPU's free memory, shared by the "
+       "ranks that use it)")
+      ("exchange", po::value<std::string>()->default_value("auto"),
+       "transport between ranks: mpi (host-staged MPI_Alltoall(v)), nccl (device buffers), "
+       "mpi-device (CUDA-aware MPI), or auto (with cuda: a short collective timing picks the fastest)")
+      ("no-overlap", "run the HDF5 reads and writes in line instead of on their own thread")
       ("max-stage-width", po::value<std::int64_t>()->default_value(0),
        "cap the columns per destination per stage (0: as the budget allows); for tests and tuning");
 }
@@ -103,9 +110,11 @@ TransposeOptions transpose_options(const po::variables_map& vm) {
   o.threads = vm["threads"].as<int>();
   o.read_transfer = o.write_transfer = parse_transfer(vm["io"].as<std::string>());
   o.exchange = mpi::parse_exchange_kind(vm["exchange"].as<std::string>());
-  if (o.exchange != mpi::ExchangeKind::Mpi)
-    throw UsageError(cat("--exchange ", vm["exchange"].as<std::string>(), " is not available with the cpu backend"));
   o.backend = vm["backend"].as<std::string>();
+  if (vm.count("gpu-mem")) o.gpu_mem = parse_size(vm["gpu-mem"].as<std::string>());
+  if (vm.count("gpu-mem") && o.gpu_mem <= 0) throw UsageError("--gpu-mem must be positive");
+  o.overlap = vm.count("no-overlap") == 0;
+  if (vm.count("trace")) o.trace_path = vm["trace"].as<std::string>();
   o.quiet = vm.count("quiet") > 0;
   o.max_width = vm["max-stage-width"].as<std::int64_t>();
   if (vm.count("progress-interval")) o.progress_interval = vm["progress-interval"].as<double>();
@@ -118,22 +127,33 @@ bool is_root() {
   return r == 0;
 }
 
-void print_phase_table(const TransposeReport& r) {
+struct PhaseRow {
+  const char* name;
+  double seconds;
+  double bytes;  // bytes the phase moves, for its bandwidth
+};
+
+std::vector<PhaseRow> phase_rows(const TransposeReport& r) {
   const double bytes = static_cast<double>(r.plan.total_bytes());
-  auto row = [&](const char* name, double sec, double moved) {
-    std::printf("  %-9s %9.3f s  %8.2f GB/s\n", name, sec, sec > 0 ? moved / sec / 1e9 : 0.0);
-  };
   std::int64_t exchanged = 0;
   for (int p = 0; p < r.plan.nranks; ++p) exchanged += r.plan.exchanged_bytes(p);
-  std::printf("  phase       seconds    bandwidth (max over ranks; GB/s = 1e9 B/s)\n");
-  row("read", r.times.read, bytes);
-  row("transpose", r.times.pack, 2 * bytes);
-  if (r.plan.nranks > 1) {
-    row("exchange", r.times.exchange, static_cast<double>(exchanged));
-    row("unpack", r.times.unpack, 2 * bytes);
-  }
-  row("write", r.times.write, bytes);
-  row("wall", r.times.wall, bytes);
+  std::vector<PhaseRow> rows{{"read", r.times.read, bytes}};
+  if (r.backend == "cuda") rows.push_back({"h2d", r.times.h2d, bytes});
+  rows.push_back({r.backend == "cuda" ? "kernel" : "transpose", r.times.kernel, 2 * bytes});
+  if (r.plan.nranks > 1) rows.push_back({"exchange", r.times.exchange, static_cast<double>(exchanged)});
+  if (r.plan.nranks > 1 && r.times.unpack > 0) rows.push_back({"unpack", r.times.unpack, 2 * bytes});
+  if (r.backend == "cuda") rows.push_back({"d2h", r.times.d2h, bytes});
+  rows.push_back({"write", r.times.write, bytes});
+  rows.push_back({"wall", r.times.wall, bytes});
+  return rows;
+}
+
+void print_phase_table(const TransposeReport& r) {
+  std::printf("  phase       seconds   GB/s   (each the max over ranks; phases overlap%s)\n",
+              r.overlapped ? "" : " only in the wall time: --no-overlap");
+  for (const auto& row : phase_rows(r))
+    std::printf("  %-9s %9.3f %7.2f\n", row.name, row.seconds, row.seconds > 0 ? row.bytes / row.seconds / 1e9 : 0.0);
+  if (!r.exchange_choice.empty()) std::printf("  %s\n", r.exchange_choice.c_str());
 }
 
 void write_json(const std::string& path, const JsonWriter& json) {
@@ -155,16 +175,13 @@ void json_summary(JsonWriter& j, const TransposeOptions& o, const TransposeRepor
     j.value("bytes", r->plan.total_bytes()).value("ranks", r->plan.nranks);
     j.value("backend", r->backend).value("exchange", r->exchange).value("stages", r->plan.num_stages());
     j.value("stage_width", r->plan.width).value("memory_per_rank", r->plan.memory_per_rank());
-    const double bytes = static_cast<double>(r->plan.total_bytes());
+    j.value("overlapped", r->overlapped);
     j.begin_object("phases");
-    auto phase = [&](const char* name, double sec, double moved) {
-      j.begin_object(name).value("seconds", sec).value("GBps", sec > 0 ? moved / sec / 1e9 : 0.0).end_object();
-    };
-    phase("read", r->times.read, bytes);
-    phase("transpose", r->times.pack, 2 * bytes);
-    phase("exchange", r->times.exchange, bytes);
-    phase("unpack", r->times.unpack, 2 * bytes);
-    phase("write", r->times.write, bytes);
+    for (const auto& row : phase_rows(*r))
+      j.begin_object(row.name)
+          .value("seconds", row.seconds)
+          .value("GBps", row.seconds > 0 ? row.bytes / row.seconds / 1e9 : 0.0)
+          .end_object();
     j.end_object();
     j.value("wall_seconds", r->times.wall);
   }
@@ -218,16 +235,11 @@ int cmd_info(const po::variables_map& vm) {
   std::string plan_text;
   std::string unsupported;
   try {
-    mpi::collectively(MPI_COMM_WORLD, [&] {
-      io::check_transposable(file.dataset());
-      PlanRequest req;
-      req.shape = info.shape;
-      req.elem_size = info.element.size;
-      req.nranks = mpi::size(MPI_COMM_WORLD);
-      req.host_mem = vm.count("host-mem") ? parse_size(vm["host-mem"].as<std::string>()) : default_host_mem(MPI_COMM_WORLD);
-      req.buffers = req.nranks == 1 ? 2 : 3;
-      plan_text = make_plan(req).describe();
-    });
+    TransposeOptions o;
+    if (vm.count("host-mem")) o.host_mem = parse_size(vm["host-mem"].as<std::string>());
+    if (vm.count("gpu-mem")) o.gpu_mem = parse_size(vm["gpu-mem"].as<std::string>());
+    o.backend = vm["backend"].as<std::string>();
+    plan_text = plan_for(MPI_COMM_WORLD, file.dataset(), o).describe();
   } catch (const Error& e) {
     unsupported = e.what();
   }
@@ -291,6 +303,7 @@ std::map<std::string, Command> make_commands() {
         "out", po::value<std::string>()->required(), "output FILE:/dataset");
     add_transpose_options(c.options);
     c.options.add_options()("json", po::value<std::string>(), "write a JSON summary (phases, times, exit status) to FILE")(
+        "trace", po::value<std::string>(), "write every rank's phase timeline to FILE (Chrome trace JSON; open in Perfetto)")(
         "progress-interval", po::value<double>()->default_value(10.0),
         "seconds between progress lines when stderr is not a terminal (a batch log)");
     add_common(c.options);
@@ -302,7 +315,8 @@ std::map<std::string, Command> make_commands() {
     c.options.add_options()("in", po::value<std::string>()->required(), "input FILE:/dataset")(
         "out", po::value<std::string>()->required(), "output FILE:/dataset");
     add_transpose_options(c.options);
-    c.options.add_options()("progress-interval", po::value<double>(), "ignored by plan");
+    c.options.add_options()("progress-interval", po::value<double>(), "ignored by plan")(
+        "trace", po::value<std::string>(), "ignored by plan");
     add_common(c.options);
     c.positional.add("in", 1).add("out", 1);
     cmds.emplace(c.name, std::move(c));
@@ -310,7 +324,9 @@ std::map<std::string, Command> make_commands() {
   {
     Command c{"info", "xpose info FILE.h5:/path [--host-mem SIZE]", po::options_description("Options"), {}};
     c.options.add_options()("file", po::value<std::string>()->required(), "FILE:/dataset")(
-        "host-mem", po::value<std::string>(), "SIZE per rank to plan with (default as for transpose)");
+        "host-mem", po::value<std::string>(), "SIZE per rank to plan with (default as for transpose)")(
+        "gpu-mem", po::value<std::string>(), "GPU SIZE per rank to plan with (default as for transpose)")(
+        "backend", po::value<std::string>()->default_value("auto"), "backend to plan for: cuda, cpu or auto");
     add_common(c.options);
     c.positional.add("file", 1);
     cmds.emplace(c.name, std::move(c));
@@ -395,7 +411,9 @@ int run_cli(int argc, char** argv) {
 
 int main(int argc, char** argv) {
   int provided = 0;
-  MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
+  // MULTIPLE: HDF5 runs on its own thread while the main thread exchanges (separate
+  // communicators). Without it, transpose runs its I/O in line.
+  MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
   int code = 0;
   try {
     code = xpose::run_cli(argc, argv);

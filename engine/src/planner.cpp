@@ -26,7 +26,8 @@ Plan make_plan(const PlanRequest& req) {
   std::swap(p.out_shape[shape.size() - 1], p.out_shape[shape.size() - 2]);
   p.elem_size = req.elem_size;
   p.nranks = req.nranks;
-  p.buffers = req.buffers;
+  p.host_buffers = req.host_buffers;
+  p.device_buffers = req.device_buffers;
   p.rows = shape[shape.size() - 2];
   p.cols = shape[shape.size() - 1];
   p.batch_inner = shape.size() > 2 ? shape[shape.size() - 3] : 1;
@@ -38,15 +39,29 @@ Plan make_plan(const PlanRequest& req) {
   // One unit of (width x matrices) costs rows_block x P elements in the largest buffer: the read
   // buffer holds rows_block rows of P pieces, the receive buffer w rows of R <= rows_block x P.
   const std::int64_t unit = checked_mul(p.in_rows.block, req.nranks);
-  const std::int64_t unit_bytes = checked_mul(checked_mul(unit, static_cast<std::int64_t>(req.elem_size)), req.buffers);
-  std::int64_t units = req.host_mem / unit_bytes;
-  units = std::min(units, req.max_count / unit);
+  const std::int64_t unit_bytes = checked_mul(unit, static_cast<std::int64_t>(req.elem_size));
+  const std::int64_t host_unit = checked_mul(unit_bytes, req.host_buffers);
+  std::int64_t units = req.host_mem / host_unit;
   if (units < 1) {
-    throw ResourceError(cat("memory budget too small: one stage needs at least ", format_size(static_cast<double>(unit_bytes)),
-                            " per rank (", req.buffers, " buffers of ", p.in_rows.block, " rows x ", req.nranks,
-                            " ranks x ", req.elem_size, " B), the budget is ",
-                            format_size(static_cast<double>(req.host_mem)), "; raise --host-mem"));
+    throw ResourceError(cat("host memory budget too small: one stage needs at least ",
+                            format_size(static_cast<double>(host_unit)), " per rank (", req.host_buffers,
+                            " buffers of ", p.in_rows.block, " rows x ", req.nranks, " ranks x ", req.elem_size,
+                            " B), the budget is ", format_size(static_cast<double>(req.host_mem)),
+                            "; raise --host-mem"));
   }
+  if (req.device_buffers > 0) {
+    const std::int64_t device_unit = checked_mul(unit_bytes, req.device_buffers);
+    const std::int64_t device_units = req.device_mem / device_unit;
+    if (device_units < 1)
+      throw ResourceError(cat("GPU memory budget too small: one stage needs at least ",
+                              format_size(static_cast<double>(device_unit)), " per rank (", req.device_buffers,
+                              " buffers), the budget is ", format_size(static_cast<double>(req.device_mem)),
+                              "; raise --gpu-mem"));
+    units = std::min(units, device_units);
+  }
+  units = std::min(units, req.max_count / unit);
+  if (units < 1)
+    throw ResourceError(cat("one stage of ", unit, " elements per destination column exceeds the MPI count limit"));
   const std::int64_t cb = p.out_rows.block;
   std::int64_t w = std::min(units, cb);
   if (req.max_width > 0) w = std::min(w, req.max_width);
@@ -105,8 +120,11 @@ std::string Plan::describe() const {
      << " matrix groups)\n"
      << "stage width      " << width << " columns per destination rank, " << inner_per_stage
      << " matrix(es) per stage\n"
-     << "memory per rank  " << format_size(static_cast<double>(memory_per_rank())) << "  (" << buffers << " buffers of "
-     << format_size(static_cast<double>(buffer_bytes())) << ")\n"
+     << "memory per rank  " << format_size(static_cast<double>(memory_per_rank())) << " host (" << host_buffers
+     << " buffers of " << format_size(static_cast<double>(buffer_bytes())) << ")";
+  if (device_buffers > 0)
+    os << ", " << format_size(static_cast<double>(device_memory_per_rank())) << " GPU (" << device_buffers << " buffers)";
+  os << "\n"
      << "bytes read       " << format_size(total) << "\n"
      << "bytes written    " << format_size(total) << "\n";
   std::int64_t exchanged = 0;

@@ -21,8 +21,10 @@ struct PlanRequest {
   Shape shape;                      ///< input shape, rank >= 2, HDF5 order
   std::size_t elem_size = 0;        ///< bytes
   int nranks = 1;
-  std::int64_t host_mem = 0;        ///< per-rank bytes for stage buffers
-  int buffers = 3;                  ///< stage-sized buffers alive at once (in/out, send, recv)
+  std::int64_t host_mem = 0;        ///< per-rank bytes for host stage buffers
+  int host_buffers = 4;             ///< stage-sized host buffers alive at once
+  std::int64_t device_mem = 0;      ///< per-rank bytes for device stage buffers
+  int device_buffers = 0;           ///< stage-sized device buffers (0: no device)
   std::int64_t max_count = 2147483647;  ///< elements per peer message (MPI int counts)
   std::int64_t max_width = 0;       ///< optional cap on the stage width (0: none); for tests/tuning
 };
@@ -51,7 +53,8 @@ struct Plan {
   std::int64_t col_stages = 1;            ///< stages per matrix group
   std::int64_t inner_stages = 1;          ///< groups along the innermost batch axis
   std::int64_t buffer_elems = 0;          ///< elements of one stage buffer (the largest use)
-  int buffers = 3;
+  int host_buffers = 4;
+  int device_buffers = 0;
 
   std::int64_t num_stages() const { return batch_outer * inner_stages * col_stages; }
   Stage stage(std::int64_t k) const;
@@ -60,8 +63,9 @@ struct Plan {
   /// Sum over q of width_of(q, s).
   std::int64_t total_width(const Stage& s) const;
   std::int64_t buffer_bytes() const { return buffer_elems * static_cast<std::int64_t>(elem_size); }
-  /// Bytes of all stage buffers of one rank.
-  std::int64_t memory_per_rank() const { return buffer_bytes() * buffers; }
+  /// Bytes of all host / device stage buffers of one rank.
+  std::int64_t memory_per_rank() const { return buffer_bytes() * host_buffers; }
+  std::int64_t device_memory_per_rank() const { return buffer_bytes() * device_buffers; }
   std::int64_t total_bytes() const;
   /// Bytes this rank sends to other ranks over the whole run (its own piece excluded).
   std::int64_t exchanged_bytes(int rank) const;

@@ -12,7 +12,9 @@
 #include <vector>
 
 #include "engine/src/host_buffer.h"
+#include "engine/src/io_worker.h"
 #include "engine/src/progress.h"
+#include "engine/src/trace.h"
 #include "kernels/transpose.h"
 #include "mpi/comm.h"
 #include "xpose/config.h"
@@ -92,180 +94,227 @@ struct Prepared {
   Plan plan;
 };
 
-Prepared prepare(MPI_Comm comm, const TransposeOptions& o, std::int64_t host_mem) {
+PlanRequest plan_request(const io::Dataset& in, int nranks, std::int64_t host_mem, const BackendChoice& choice,
+                         std::int64_t gpu_mem, std::int64_t max_width) {
+  PlanRequest req;
+  req.shape = in.info().shape;
+  req.elem_size = in.info().element.size;
+  req.nranks = nranks;
+  req.host_mem = host_mem;
+  req.host_buffers = choice.host_buffers;
+  req.device_mem = gpu_mem;
+  req.device_buffers = choice.device_buffers;
+  req.max_width = max_width;
+  return req;
+}
+
+Prepared prepare(MPI_Comm comm, MPI_Comm io_comm, const TransposeOptions& o, std::int64_t host_mem,
+                 const BackendChoice& choice, std::int64_t gpu_mem) {
   Prepared p;
-  mpi::collectively(comm, [&] {
-    io::check_output_target(o.out, o.in, o.force);
-  });
-  mpi::collectively(comm, [&] { p.input = io::InputFile::open(o.in, comm); });
+  mpi::collectively(comm, [&] { io::check_output_target(o.out, o.in, o.force); });
+  mpi::collectively(comm, [&] { p.input = io::InputFile::open(o.in, io_comm); });
   mpi::collectively(comm, [&] {
     io::check_transposable(p.input.dataset());
-    PlanRequest req;
-    req.shape = p.input.dataset().info().shape;
-    req.elem_size = p.input.dataset().info().element.size;
-    req.nranks = mpi::size(comm);
-    req.host_mem = host_mem;
-    // One rank needs no exchange: the transpose writes straight into the output buffer.
-    req.buffers = req.nranks == 1 ? 2 : 3;
-    req.max_width = o.max_width;
-    p.plan = make_plan(req);
-    if (!o.chunk.empty() && o.chunk.size() != req.shape.size())
+    p.plan = make_plan(plan_request(p.input.dataset(), mpi::size(comm), host_mem, choice, gpu_mem, o.max_width));
+    if (!o.chunk.empty() && o.chunk.size() != p.plan.shape.size())
       throw UsageError(cat("--chunk ", format_shape(o.chunk), " has ", o.chunk.size(), " axes; the output has ",
-                           req.shape.size()));
+                           p.plan.shape.size()));
   });
   return p;
 }
 
-}  // namespace
-
-Plan plan_transpose(MPI_Comm comm, const TransposeOptions& o) {
-  std::int64_t host_mem = o.host_mem > 0 ? o.host_mem : default_host_mem(comm);
-  return prepare(comm, o, host_mem).plan;
+/// Buffer counts per backend and transport (DESIGN: in/out host slots are double-buffered so
+/// the HDF5 thread reads stage k+1 and writes stage k-1 while stage k is transformed).
+BackendChoice buffer_counts(const std::string& backend, mpi::ExchangeKind exchange, int nranks) {
+  BackendChoice c;
+  c.backend = backend;
+  c.exchange = nranks > 1 ? exchange : mpi::ExchangeKind::Mpi;
+  const bool host_exchange = nranks > 1 && c.exchange == mpi::ExchangeKind::Mpi;
+  c.host_buffers = 4 + (host_exchange ? 2 : 0);
+  if (backend == "cuda") c.device_buffers = nranks > 1 && !host_exchange ? 3 : 2;
+  return c;
 }
 
-void abort_job(MPI_Comm comm, const Error& error, io::OutputFile* output) {
+/// Resolves --backend auto and --exchange auto; every rank reaches the same answer.
+BackendChoice choose_backend(MPI_Comm comm, const TransposeOptions& o) {
+  const int nranks = mpi::size(comm);
+  std::string backend = o.backend;
+  if (backend != "cpu" && backend != "cuda" && backend != "auto")
+    throw UsageError(cat("--backend must be cpu, cuda or auto, not '", backend, "'"));
+  const bool have_gpu = mpi::allreduce_max(comm, std::int64_t{cuda_device_available() ? 0 : 1}) == 0;  // all ranks see one
+  if (backend == "auto") backend = have_gpu ? "cuda" : "cpu";
+  if (backend == "cuda" && !have_gpu)
+    throw UsageError(XPOSE_HAVE_CUDA ? "--backend cuda: no GPU is visible to every rank"
+                                     : "--backend cuda: this xpose was built without CUDA");
+  mpi::ExchangeKind exchange = o.exchange;
+  if (backend == "cpu" && exchange != mpi::ExchangeKind::Auto && exchange != mpi::ExchangeKind::Mpi)
+    throw UsageError(cat("--exchange ", mpi::exchange_kind_name(exchange), " needs the cuda backend"));
+  if (nranks == 1 || backend == "cpu") exchange = mpi::ExchangeKind::Mpi;
+  return buffer_counts(backend, exchange, nranks);
+}
+
+}  // namespace
+
+namespace {
+
+/// The backend and budgets a run with these options would use, without timing the exchange:
+/// an undecided `auto` exchange is planned with the most device buffers any transport needs.
+std::pair<BackendChoice, std::int64_t> planned_choice(MPI_Comm comm, const TransposeOptions& o) {
+  BackendChoice choice = choose_backend(comm, o);
+  std::int64_t gpu_mem = 0;
+  if (choice.backend == "cuda") {
+    select_cuda_device(comm, true);
+    gpu_mem = o.gpu_mem > 0 ? o.gpu_mem : default_gpu_mem(comm);
+    if (choice.exchange == mpi::ExchangeKind::Auto)
+      choice = buffer_counts("cuda", mpi::ExchangeKind::Nccl, mpi::size(comm));
+  }
+  return {choice, gpu_mem};
+}
+
+}  // namespace
+
+Plan plan_for(MPI_Comm comm, const io::Dataset& dataset, const TransposeOptions& o) {
+  std::pair<BackendChoice, std::int64_t> choice;
+  mpi::collectively(comm, [&] { choice = planned_choice(comm, o); });
+  Plan plan;
+  mpi::collectively(comm, [&] {
+    io::check_transposable(dataset);
+    plan = make_plan(plan_request(dataset, mpi::size(comm), o.host_mem > 0 ? o.host_mem : default_host_mem(comm),
+                                  choice.first, choice.second, o.max_width));
+  });
+  return plan;
+}
+
+Plan plan_transpose(MPI_Comm comm, const TransposeOptions& o) {
+  std::pair<BackendChoice, std::int64_t> choice;
+  mpi::collectively(comm, [&] { choice = planned_choice(comm, o); });
+  const std::int64_t host_mem = o.host_mem > 0 ? o.host_mem : default_host_mem(comm);
+  return prepare(comm, comm, o, host_mem, choice.first, choice.second).plan;
+}
+
+void abort_job(MPI_Comm comm, const Error& error, const std::string& temporary_output) {
   std::fprintf(stderr, "xpose: error: %s (rank %d)\n", error.what(), mpi::rank(comm));
   std::fflush(stderr);
-  if (output) output->abandon();
+  // Only unlink: HDF5 may be busy on the I/O thread, and the job ends here anyway.
+  if (!temporary_output.empty()) std::remove(temporary_output.c_str());
   MPI_Abort(comm, static_cast<int>(error.code()));
-  std::_Exit(static_cast<int>(error.code()));  // MPI_Abort does not return; this is belt and braces
+  std::_Exit(static_cast<int>(error.code()));  // MPI_Abort does not return; belt and braces
 }
 
 TransposeReport run_transpose(MPI_Comm comm, const TransposeOptions& o) {
   const auto t_start = Clock::now();
-  if (o.backend != "cpu") throw UsageError(cat("backend '", o.backend, "' is not available in this version"));
   const int me = mpi::rank(comm);
   const int nranks = mpi::size(comm);
   const std::int64_t host_mem = o.host_mem > 0 ? o.host_mem : default_host_mem(comm);
   const int threads = o.threads > 0 ? o.threads : default_threads(comm);
+  TransposeReport report;
 
-  Prepared prep = prepare(comm, o, host_mem);
+  // HDF5's collective I/O runs on its own thread and communicator, so it never interleaves with
+  // the exchange's collectives on `comm`. That needs MPI_THREAD_MULTIPLE.
+  int level = MPI_THREAD_SINGLE;
+  XPOSE_CHECK_MPI(MPI_Query_thread(&level));
+  const bool threaded = o.overlap && level == MPI_THREAD_MULTIPLE;
+  MPI_Comm io_dup = MPI_COMM_NULL;
+  XPOSE_CHECK_MPI(MPI_Comm_dup(comm, &io_dup));
+  mpi::OwnedComm io_comm(io_dup);
+
+  BackendChoice choice;
+  mpi::collectively(comm, [&] { choice = choose_backend(comm, o); });
+  std::int64_t gpu_mem = 0;
+  if (choice.backend == "cuda") {
+    mpi::collectively(comm, [&] {
+      select_cuda_device(comm, o.quiet);
+      gpu_mem = o.gpu_mem > 0 ? o.gpu_mem : default_gpu_mem(comm);
+    });
+    if (choice.exchange == mpi::ExchangeKind::Auto) {
+      mpi::ExchangeKind picked = mpi::ExchangeKind::Mpi;
+      mpi::collectively(comm, [&] { picked = pick_fastest_exchange(comm, "cuda", 64ll << 20, &report.exchange_choice); });
+      choice = buffer_counts("cuda", picked, nranks);
+    }
+  }
+
+  Prepared prep = prepare(comm, io_comm.get(), o, host_mem, choice, gpu_mem);
   const Plan& plan = prep.plan;
   const io::Dataset& in = prep.input.dataset();
-  const std::size_t s = plan.elem_size;
-  const auto es = static_cast<std::int64_t>(s);
+  const auto es = static_cast<std::int64_t>(plan.elem_size);
 
   io::OutputFile output;
   mpi::collectively(comm, [&] {
     io::CreateOptions create;
     create.chunk = o.chunk;
-    output = io::OutputFile::create(o.out, plan.out_shape, in.type(), create, comm);
+    output = io::OutputFile::create(o.out, plan.out_shape, in.type(), create, io_comm.get());
   });
   mpi::collectively(comm, [&] {
     output.copy_attributes_from(in);
     write_provenance(output, o, plan.shape);
   });
 
-  HostBuffer stage_in, stage_send, stage_recv;
-  std::unique_ptr<mpi::Exchange> exchange;
+  std::unique_ptr<StageBackend> backend;
   mpi::collectively(comm, [&] {
-    stage_in = HostBuffer(plan.buffer_bytes());
-    stage_send = HostBuffer(plan.buffer_bytes());
-    if (nranks > 1) {
-      stage_recv = HostBuffer(plan.buffer_bytes());
-      exchange = mpi::make_exchange(o.exchange, comm, s);
-    }
+    backend = choice.backend == "cuda" ? make_cuda_backend(plan, comm, choice, threads)
+                                       : make_cpu_backend(plan, comm, threads);
   });
-
-  TransposeReport report;
   report.plan = plan;
-  report.backend = "cpu";
-  report.exchange = nranks > 1 ? mpi::exchange_kind_name(o.exchange) : "none";
+  report.backend = backend->name();
+  report.exchange = nranks > 1 ? backend->exchange_name() : "none";
+  report.overlapped = threaded;
   PhaseTimes& t = report.times;
 
-  const std::int64_t my_rows = plan.in_rows.count(me);
   const std::int64_t my_row0 = plan.in_rows.offset(me);
   const std::int64_t my_out0 = plan.out_rows.offset(me);
-  const std::int64_t rows_total = plan.rows;
   Progress progress("transpose", plan.total_bytes(), me == 0 && !o.quiet, o.progress_interval);
-  std::int64_t done_bytes = 0;
+  XPOSE_CHECK_MPI(MPI_Barrier(comm));  // a common time origin for every rank's trace
+  Trace trace(!o.trace_path.empty());
+  const std::string temp_path = output.temporary_path();
+
+  // Every HDF5 call below runs on the I/O worker, in the same order on every rank:
+  // read 0, read 1, write 0, read 2, write 1, ... so reads and writes overlap the transforms.
+  IoWorker io(threaded);
+  auto submit_read = [&](std::int64_t k) {
+    return io.submit([&, k] {
+      const Stage st = plan.stage(k);
+      const StageGeometry g = StageGeometry::make(plan, st, me);
+      PhaseScope scope(trace, "read", "io", t.read, k);
+      std::vector<io::Box> boxes;
+      if (g.my_rows > 0)
+        for (int q = 0; q < nranks; ++q)
+          if (g.widths[q] > 0)
+            boxes.push_back(stage_box(plan, st, my_row0, g.my_rows, plan.out_rows.offset(q) + st.col_offset, g.widths[q]));
+      // HDF5 packs the union in file order: [nb][my_rows][sum_w], the pieces side by side.
+      in.read(boxes, backend->input_slot(static_cast<int>(k % 2)), o.read_transfer);
+    });
+  };
+  auto submit_write = [&](std::int64_t k) {
+    return io.submit([&, k] {
+      const Stage st = plan.stage(k);
+      const StageGeometry g = StageGeometry::make(plan, st, me);
+      PhaseScope scope(trace, "write", "io", t.write, k);
+      std::vector<io::Box> boxes;
+      if (g.my_w > 0) boxes.push_back(stage_box(plan, st, my_out0 + st.col_offset, g.my_w, 0, plan.rows));
+      output.dataset().write(boxes, backend->output_slot(static_cast<int>(k % 2)), o.write_transfer);
+    });
+  };
 
   try {
-    std::vector<io::Box> boxes;
-    mpi::ExchangeLayout layout;
-    for (std::int64_t k = 0; k < plan.num_stages(); ++k) {
-      const Stage st = plan.stage(k);
-      const std::int64_t nb = st.inner_count;
-      std::vector<std::int64_t> widths(static_cast<std::size_t>(nranks));
-      std::int64_t sum_w = 0;
-      for (int q = 0; q < nranks; ++q) sum_w += widths[q] = plan.width_of(q, st);
-      const std::int64_t my_w = widths[me];
-
-      // Read: one box per destination, all from this rank's input rows. HDF5 packs the union
-      // in file order, so the buffer is [nb][my_rows][sum_w] with the pieces side by side.
-      auto t0 = Clock::now();
-      boxes.clear();
-      if (my_rows > 0)
-        for (int q = 0; q < nranks; ++q)
-          if (widths[q] > 0)
-            boxes.push_back(stage_box(plan, st, my_row0, my_rows, plan.out_rows.offset(q) + st.col_offset, widths[q]));
-      in.read(boxes, stage_in.data(), o.read_transfer);
-      t.read += seconds_since(t0);
-
-      // Pack: transpose each piece into its own contiguous segment [nb][w_q][my_rows]. With one
-      // rank the segment is already the output band [nb][w][R].
-      t0 = Clock::now();
-      std::byte* packed = stage_send.data();
-      std::int64_t col = 0;
-      for (int q = 0; q < nranks; ++q) {
-        if (widths[q] == 0 || my_rows == 0) continue;
-        kernels::TransposeShape ts;
-        ts.rows = my_rows;
-        ts.cols = widths[q];
-        ts.batch = nb;
-        ts.in_pitch = sum_w;
-        ts.out_pitch = my_rows;
-        ts.in_batch_stride = my_rows * sum_w;
-        ts.out_batch_stride = widths[q] * my_rows;
-        kernels::transpose_cpu(stage_in.data() + col * es, packed + nb * my_rows * col * es, s, ts, threads);
-        col += widths[q];
-      }
-      t.pack += seconds_since(t0);
-
-      const std::byte* band = stage_send.data();
-      if (nranks > 1) {
-        // Exchange: piece q to rank q; from rank p we get [nb][my_w][rows of p].
-        t0 = Clock::now();
-        layout = mpi::ExchangeLayout{};
-        layout.send_counts.resize(static_cast<std::size_t>(nranks));
-        layout.recv_counts.resize(static_cast<std::size_t>(nranks));
-        for (int q = 0; q < nranks; ++q) {
-          layout.send_counts[q] = nb * my_rows * widths[q];
-          layout.recv_counts[q] = nb * my_w * plan.in_rows.count(q);
-        }
-        layout.finalize(comm);
-        exchange->alltoallv(stage_send.data(), stage_recv.data(), layout, nullptr);
-        t.exchange += seconds_since(t0);
-
-        // Unpack: the pieces from each rank sit side by side in the output rows [nb][my_w][R].
-        t0 = Clock::now();
-        for (int p = 0; p < nranks; ++p) {
-          const std::int64_t rp = plan.in_rows.count(p);
-          if (rp == 0 || my_w == 0) continue;
-          const std::byte* src = stage_recv.data() + layout.recv_displs[p] * es;
-          for (std::int64_t b = 0; b < nb; ++b)
-            kernels::copy_2d_cpu(src + b * my_w * rp * es, rp * es,
-                                 stage_in.data() + (b * my_w * rows_total + plan.in_rows.offset(p)) * es,
-                                 rows_total * es, rp * es, my_w, threads);
-        }
-        band = stage_in.data();
-        t.unpack += seconds_since(t0);
-      }
-
-      // Write: this rank's output rows of the stage, one contiguous band per matrix.
-      t0 = Clock::now();
-      boxes.clear();
-      if (my_w > 0) boxes.push_back(stage_box(plan, st, my_out0 + st.col_offset, my_w, 0, rows_total));
-      output.dataset().write(boxes, band, o.write_transfer);
-      t.write += seconds_since(t0);
-
-      done_bytes += nb * rows_total * sum_w * es;
+    const std::int64_t stages = plan.num_stages();
+    std::vector<std::future<void>> reads(static_cast<std::size_t>(stages)), writes(static_cast<std::size_t>(stages));
+    for (std::int64_t k = 0; k < std::min<std::int64_t>(2, stages); ++k) reads[k] = submit_read(k);
+    std::int64_t done_bytes = 0;
+    for (std::int64_t k = 0; k < stages; ++k) {
+      const StageGeometry g = StageGeometry::make(plan, plan.stage(k), me);
+      reads[k].get();
+      if (k >= 2) writes[k - 2].get();  // its output slot is about to be reused
+      backend->transform(g, static_cast<int>(k % 2), t, trace);
+      writes[k] = submit_write(k);
+      if (k + 2 < stages) reads[k + 2] = submit_read(k + 2);
+      done_bytes += g.nb * plan.rows * g.sum_w * es;
       progress.update(done_bytes);
     }
+    for (std::int64_t k = std::max<std::int64_t>(0, stages - 2); k < stages; ++k) writes[k].get();
   } catch (const Error& e) {
-    abort_job(comm, e, &output);
+    abort_job(comm, e, temp_path);
   } catch (const std::exception& e) {
-    abort_job(comm, InternalError(e.what()), &output);
+    abort_job(comm, InternalError(e.what()), temp_path);
   }
 
   mpi::collectively(comm, [&] { output.commit(); });
@@ -273,7 +322,9 @@ TransposeReport run_transpose(MPI_Comm comm, const TransposeOptions& o) {
   progress.finish();
 
   t.wall = seconds_since(t_start);
-  for (double* v : {&t.read, &t.pack, &t.exchange, &t.unpack, &t.write, &t.wall}) *v = mpi::allreduce_max(comm, *v);
+  for (double* v : {&t.read, &t.h2d, &t.kernel, &t.exchange, &t.unpack, &t.d2h, &t.write, &t.wall})
+    *v = mpi::allreduce_max(comm, *v);
+  if (!o.trace_path.empty()) mpi::collectively(comm, [&] { trace.write(comm, o.trace_path); });
   return report;
 }
 

@@ -10,6 +10,7 @@
 
 #include "engine/src/planner.h"
 #include "io/h5.h"
+#include "engine/src/stage_backend.h"
 #include "mpi/exchange.h"
 
 namespace xpose {
@@ -17,22 +18,20 @@ namespace xpose {
 struct TransposeOptions {
   io::DatasetRef in;
   io::DatasetRef out;
-  std::int64_t host_mem = 0;        ///< per-rank stage buffer budget; 0 = default_host_mem()
+  std::int64_t host_mem = 0;        ///< per-rank host stage buffer budget; 0 = default_host_mem()
+  std::int64_t gpu_mem = 0;         ///< per-rank GPU stage buffer budget; 0 = default_gpu_mem()
   bool force = false;
   Shape chunk;                      ///< output chunking; empty = contiguous
   int threads = 0;                  ///< CPU threads per rank; 0 = cores / ranks per node
   io::Transfer read_transfer = io::Transfer::Collective;
   io::Transfer write_transfer = io::Transfer::Collective;
-  mpi::ExchangeKind exchange = mpi::ExchangeKind::Mpi;
-  std::string backend = "cpu";
+  mpi::ExchangeKind exchange = mpi::ExchangeKind::Auto;
+  std::string backend = "auto";     ///< cpu, cuda, or auto (cuda where a GPU is visible)
+  bool overlap = true;              ///< run HDF5 on its own thread, overlapping the stages
   bool quiet = false;
   double progress_interval = 10.0;  ///< seconds between progress lines in a batch log
   std::int64_t max_width = 0;       ///< cap on the stage width (testing and tuning)
-};
-
-/// Seconds per phase: each the maximum over ranks of that rank's total.
-struct PhaseTimes {
-  double read = 0, pack = 0, exchange = 0, unpack = 0, write = 0, wall = 0;
+  std::string trace_path;           ///< write a Chrome trace-event timeline here
 };
 
 struct TransposeReport {
@@ -40,6 +39,8 @@ struct TransposeReport {
   PhaseTimes times;
   std::string backend;
   std::string exchange;
+  std::string exchange_choice;  ///< how --exchange auto decided, if it did
+  bool overlapped = false;
 };
 
 /// The default --host-mem: a quarter of the node's available memory shared by its ranks,
@@ -48,6 +49,8 @@ std::int64_t default_host_mem(MPI_Comm comm);
 /// CPU threads per rank when --threads is not given: the node's cores over its ranks.
 int default_threads(MPI_Comm comm);
 
+/// The plan for `dataset` under these options' backend and budgets (no output involved).
+Plan plan_for(MPI_Comm comm, const io::Dataset& dataset, const TransposeOptions& options);
 /// Plans a transpose without doing it (opens the input, checks the output target).
 Plan plan_transpose(MPI_Comm comm, const TransposeOptions& options);
 
@@ -56,8 +59,8 @@ Plan plan_transpose(MPI_Comm comm, const TransposeOptions& options);
 /// the job with the error's exit code, so no rank waits forever in a collective.
 TransposeReport run_transpose(MPI_Comm comm, const TransposeOptions& options);
 
-/// Prints "xpose: error: ..." and the phase table etc. are in the CLI; this one prints the
-/// message of a fatal mid-run error, removes `output` and calls MPI_Abort.
-[[noreturn]] void abort_job(MPI_Comm comm, const Error& error, io::OutputFile* output);
+/// Prints the message of a fatal mid-run error, removes the temporary output file (if any) and
+/// ends the whole job with MPI_Abort and the error's exit code.
+[[noreturn]] void abort_job(MPI_Comm comm, const Error& error, const std::string& temporary_output);
 
 }  // namespace xpose

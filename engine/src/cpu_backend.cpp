@@ -1,0 +1,122 @@
+#include <algorithm>
+
+#include "engine/src/host_buffer.h"
+#include "engine/src/stage_backend.h"
+#include "kernels/transpose.h"
+#include "mpi/comm.h"
+
+namespace xpose {
+
+StageGeometry StageGeometry::make(const Plan& plan, const Stage& stage, int me) {
+  StageGeometry g;
+  g.stage = stage;
+  g.me = me;
+  g.nranks = plan.nranks;
+  g.nb = stage.inner_count;
+  g.rows_total = plan.rows;
+  g.my_rows = plan.in_rows.count(me);
+  const auto n = static_cast<std::size_t>(plan.nranks);
+  g.widths.resize(n);
+  g.col_prefix.resize(n);
+  g.rows_of.resize(n);
+  g.row_offset.resize(n);
+  for (int q = 0; q < plan.nranks; ++q) {
+    g.col_prefix[q] = g.sum_w;
+    g.widths[q] = plan.width_of(q, stage);
+    g.sum_w += g.widths[q];
+    g.rows_of[q] = plan.in_rows.count(q);
+    g.row_offset[q] = plan.in_rows.offset(q);
+  }
+  g.my_w = g.widths[me];
+  return g;
+}
+
+mpi::ExchangeLayout StageGeometry::exchange_layout(MPI_Comm comm) const {
+  mpi::ExchangeLayout layout;
+  layout.send_counts.resize(static_cast<std::size_t>(nranks));
+  layout.recv_counts.resize(static_cast<std::size_t>(nranks));
+  for (int q = 0; q < nranks; ++q) {
+    layout.send_counts[q] = nb * my_rows * widths[q];
+    layout.recv_counts[q] = nb * my_w * rows_of[q];
+  }
+  layout.finalize(comm);
+  return layout;
+}
+
+namespace {
+
+class CpuBackend final : public StageBackend {
+ public:
+  CpuBackend(const Plan& plan, MPI_Comm comm, int threads)
+      : comm_(comm), elem_(plan.elem_size), threads_(threads) {
+    const std::int64_t bytes = plan.buffer_bytes();
+    for (auto& b : in_) b = HostBuffer(bytes);
+    for (auto& b : out_) b = HostBuffer(bytes);
+    if (plan.nranks > 1) {
+      send_ = HostBuffer(bytes);
+      recv_ = HostBuffer(bytes);
+      exchange_ = mpi::make_exchange(mpi::ExchangeKind::Mpi, comm, elem_);
+    }
+  }
+  std::string name() const override { return "cpu"; }
+  std::string exchange_name() const override { return exchange_ ? "mpi" : "none"; }
+  std::byte* input_slot(int i) override { return in_[i].data(); }
+  std::byte* output_slot(int i) override { return out_[i].data(); }
+
+  void transform(const StageGeometry& g, int slot, PhaseTimes& t, Trace& trace) override {
+    const auto es = static_cast<std::int64_t>(elem_);
+    const std::int64_t k = g.stage.index;
+    // Pack: each piece [nb][my_rows][w_q] (pitch sum_w) becomes a contiguous [nb][w_q][my_rows]
+    // segment. With one rank that segment is already the output band [nb][w][R].
+    std::byte* packed = g.nranks > 1 ? send_.data() : out_[slot].data();
+    {
+      PhaseScope scope(trace, "transpose", "main", t.kernel, k);
+      for (int q = 0; q < g.nranks; ++q) {
+        if (g.widths[q] == 0 || g.my_rows == 0) continue;
+        kernels::TransposeShape ts;
+        ts.rows = g.my_rows;
+        ts.cols = g.widths[q];
+        ts.batch = g.nb;
+        ts.in_pitch = g.sum_w;
+        ts.out_pitch = g.my_rows;
+        ts.in_batch_stride = g.my_rows * g.sum_w;
+        ts.out_batch_stride = g.widths[q] * g.my_rows;
+        kernels::transpose_cpu(in_[slot].data() + g.col_prefix[q] * es, packed + g.nb * g.my_rows * g.col_prefix[q] * es,
+                               elem_, ts, threads_);
+      }
+    }
+    if (g.nranks == 1) return;
+    mpi::ExchangeLayout layout;
+    {
+      PhaseScope scope(trace, "exchange", "main", t.exchange, k);
+      layout = g.exchange_layout(comm_);
+      exchange_->alltoallv(send_.data(), recv_.data(), layout, nullptr);
+    }
+    // Unpack: the pieces from each rank sit side by side in the output rows [nb][my_w][R].
+    PhaseScope scope(trace, "unpack", "main", t.unpack, k);
+    for (int p = 0; p < g.nranks; ++p) {
+      const std::int64_t rp = g.rows_of[p];
+      if (rp == 0 || g.my_w == 0) continue;
+      const std::byte* src = recv_.data() + layout.recv_displs[p] * es;
+      for (std::int64_t b = 0; b < g.nb; ++b)
+        kernels::copy_2d_cpu(src + b * g.my_w * rp * es, rp * es,
+                             out_[slot].data() + (b * g.my_w * g.rows_total + g.row_offset[p]) * es,
+                             g.rows_total * es, rp * es, g.my_w, threads_);
+    }
+  }
+
+ private:
+  MPI_Comm comm_;
+  std::size_t elem_;
+  int threads_;
+  HostBuffer in_[2], out_[2], send_, recv_;
+  std::unique_ptr<mpi::Exchange> exchange_;
+};
+
+}  // namespace
+
+std::unique_ptr<StageBackend> make_cpu_backend(const Plan& plan, MPI_Comm comm, int threads) {
+  return std::make_unique<CpuBackend>(plan, comm, threads);
+}
+
+}  // namespace xpose

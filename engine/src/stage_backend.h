@@ -1,0 +1,86 @@
+/// @file
+/// What turns one stage's input pieces into its output rows: the local transposes and the
+/// exchange. The driver (transpose_job.cpp) owns the HDF5 side; a backend owns its buffers
+/// (pinned host memory and device memory for CUDA) and its exchange.
+#pragma once
+
+#include <mpi.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/src/planner.h"
+#include "engine/src/trace.h"
+#include "mpi/exchange.h"
+
+namespace xpose {
+
+/// Seconds per phase: each the maximum over ranks of that rank's total.
+struct PhaseTimes {
+  double read = 0, h2d = 0, kernel = 0, exchange = 0, unpack = 0, d2h = 0, write = 0, wall = 0;
+};
+
+/// The sizes of one stage as seen by one rank.
+struct StageGeometry {
+  Stage stage;
+  int me = 0;
+  int nranks = 1;
+  std::int64_t nb = 1;          ///< matrices in the stage
+  std::int64_t my_rows = 0;     ///< input rows this rank holds
+  std::int64_t my_w = 0;        ///< output rows this rank receives in this stage
+  std::int64_t sum_w = 0;       ///< columns read: the sum of all widths
+  std::int64_t rows_total = 0;  ///< R: the length of an output row
+  std::vector<std::int64_t> widths;       ///< w_q for every destination q
+  std::vector<std::int64_t> col_prefix;   ///< sum of w_q' for q' < q
+  std::vector<std::int64_t> rows_of;      ///< input rows of every rank
+  std::vector<std::int64_t> row_offset;   ///< first input row of every rank
+
+  static StageGeometry make(const Plan& plan, const Stage& stage, int me);
+  /// Per-peer counts in elements: piece q goes to rank q, rank p's piece comes back.
+  mpi::ExchangeLayout exchange_layout(MPI_Comm comm) const;
+};
+
+/// Which backend and transport, and how many stage-sized buffers each needs.
+struct BackendChoice {
+  std::string backend = "cpu";                       ///< "cpu" or "cuda"
+  mpi::ExchangeKind exchange = mpi::ExchangeKind::Mpi;
+  int host_buffers = 4;
+  int device_buffers = 0;
+};
+
+class StageBackend {
+ public:
+  virtual ~StageBackend() = default;
+  virtual std::string name() const = 0;
+  virtual std::string exchange_name() const = 0;
+  /// Host slot i (0 or 1) receives the read: [nb][my_rows][sum_w], pieces side by side.
+  virtual std::byte* input_slot(int i) = 0;
+  /// Host slot i holds the result to write: [nb][my_w][R].
+  virtual std::byte* output_slot(int i) = 0;
+  /// input_slot(slot) -> output_slot(slot). Collective (the exchange).
+  virtual void transform(const StageGeometry& g, int slot, PhaseTimes& times, Trace& trace) = 0;
+};
+
+/// Host buffers only: the cache-blocked CPU kernel and the host MPI exchange.
+std::unique_ptr<StageBackend> make_cpu_backend(const Plan& plan, MPI_Comm comm, int threads);
+
+/// The default --gpu-mem: 60% of the free memory of this rank's GPU, shared by the ranks that
+/// use the same GPU.
+std::int64_t default_gpu_mem(MPI_Comm comm);
+/// Whether this build has CUDA and this process sees a GPU.
+bool cuda_device_available();
+/// Selects this rank's GPU from its node-local rank (before anything is allocated); warns once
+/// per node when ranks outnumber GPUs. Returns the device index.
+int select_cuda_device(MPI_Comm comm, bool quiet);
+/// GPU stage buffers, H2D/kernel/D2H on CUDA streams, and the chosen exchange.
+std::unique_ptr<StageBackend> make_cuda_backend(const Plan& plan, MPI_Comm comm, const BackendChoice& choice,
+                                                int threads);
+/// Times the exchanges available to `choice` on `bytes` per rank collectively and returns the
+/// fastest (by the MAX over ranks, so every rank agrees).
+mpi::ExchangeKind pick_fastest_exchange(MPI_Comm comm, const std::string& backend, std::int64_t bytes,
+                                        std::string* report);
+
+}  // namespace xpose
