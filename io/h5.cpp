@@ -1015,11 +1015,11 @@ void copy_attribute(hid_t source, hid_t target, const std::string& name, const s
         H5Acreate2(target, name.c_str(), type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT));
     if (npoints > 0) XPOSE_H5(IoError, what, H5Awrite(copy.get(), type.get(), buffer.data()));
   } catch (...) {
-    if (variable && npoints > 0) H5Treclaim(type.get(), space.get(), H5P_DEFAULT, buffer.data());
+    if (variable && npoints > 0) H5Dvlen_reclaim(type.get(), space.get(), H5P_DEFAULT, buffer.data());
     throw;
   }
   if (variable && npoints > 0)
-    XPOSE_H5(IoError, what, H5Treclaim(type.get(), space.get(), H5P_DEFAULT, buffer.data()));
+    XPOSE_H5(IoError, what, H5Dvlen_reclaim(type.get(), space.get(), H5P_DEFAULT, buffer.data()));
 }
 
 }  // namespace
