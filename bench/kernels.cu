@@ -1,0 +1,785 @@
+// bench_kernels: the CUDA transposes against their ceilings and baselines, in one run, on the
+// same buffers: cudaMemcpy D2D (the ceiling), xpose's out-of-place and in-place kernels and the
+// tile shapes they were chosen from, the seed kernel (32x33 padded tile), the classic in-place
+// kernel (every tile launched, lower half idle), the naive kernel (uncoalesced writes) and
+// cuBLAS geam. Every output is verified on the device, every element, against the formula that
+// filled the input. Bandwidth is 2 x bytes / time (read + write), beside memcpy's.
+//
+//   bench_kernels [--csv FILE] [--reps N] [--huge] [--huge-only] [--quick] [--filter WORD]
+#include <cublas_v2.h>
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cinttypes>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "kernels/cuda/check.h"
+#include "kernels/cuda/inplace.cuh"
+#include "kernels/cuda/tiled.cuh"
+#include "kernels/transpose.h"
+
+namespace {
+
+using namespace xpose::kernels;
+using namespace xpose::kernels::cuda_tile;
+
+#define BENCH_CHECK_CUBLAS(call)                                                           \
+  do {                                                                                     \
+    const cublasStatus_t st_ = (call);                                                     \
+    if (st_ != CUBLAS_STATUS_SUCCESS)                                                      \
+      throw xpose::RuntimeFailure(xpose::cat(#call, " failed: cuBLAS status ", int(st_))); \
+  } while (0)
+
+// ---- data: a formula the device fills and checks -------------------------------------------
+
+__host__ __device__ inline std::uint32_t mix32(std::uint64_t x) {
+  x ^= x >> 30;
+  x *= 0xbf58476d1ce4e5b9ULL;
+  x ^= x >> 27;
+  x *= 0x94d049bb133111ebULL;
+  x ^= x >> 31;
+  return static_cast<std::uint32_t>(x);
+}
+
+// Word w of element `index`. Each 32-bit word is a float in +-[1, 2): so every 4-, 8- and 16-byte
+// element is a normal float, double, complex64 or complex128, and geam (alpha 1, beta 0) must
+// reproduce it bit for bit. Never zero, fresh per seed.
+__device__ inline std::uint32_t pattern_word(std::uint64_t seed, std::uint64_t index, int w) {
+  const std::uint32_t h = mix32(seed * 0x9e3779b97f4a7c15ULL + index * 4 + w);
+  return (h & 0x807fffffu) | 0x3f800000u;
+}
+
+template <int S>
+__device__ inline void pattern_element(std::uint64_t seed, std::uint64_t index,
+                                       unsigned char* out) {
+  if (S >= 4) {
+    for (int w = 0; w < S / 4; ++w) {
+      const std::uint32_t v = pattern_word(seed, index, w);
+      memcpy(out + 4 * w, &v, 4);
+    }
+  } else {
+    const std::uint32_t v = mix32(seed * 0x9e3779b97f4a7c15ULL + index) | 0x01010101u;
+    memcpy(out, &v, S);
+  }
+}
+
+template <int S>
+__global__ void fill_kernel(unsigned char* buf, std::uint64_t count, std::uint64_t seed) {
+  for (std::uint64_t i = blockIdx.x * std::uint64_t(blockDim.x) + threadIdx.x; i < count;
+       i += std::uint64_t(gridDim.x) * blockDim.x) {
+    typename Bytes<S>::type v;
+    pattern_element<S>(seed, i, reinterpret_cast<unsigned char*>(&v));
+    reinterpret_cast<typename Bytes<S>::type*>(buf)[i] = v;
+  }
+}
+
+// Checks every element of a rows x cols result: element (r, c) must hold the pattern of input
+// element (c, r) when `transposed` (the input was cols x rows), else of (r, c).
+template <int S>
+__global__ void verify_kernel(const unsigned char* buf, std::int64_t rows, std::int64_t cols,
+                              bool transposed, std::uint64_t seed, unsigned long long* bad,
+                              unsigned long long* first_bad) {
+  const std::uint64_t count = static_cast<std::uint64_t>(rows) * cols;
+  unsigned long long local = 0;
+  for (std::uint64_t i = blockIdx.x * std::uint64_t(blockDim.x) + threadIdx.x; i < count;
+       i += std::uint64_t(gridDim.x) * blockDim.x) {
+    const std::uint64_t r = i / cols, c = i % cols;
+    const std::uint64_t src = transposed ? c * rows + r : i;
+    typename Bytes<S>::type want, got;
+    pattern_element<S>(seed, src, reinterpret_cast<unsigned char*>(&want));
+    got = reinterpret_cast<const typename Bytes<S>::type*>(buf)[i];
+    bool same = true;
+    for (int k = 0; k < S; ++k)
+      same &= reinterpret_cast<const unsigned char*>(&want)[k] ==
+              reinterpret_cast<const unsigned char*>(&got)[k];
+    if (!same) {
+      ++local;
+      atomicMin(first_bad, static_cast<unsigned long long>(i));
+    }
+  }
+  if (local) atomicAdd(bad, local);
+}
+
+// ---- baselines (bench only) ------------------------------------------------------------------
+
+// The seed kernel (seeds 000/004): 32x32 tile padded to 33 columns, 32x8 threads, one element
+// per access, here with a 1-D grid so it runs on every shape.
+template <int S>
+__global__ void __launch_bounds__(256) seed_kernel(TiledParams p) {
+  using E = typename Bytes<S>::type;
+  __shared__ E tile[32][33];
+  const int tx = threadIdx.x % 32, ty = threadIdx.x / 32;
+  for (std::uint64_t t = blockIdx.x; t < p.tiles; t += gridDim.x) {
+    const std::int64_t r0 = std::int64_t(t / p.tiles_x) * 32, c0 = std::int64_t(t % p.tiles_x) * 32;
+    for (int j = ty; j < 32; j += 8)
+      if (r0 + j < p.rows && c0 + tx < p.cols)
+        tile[j][tx] =
+            *reinterpret_cast<const E*>(p.in + (r0 + j) * p.in_pitch_bytes + (c0 + tx) * S);
+    __syncthreads();
+    for (int j = ty; j < 32; j += 8)
+      if (c0 + j < p.cols && r0 + tx < p.rows)
+        *reinterpret_cast<E*>(p.out + (c0 + j) * p.out_pitch_bytes + (r0 + tx) * S) = tile[tx][j];
+    __syncthreads();
+  }
+}
+
+// Naive: coalesced reads, writes strided by the output pitch (seed 004's transposeNaiveV2).
+template <int S>
+__global__ void __launch_bounds__(256) naive_kernel(TiledParams p) {
+  using E = typename Bytes<S>::type;
+  const int tx = threadIdx.x % 32, ty = threadIdx.x / 32;
+  for (std::uint64_t t = blockIdx.x; t < p.tiles; t += gridDim.x) {
+    const std::int64_t r0 = std::int64_t(t / p.tiles_x) * 32, c0 = std::int64_t(t % p.tiles_x) * 32;
+    for (int j = ty; j < 32; j += 8)
+      if (r0 + j < p.rows && c0 + tx < p.cols)
+        *reinterpret_cast<E*>(p.out + (c0 + tx) * p.out_pitch_bytes + (r0 + j) * S) =
+            *reinterpret_cast<const E*>(p.in + (r0 + j) * p.in_pitch_bytes + (c0 + tx) * S);
+  }
+}
+
+TiledParams simple_params(const void* in, void* out, std::int64_t rows, std::int64_t cols, int s) {
+  TiledParams p{};
+  p.in = static_cast<const char*>(in);
+  p.out = static_cast<char*>(out);
+  p.rows = rows;
+  p.cols = cols;
+  p.batch = 1;
+  p.in_pitch_bytes = cols * s;
+  p.out_pitch_bytes = rows * s;
+  p.tiles_x = static_cast<std::uint32_t>((cols + 31) / 32);
+  p.tiles_y = static_cast<std::uint32_t>((rows + 31) / 32);
+  p.tiles = p.tiles_x * p.tiles_y;
+  p.group = 1;
+  return p;
+}
+
+template <int S>
+void launch_seed(const void* in, void* out, std::int64_t rows, std::int64_t cols, cudaStream_t st) {
+  const TiledParams p = simple_params(in, out, rows, cols, S);
+  seed_kernel<S><<<std::min<std::uint32_t>(p.tiles, 0x7fffffff), 256, 0, st>>>(p);
+  XPOSE_CHECK_CUDA_LAUNCH("seed_kernel");
+}
+
+template <int S>
+void launch_naive(const void* in, void* out, std::int64_t rows, std::int64_t cols,
+                  cudaStream_t st) {
+  const TiledParams p = simple_params(in, out, rows, cols, S);
+  naive_kernel<S><<<std::min<std::uint32_t>(p.tiles, 0x7fffffff), 256, 0, st>>>(p);
+  XPOSE_CHECK_CUDA_LAUNCH("naive_kernel");
+}
+
+// ---- what is timed ---------------------------------------------------------------------------
+
+struct Variant {
+  std::string kernel;  // column "kernel": memcpy, xpose, xpose-inplace, seed, naive,
+                       // classic-inplace, cublas-*
+  std::string detail;  // tile shape or routine
+  bool inplace = false;
+  bool memcpy_like = false;  // output in input order (the memcpy ceiling)
+  // Returns false when it does not apply to this layout (alignment).
+  std::function<bool(const void* in, void* out, std::int64_t rows, std::int64_t cols, cudaStream_t)>
+      run;
+};
+
+// One tile shape of the out-of-place kernel; group > 1 numbers tiles in groups of tile rows.
+template <class C>
+Variant tiled_variant(const char* detail, bool persistent = false, int group = 1) {
+  Variant v;
+  v.kernel = persistent ? "tile-persistent" : group > 1 ? "tile-g" + std::to_string(group) : "tile";
+  v.detail = detail;
+  v.run = [persistent, group](const void* in, void* out, std::int64_t rows, std::int64_t cols,
+                              cudaStream_t st) {
+    const TransposeShape s = TransposeShape::dense(rows, cols);
+    if (!tiled_accepts<C>(in, out, s)) return false;
+    launch_tiled<C>(in, out, s, st, persistent ? tiled_resident_blocks<C>() : 0, group);
+    return true;
+  };
+  return v;
+}
+
+template <class C, PairOrder O>
+Variant inplace_variant(const char* kernel, const char* detail, bool persistent = false) {
+  Variant v;
+  v.kernel = kernel;
+  v.detail = detail;
+  v.inplace = true;
+  v.run = [persistent](const void*, void* buf, std::int64_t rows, std::int64_t cols,
+                       cudaStream_t st) {
+    if (rows != cols || !inplace_accepts<C>(buf, rows)) return false;
+    launch_inplace<C, O>(buf, rows, 1, st, persistent ? inplace_resident_blocks<C, O>() : 0);
+    return true;
+  };
+  return v;
+}
+
+cublasHandle_t g_cublas = nullptr;
+
+template <int S>
+void add_geam(std::vector<Variant>& vs) {
+  auto add = [&](const char* name, auto fn) {
+    Variant v;
+    v.kernel = "cublas-geam";
+    v.detail = name;
+    v.run = [fn](const void* in, void* out, std::int64_t rows, std::int64_t cols, cudaStream_t st) {
+      BENCH_CHECK_CUBLAS(cublasSetStream(g_cublas, st));
+      // Row-major R x C input = column-major C x R; C (column-major R x C, ldc R) = A^T.
+      fn(int(rows), int(cols), in, int(cols), out, int(rows));
+      return true;
+    };
+    vs.push_back(v);
+  };
+  if (S == 4)
+    add("Sgeam", [](int m, int n, const void* a, int lda, void* c, int ldc) {
+      const float one = 1, zero = 0;
+      BENCH_CHECK_CUBLAS(cublasSgeam(g_cublas, CUBLAS_OP_T, CUBLAS_OP_N, m, n, &one,
+                                     static_cast<const float*>(a), lda, &zero,
+                                     static_cast<float*>(c), ldc, static_cast<float*>(c), ldc));
+    });
+  if (S == 8) {
+    add("Dgeam", [](int m, int n, const void* a, int lda, void* c, int ldc) {
+      const double one = 1, zero = 0;
+      BENCH_CHECK_CUBLAS(cublasDgeam(g_cublas, CUBLAS_OP_T, CUBLAS_OP_N, m, n, &one,
+                                     static_cast<const double*>(a), lda, &zero,
+                                     static_cast<double*>(c), ldc, static_cast<double*>(c), ldc));
+    });
+    add("Cgeam", [](int m, int n, const void* a, int lda, void* c, int ldc) {
+      const cuComplex one{1, 0}, zero{0, 0};
+      BENCH_CHECK_CUBLAS(cublasCgeam(
+          g_cublas, CUBLAS_OP_T, CUBLAS_OP_N, m, n, &one, static_cast<const cuComplex*>(a), lda,
+          &zero, static_cast<cuComplex*>(c), ldc, static_cast<cuComplex*>(c), ldc));
+    });
+  }
+  if (S == 16)
+    add("Zgeam", [](int m, int n, const void* a, int lda, void* c, int ldc) {
+      const cuDoubleComplex one{1, 0}, zero{0, 0};
+      BENCH_CHECK_CUBLAS(cublasZgeam(g_cublas, CUBLAS_OP_T, CUBLAS_OP_N, m, n, &one,
+                                     static_cast<const cuDoubleComplex*>(a), lda, &zero,
+                                     static_cast<cuDoubleComplex*>(c), ldc,
+                                     static_cast<cuDoubleComplex*>(c), ldc));
+    });
+}
+
+// The variants timed for one element size, ceiling and library kernels first.
+template <int S>
+std::vector<Variant> variants_for(bool quick) {
+  std::vector<Variant> vs;
+  {
+    Variant v;
+    v.kernel = "memcpy";
+    v.detail = "cudaMemcpyAsync D2D";
+    v.memcpy_like = true;
+    v.run = [](const void* in, void* out, std::int64_t rows, std::int64_t cols, cudaStream_t st) {
+      XPOSE_CHECK_CUDA(
+          cudaMemcpyAsync(out, in, std::size_t(rows) * cols * S, cudaMemcpyDeviceToDevice, st));
+      return true;
+    };
+    vs.push_back(v);
+  }
+  {
+    Variant v;
+    v.kernel = "xpose";
+    v.detail = "transpose_cuda";
+    v.run = [](const void* in, void* out, std::int64_t rows, std::int64_t cols, cudaStream_t st) {
+      transpose_cuda(in, out, S, TransposeShape::dense(rows, cols), st);
+      return true;
+    };
+    vs.push_back(v);
+  }
+  {
+    Variant v;
+    v.kernel = "xpose-inplace";
+    v.detail = "transpose_inplace_cuda";
+    v.inplace = true;
+    v.run = [](const void*, void* buf, std::int64_t rows, std::int64_t cols, cudaStream_t st) {
+      if (rows != cols) return false;
+      transpose_inplace_cuda(buf, S, rows, 1, st);
+      return true;
+    };
+    vs.push_back(v);
+  }
+  add_geam<S>(vs);
+  {
+    Variant v;
+    v.kernel = "seed";
+    v.detail = "32x33 padded, 32x8 thr";
+    v.run = [](const void* in, void* out, std::int64_t rows, std::int64_t cols, cudaStream_t st) {
+      launch_seed<S>(in, out, rows, cols, st);
+      return true;
+    };
+    vs.push_back(v);
+  }
+  {
+    Variant v;
+    v.kernel = "naive";
+    v.detail = "uncoalesced writes";
+    v.run = [](const void* in, void* out, std::int64_t rows, std::int64_t cols, cudaStream_t st) {
+      launch_naive<S>(in, out, rows, cols, st);
+      return true;
+    };
+    vs.push_back(v);
+  }
+  // Tile shapes: TileConfig<S, W, BR, BC, NT, MINB> is a (BR*W/S) x (BC*W/S) tile of W-byte
+  // words, NT threads, registers capped for MINB blocks per SM.
+  if constexpr (S == 4) {
+    vs.push_back(inplace_variant<TileConfig<4, 16, 16, 16, 256>, PairOrder::Classic>(
+        "classic-inplace", "64x64 w16, all tiles"));
+    if (!quick) {
+      vs.push_back(tiled_variant<TileConfig<4, 16, 16, 16, 256>>("64x64 w16 t256"));
+      vs.push_back(tiled_variant<TileConfig<4, 16, 16, 16, 256>>("64x64 w16 t256", false, 8));
+      vs.push_back(tiled_variant<TileConfig<4, 16, 16, 16, 256>>("64x64 w16 t256", false, 32));
+      vs.push_back(tiled_variant<TileConfig<4, 16, 16, 16, 256>>("64x64 w16 t256", true));
+      vs.push_back(tiled_variant<TileConfig<4, 16, 16, 16, 256, 4>>("64x64 w16 t256 b4"));
+      vs.push_back(tiled_variant<TileConfig<4, 16, 16, 16, 128, 6>>("64x64 w16 t128 b6"));
+      vs.push_back(tiled_variant<TileConfig<4, 16, 8, 32, 256>>("32x128 w16 t256"));
+      vs.push_back(tiled_variant<TileConfig<4, 16, 32, 8, 256>>("128x32 w16 t256"));
+      vs.push_back(tiled_variant<TileConfig<4, 16, 32, 16, 256, 2>>("128x64 w16 t256 b2"));
+      vs.push_back(tiled_variant<TileConfig<4, 16, 8, 8, 64, 16>>("32x32 w16 t64 b16"));
+      vs.push_back(tiled_variant<TileConfig<4, 8, 32, 32, 256>>("64x64 w8 t256"));
+      vs.push_back(tiled_variant<TileConfig<4, 4, 32, 32, 256>>("32x32 w4 t256"));
+      vs.push_back(tiled_variant<TileConfig<4, 4, 64, 64, 256>>("64x64 w4 t256"));
+      vs.push_back(tiled_variant<TileConfig<4, 4, 64, 64, 256>>("64x64 w4 t256", false, 8));
+      vs.push_back(tiled_variant<TileConfig<4, 4, 32, 64, 256, 3>>("32x64 w4 t256 b3"));
+      vs.push_back(inplace_variant<TileConfig<4, 16, 16, 16, 256>, PairOrder::RowWise>(
+          "inplace-rowwise", "64x64 w16"));
+      vs.push_back(inplace_variant<TileConfig<4, 16, 16, 16, 256>, PairOrder::Staggered>(
+          "inplace-persistent", "64x64 w16", true));
+      vs.push_back(inplace_variant<TileConfig<4, 16, 16, 16, 256, 4>, PairOrder::Staggered>(
+          "inplace-tile", "64x64 w16 b4"));
+      vs.push_back(inplace_variant<TileConfig<4, 16, 8, 8, 64>, PairOrder::Staggered>(
+          "inplace-tile", "32x32 w16 t64"));
+      vs.push_back(inplace_variant<TileConfig<4, 4, 32, 32, 256>, PairOrder::Staggered>(
+          "inplace-tile", "32x32 w4"));
+      vs.push_back(inplace_variant<TileConfig<4, 4, 64, 64, 256>, PairOrder::Classic>(
+          "classic-inplace", "64x64 w4, all tiles"));
+    }
+  } else if constexpr (S == 8) {
+    vs.push_back(inplace_variant<TileConfig<8, 16, 16, 16, 256>, PairOrder::Classic>(
+        "classic-inplace", "32x32 w16, all tiles"));
+    if (!quick) {
+      vs.push_back(tiled_variant<TileConfig<8, 16, 16, 16, 256>>("32x32 w16 t256"));
+      vs.push_back(tiled_variant<TileConfig<8, 16, 16, 16, 256>>("32x32 w16 t256", false, 8));
+      vs.push_back(tiled_variant<TileConfig<8, 16, 16, 16, 256>>("32x32 w16 t256", false, 32));
+      vs.push_back(tiled_variant<TileConfig<8, 16, 16, 16, 256>>("32x32 w16 t256", true));
+      vs.push_back(tiled_variant<TileConfig<8, 16, 32, 32, 256, 2>>("64x64 w16 t256 b2"));
+      vs.push_back(tiled_variant<TileConfig<8, 16, 32, 32, 256, 2>>("64x64 w16 t256 b2", false, 8));
+      vs.push_back(tiled_variant<TileConfig<8, 16, 16, 32, 256, 4>>("32x64 w16 t256 b4"));
+      vs.push_back(tiled_variant<TileConfig<8, 16, 32, 16, 256, 4>>("64x32 w16 t256 b4"));
+      vs.push_back(tiled_variant<TileConfig<8, 16, 16, 16, 128, 8>>("32x32 w16 t128 b8"));
+      vs.push_back(tiled_variant<TileConfig<8, 8, 32, 32, 256>>("32x32 w8 t256"));
+      vs.push_back(tiled_variant<TileConfig<8, 8, 32, 32, 256>>("32x32 w8 t256", false, 8));
+      vs.push_back(tiled_variant<TileConfig<8, 8, 64, 64, 256, 2>>("64x64 w8 t256 b2"));
+      vs.push_back(tiled_variant<TileConfig<8, 8, 32, 64, 256, 3>>("32x64 w8 t256 b3"));
+      vs.push_back(inplace_variant<TileConfig<8, 16, 16, 16, 256>, PairOrder::RowWise>(
+          "inplace-rowwise", "32x32 w16"));
+      vs.push_back(inplace_variant<TileConfig<8, 16, 16, 16, 256>, PairOrder::Staggered>(
+          "inplace-persistent", "32x32 w16", true));
+      vs.push_back(inplace_variant<TileConfig<8, 16, 32, 32, 256, 2>, PairOrder::Staggered>(
+          "inplace-tile", "64x64 w16 b2"));
+      vs.push_back(inplace_variant<TileConfig<8, 8, 32, 32, 256>, PairOrder::Staggered>(
+          "inplace-tile", "32x32 w8"));
+    }
+  } else if constexpr (S == 16) {
+    vs.push_back(inplace_variant<TileConfig<16, 16, 32, 32, 256>, PairOrder::Classic>(
+        "classic-inplace", "32x32, all tiles"));
+    if (!quick) {
+      vs.push_back(tiled_variant<TileConfig<16, 16, 32, 32, 256>>("32x32 t256"));
+      vs.push_back(tiled_variant<TileConfig<16, 16, 32, 32, 256>>("32x32 t256", false, 8));
+      vs.push_back(tiled_variant<TileConfig<16, 16, 32, 32, 256>>("32x32 t256", false, 32));
+      vs.push_back(tiled_variant<TileConfig<16, 16, 32, 32, 256>>("32x32 t256", true));
+      vs.push_back(tiled_variant<TileConfig<16, 16, 32, 32, 256, 4>>("32x32 t256 b4"));
+      vs.push_back(tiled_variant<TileConfig<16, 16, 32, 32, 128, 6>>("32x32 t128 b6"));
+      vs.push_back(tiled_variant<TileConfig<16, 16, 16, 16, 256>>("16x16 t256"));
+      vs.push_back(tiled_variant<TileConfig<16, 16, 16, 32, 256>>("16x32 t256"));
+      vs.push_back(tiled_variant<TileConfig<16, 16, 32, 16, 256>>("32x16 t256"));
+      vs.push_back(tiled_variant<TileConfig<16, 16, 64, 32, 256, 2>>("64x32 t256 b2"));
+      vs.push_back(inplace_variant<TileConfig<16, 16, 32, 32, 256>, PairOrder::RowWise>(
+          "inplace-rowwise", "32x32"));
+      vs.push_back(inplace_variant<TileConfig<16, 16, 32, 32, 256>, PairOrder::Staggered>(
+          "inplace-persistent", "32x32", true));
+      vs.push_back(inplace_variant<TileConfig<16, 16, 16, 16, 256>, PairOrder::Staggered>(
+          "inplace-tile", "16x16"));
+    }
+  } else if constexpr (S == 1) {
+    vs.push_back(inplace_variant<TileConfig<1, 16, 8, 8, 64>, PairOrder::Classic>(
+        "classic-inplace", "128x128 w16, all tiles"));
+    if (!quick) {
+      vs.push_back(tiled_variant<TileConfig<1, 4, 32, 32, 256>>("128x128 w4 t256"));
+      vs.push_back(tiled_variant<TileConfig<1, 4, 16, 16, 64>>("64x64 w4 t64"));
+      vs.push_back(tiled_variant<TileConfig<1, 8, 8, 8, 64>>("64x64 w8 t64"));
+      vs.push_back(tiled_variant<TileConfig<1, 1, 32, 32, 256>>("32x32 w1 t256"));
+    }
+  } else if constexpr (S == 2) {
+    vs.push_back(inplace_variant<TileConfig<2, 16, 8, 8, 64>, PairOrder::Classic>(
+        "classic-inplace", "64x64 w16, all tiles"));
+    if (!quick) {
+      vs.push_back(tiled_variant<TileConfig<2, 4, 32, 32, 256>>("64x64 w4 t256"));
+      vs.push_back(tiled_variant<TileConfig<2, 8, 16, 16, 64>>("64x64 w8 t64"));
+      vs.push_back(tiled_variant<TileConfig<2, 8, 8, 16, 64>>("32x64 w8 t64"));
+      vs.push_back(tiled_variant<TileConfig<2, 2, 32, 32, 256>>("32x32 w2 t256"));
+    }
+  }
+  return vs;
+}
+
+// ---- timing ----------------------------------------------------------------------------------
+
+struct Options {
+  std::string csv;
+  int reps = 20;
+  int warmup = 3;
+  bool huge = false;
+  bool huge_only = false;
+  bool quick = false;
+  std::string filter;
+};
+
+struct Row {
+  std::string type, shape, kernel, detail;
+  double ms = 0, gbps = 0, ratio = 0, spread = 0;
+  std::string status;  // ok, FAIL(n), n/a
+};
+
+class Bench {
+ public:
+  Bench(const Options& opt, cudaStream_t st) : opt_(opt), stream_(st) {
+    XPOSE_CHECK_CUDA(cudaMalloc(&bad_, 2 * sizeof(unsigned long long)));
+    start_.resize(opt.reps);
+    stop_.resize(opt.reps);
+    for (int i = 0; i < opt.reps; ++i) {
+      XPOSE_CHECK_CUDA(cudaEventCreate(&start_[i]));
+      XPOSE_CHECK_CUDA(cudaEventCreate(&stop_[i]));
+    }
+  }
+  ~Bench() {
+    cudaFree(bad_);
+    for (auto e : start_) cudaEventDestroy(e);
+    for (auto e : stop_) cudaEventDestroy(e);
+  }
+
+  template <int S>
+  void fill(void* buf, std::int64_t count, std::uint64_t seed) {
+    fill_kernel<S><<<4096, 256, 0, stream_>>>(static_cast<unsigned char*>(buf), count, seed);
+    XPOSE_CHECK_CUDA_LAUNCH("fill_kernel");
+  }
+
+  // Mismatching elements of a rows x cols result (every element checked).
+  template <int S>
+  unsigned long long verify(const void* buf, std::int64_t rows, std::int64_t cols, bool transposed,
+                            std::uint64_t seed, unsigned long long* first = nullptr) {
+    const unsigned long long init[2] = {0, ~0ULL};
+    XPOSE_CHECK_CUDA(cudaMemcpyAsync(bad_, init, sizeof init, cudaMemcpyHostToDevice, stream_));
+    verify_kernel<S><<<8192, 256, 0, stream_>>>(static_cast<const unsigned char*>(buf), rows, cols,
+                                                transposed, seed, bad_, bad_ + 1);
+    XPOSE_CHECK_CUDA_LAUNCH("verify_kernel");
+    unsigned long long got[2];
+    XPOSE_CHECK_CUDA(cudaMemcpyAsync(got, bad_, sizeof got, cudaMemcpyDeviceToHost, stream_));
+    XPOSE_CHECK_CUDA(cudaStreamSynchronize(stream_));
+    if (first) *first = got[1];
+    return got[0];
+  }
+
+  // Median and spread (max - min over the middle half, in %) of `reps` timed calls of fn.
+  template <class F>
+  std::pair<double, double> time(F&& fn) {
+    for (int i = 0; i < opt_.warmup; ++i) fn();
+    for (int i = 0; i < opt_.reps; ++i) {
+      XPOSE_CHECK_CUDA(cudaEventRecord(start_[i], stream_));
+      fn();
+      XPOSE_CHECK_CUDA(cudaEventRecord(stop_[i], stream_));
+    }
+    XPOSE_CHECK_CUDA(cudaStreamSynchronize(stream_));
+    std::vector<double> t(opt_.reps);
+    for (int i = 0; i < opt_.reps; ++i) {
+      float ms = 0;
+      XPOSE_CHECK_CUDA(cudaEventElapsedTime(&ms, start_[i], stop_[i]));
+      t[i] = ms;
+    }
+    std::sort(t.begin(), t.end());
+    const double med =
+        opt_.reps % 2 ? t[opt_.reps / 2] : 0.5 * (t[opt_.reps / 2 - 1] + t[opt_.reps / 2]);
+    const double q1 = t[opt_.reps / 4], q3 = t[(3 * opt_.reps) / 4];
+    return {med, 100.0 * (q3 - q1) / med};
+  }
+
+  // One element size, one shape: every variant on buffers a (input) and b (output / in place).
+  template <int S>
+  void run_case(const char* type, std::int64_t rows, std::int64_t cols, void* a, void* b,
+                std::vector<Row>& rows_out) {
+    const std::string shape = std::to_string(rows) + "x" + std::to_string(cols);
+    const std::uint64_t seed = 0x5eed0000ULL + rows * 131 + cols * 7 + S;
+    const double bytes = double(rows) * double(cols) * S;
+    const std::size_t nbytes = std::size_t(rows) * cols * S;
+    fill<S>(a, rows * cols, seed);
+    double memcpy_gbps = 0;
+    for (const Variant& v : variants_for<S>(opt_.quick)) {
+      if (!opt_.filter.empty() && v.kernel != "memcpy" &&
+          (v.kernel + " " + v.detail).find(opt_.filter) == std::string::npos)
+        continue;
+      Row r{type, shape, v.kernel, v.detail};
+      try {
+        unsigned long long bad = 0, first = 0;
+        bool applies = true;
+        std::pair<double, double> t{0, 0};
+        if (v.inplace) {
+          // b holds the matrix; one transpose, check, then warm-up + timed runs, check again.
+          fill<S>(b, rows * cols, seed);
+          applies = v.run(nullptr, b, rows, cols, stream_);
+          if (applies) {
+            bad = verify<S>(b, cols, rows, true, seed, &first);
+            t = time([&] { v.run(nullptr, b, rows, cols, stream_); });
+            const bool odd = (1 + opt_.warmup + opt_.reps) % 2 == 1;
+            bad += verify<S>(b, rows, cols, odd, seed, &first);
+          }
+        } else {
+          XPOSE_CHECK_CUDA(cudaMemsetAsync(b, 0xa5, nbytes, stream_));  // poison
+          applies = v.run(a, b, rows, cols, stream_);
+          if (applies) {
+            const bool same_order = v.memcpy_like;
+            bad = verify<S>(b, same_order ? rows : cols, same_order ? cols : rows, !same_order,
+                            seed, &first);
+            t = time([&] { v.run(a, b, rows, cols, stream_); });
+            bad += verify<S>(b, same_order ? rows : cols, same_order ? cols : rows, !same_order,
+                             seed, &first);
+          }
+        }
+        if (!applies) {
+          r.status = "n/a";
+        } else {
+          r.ms = t.first;
+          r.spread = t.second;
+          r.gbps = 2.0 * bytes / (t.first * 1e-3) / 1e9;
+          if (v.memcpy_like) memcpy_gbps = r.gbps;
+          r.ratio = memcpy_gbps > 0 ? r.gbps / memcpy_gbps : 0;
+          if (bad == 0) {
+            r.status = "ok";
+          } else {
+            r.status = "FAIL(" + std::to_string(bad) + " first " + std::to_string(first) + ")";
+            failures_++;
+          }
+        }
+      } catch (const std::exception& e) {
+        r.status = std::string("ERROR ") + e.what();
+        failures_++;
+        cudaGetLastError();
+      }
+      print_row(r);
+      rows_out.push_back(r);
+    }
+  }
+
+  static void print_header() {
+    std::printf("%-6s %-12s %-18s %-26s %9s %8s %7s %6s  %s\n", "type", "shape", "kernel", "detail",
+                "ms", "GB/s", "x mcpy", "iqr%", "verified");
+  }
+  static void print_row(const Row& r) {
+    if (r.status == "n/a") return;
+    std::printf("%-6s %-12s %-18s %-26s %9.3f %8.1f %7.3f %6.1f  %s\n", r.type.c_str(),
+                r.shape.c_str(), r.kernel.c_str(), r.detail.c_str(), r.ms, r.gbps, r.ratio,
+                r.spread, r.status.c_str());
+    std::fflush(stdout);
+  }
+
+  int failures() const { return failures_; }
+  cudaStream_t stream() const { return stream_; }
+
+ private:
+  Options opt_;
+  cudaStream_t stream_;
+  unsigned long long* bad_ = nullptr;
+  std::vector<cudaEvent_t> start_, stop_;
+  int failures_ = 0;
+};
+
+// 131072 x 131072 float32 (64 GiB) in place: fill, transpose, check every element; then time.
+void run_huge(Bench& bench, const Options& opt, std::vector<Row>& rows_out) {
+  const std::int64_t n = 131072;
+  const std::size_t nbytes = std::size_t(n) * n * 4;
+  std::size_t free_b = 0, total_b = 0;
+  XPOSE_CHECK_CUDA(cudaMemGetInfo(&free_b, &total_b));
+  std::printf("\n# huge: %" PRId64 "^2 float32 = %.1f GiB in place; device free %.1f GiB of %.1f\n",
+              n, nbytes / 1073741824.0, free_b / 1073741824.0, total_b / 1073741824.0);
+  if (free_b < nbytes + (std::size_t(1) << 30)) {
+    std::printf("# huge: not enough device memory, skipped\n");
+    return;
+  }
+  void* buf = nullptr;
+  XPOSE_CHECK_CUDA(cudaMalloc(&buf, nbytes));
+  // The ceiling, measured beside it on what memory is left: a 4 GiB D2D copy.
+  XPOSE_CHECK_CUDA(cudaMemGetInfo(&free_b, &total_b));
+  const std::size_t half = std::min<std::size_t>(std::size_t(4) << 30, (free_b - (512u << 20)) / 2);
+  void *ca = nullptr, *cb = nullptr;
+  XPOSE_CHECK_CUDA(cudaMalloc(&ca, half));
+  XPOSE_CHECK_CUDA(cudaMalloc(&cb, half));
+  bench.fill<4>(ca, std::int64_t(half / 4), 7);
+  const auto tm = bench.time([&] {
+    XPOSE_CHECK_CUDA(cudaMemcpyAsync(cb, ca, half, cudaMemcpyDeviceToDevice, bench.stream()));
+  });
+  const double memcpy_gbps = 2.0 * half / (tm.first * 1e-3) / 1e9;
+  XPOSE_CHECK_CUDA(cudaFree(ca));
+  XPOSE_CHECK_CUDA(cudaFree(cb));
+  const std::string shape = "131072x131072";
+  Row mr{"f32", shape, "memcpy", "4 GiB D2D beside", tm.first, memcpy_gbps, 1.0, tm.second, "ok"};
+  Bench::print_row(mr);
+  rows_out.push_back(mr);
+
+  struct H {
+    const char* kernel;
+    const char* detail;
+    std::function<void()> run;
+  };
+  std::vector<H> hs = {
+      {"xpose-inplace", "transpose_inplace_cuda",
+       [&] { transpose_inplace_cuda(buf, 4, n, 1, bench.stream()); }},
+      {"classic-inplace", "64x64 w16, all tiles",
+       [&] {
+         launch_inplace<TileConfig<4, 16, 16, 16, 256>, PairOrder::Classic>(buf, n, 1,
+                                                                            bench.stream());
+       }},
+  };
+  if (!opt.quick)
+    hs.push_back({"inplace-rowwise", "64x64 w16", [&] {
+                    launch_inplace<TileConfig<4, 16, 16, 16, 256>, PairOrder::RowWise>(
+                        buf, n, 1, bench.stream());
+                  }});
+  const std::uint64_t seed = 0x600d;
+  for (const H& h : hs) {
+    Row r{"f32", shape, h.kernel, h.detail};
+    bench.fill<4>(buf, n * n, seed);
+    h.run();
+    unsigned long long first = 0;
+    unsigned long long bad = bench.verify<4>(buf, n, n, true, seed, &first);
+    const auto t = bench.time(h.run);
+    const bool odd = (1 + opt.warmup + opt.reps) % 2 == 1;
+    bad += bench.verify<4>(buf, n, n, odd, seed, &first);
+    r.ms = t.first;
+    r.spread = t.second;
+    r.gbps = 2.0 * nbytes / (t.first * 1e-3) / 1e9;
+    r.ratio = r.gbps / memcpy_gbps;
+    r.status = bad == 0 ? "ok" : "FAIL(" + std::to_string(bad) + ")";
+    Bench::print_row(r);
+    rows_out.push_back(r);
+  }
+  XPOSE_CHECK_CUDA(cudaFree(buf));
+}
+
+int run(const Options& opt) {
+  int device = 0;
+  XPOSE_CHECK_CUDA(cudaGetDevice(&device));
+  cudaDeviceProp prop{};
+  XPOSE_CHECK_CUDA(cudaGetDeviceProperties(&prop, device));
+  int driver = 0, runtime = 0;
+  cudaDriverGetVersion(&driver);
+  cudaRuntimeGetVersion(&runtime);
+  std::printf("# device: %s, %d SMs, %.1f GiB, L2 %.0f MB, driver %d, runtime %d\n", prop.name,
+              prop.multiProcessorCount, prop.totalGlobalMem / 1073741824.0, prop.l2CacheSize / 1e6,
+              driver, runtime);
+  std::printf("# %d warm-up + %d timed runs each, median; GB/s = 2 x bytes / time\n", opt.warmup,
+              opt.reps);
+  cudaStream_t st = nullptr;
+  XPOSE_CHECK_CUDA(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking));
+  BENCH_CHECK_CUBLAS(cublasCreate(&g_cublas));
+  std::vector<Row> rows;
+  int failures = 0;
+  {
+    Bench bench(opt, st);
+    if (!opt.huge_only) {
+      struct Shape {
+        std::int64_t r, c;
+      };
+      std::vector<Shape> shapes = {{16384, 16384}, {32768, 32768}, {20000, 30000}, {16411, 16411}};
+      const std::size_t max_bytes = std::size_t(32768) * 32768 * 16;
+      void *a = nullptr, *b = nullptr;
+      XPOSE_CHECK_CUDA(cudaMalloc(&a, max_bytes));
+      XPOSE_CHECK_CUDA(cudaMalloc(&b, max_bytes));
+      Bench::print_header();
+      for (const Shape& s : shapes) bench.run_case<4>("f32", s.r, s.c, a, b, rows);
+      for (const Shape& s : shapes) bench.run_case<8>("f64", s.r, s.c, a, b, rows);
+      for (const Shape& s : shapes) bench.run_case<16>("c128", s.r, s.c, a, b, rows);
+      bench.run_case<1>("u8", 16384, 16384, a, b, rows);
+      bench.run_case<2>("u16", 16384, 16384, a, b, rows);
+      XPOSE_CHECK_CUDA(cudaFree(a));
+      XPOSE_CHECK_CUDA(cudaFree(b));
+    }
+    if (opt.huge || opt.huge_only) run_huge(bench, opt, rows);
+    failures = bench.failures();
+  }
+  BENCH_CHECK_CUBLAS(cublasDestroy(g_cublas));
+  XPOSE_CHECK_CUDA(cudaStreamDestroy(st));
+
+  // Summary: the library kernels and the best of the rest, per shape.
+  std::printf("\n# summary (x mcpy = GB/s over cudaMemcpy D2D in the same run)\n");
+  std::printf("%-6s %-14s %9s %9s %7s %9s %7s %9s %9s %9s\n", "type", "shape", "memcpy", "xpose",
+              "x mcpy", "inplace", "x xpose", "geam", "seed", "classic");
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    if (rows[i].kernel != "memcpy") continue;
+    auto find = [&](const char* k) -> const Row* {
+      for (std::size_t j = i + 1; j < rows.size() && rows[j].kernel != "memcpy"; ++j)
+        if (rows[j].kernel == k && rows[j].status != "n/a") return &rows[j];
+      return nullptr;
+    };
+    const Row *x = find("xpose"), *ip = find("xpose-inplace"), *g = find("cublas-geam"),
+              *sd = find("seed"), *cl = find("classic-inplace");
+    auto v = [](const Row* r) { return r ? r->gbps : 0.0; };
+    std::printf("%-6s %-14s %9.1f %9.1f %7.3f %9.1f %7.3f %9.1f %9.1f %9.1f\n",
+                rows[i].type.c_str(), rows[i].shape.c_str(), rows[i].gbps, v(x), x ? x->ratio : 0,
+                v(ip), ip && x && x->gbps > 0 ? ip->gbps / x->gbps : 0, v(g), v(sd), v(cl));
+  }
+  if (!opt.csv.empty()) {
+    FILE* f = std::fopen(opt.csv.c_str(), "w");
+    if (!f) throw xpose::IoError("cannot write " + opt.csv);
+    std::fprintf(f, "type,shape,kernel,detail,ms,gbps,ratio_memcpy,iqr_pct,status\n");
+    for (const Row& r : rows)
+      if (r.status != "n/a")
+        std::fprintf(f, "%s,%s,%s,%s,%.4f,%.2f,%.4f,%.2f,%s\n", r.type.c_str(), r.shape.c_str(),
+                     r.kernel.c_str(), r.detail.c_str(), r.ms, r.gbps, r.ratio, r.spread,
+                     r.status.c_str());
+    std::fclose(f);
+  }
+  std::printf("# %s\n", failures ? "SOME OUTPUTS FAILED VERIFICATION" : "all outputs verified");
+  return failures ? 1 : 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options opt;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    auto next = [&]() -> std::string {
+      if (i + 1 >= argc) {
+        std::fprintf(stderr, "%s needs a value\n", a.c_str());
+        std::exit(2);
+      }
+      return argv[++i];
+    };
+    if (a == "--csv")
+      opt.csv = next();
+    else if (a == "--reps")
+      opt.reps = std::max(4, std::atoi(next().c_str()));
+    else if (a == "--huge")
+      opt.huge = true;
+    else if (a == "--huge-only")
+      opt.huge_only = true;
+    else if (a == "--quick")
+      opt.quick = true;
+    else if (a == "--filter")
+      opt.filter = next();
+    else {
+      std::fprintf(stderr,
+                   "usage: bench_kernels [--csv FILE] [--reps N] [--huge] [--huge-only] [--quick] "
+                   "[--filter WORD]\n");
+      return 2;
+    }
+  }
+  try {
+    return run(opt);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "bench_kernels: %s\n", e.what());
+    return 10;
+  }
+}

@@ -1,0 +1,124 @@
+/// @file
+/// The in-place square transpose kernel (Gholami & Natarajan, seed 002) as a template over the
+/// tile shape and the block order, and its launcher. transpose_inplace.cu instantiates the
+/// staggered triangular order; bench/kernels.cu also the classic order as a baseline.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+
+#include "kernels/cuda/check.h"
+#include "kernels/cuda/tile.cuh"
+#include "kernels/cuda/triangular.h"
+#include "xpose/error.h"
+
+namespace xpose::kernels::cuda_tile {
+
+/// How block numbers map to tile pairs.
+enum class PairOrder {
+  Staggered,  ///< T(T+1)/2 blocks, band by band (figure 1-d of seed 002): the library's order
+  RowWise,    ///< T(T+1)/2 blocks, row by row (figure 1-b)
+  Classic,    ///< T*T blocks in row-major order; those below the diagonal return at once
+};
+
+struct InplaceParams {
+  char* buf;
+  std::int64_t n;
+  std::int64_t batch;
+  std::int64_t pitch_bytes;   ///< n * element size
+  std::int64_t stride_bytes;  ///< n * n * element size
+  std::uint64_t tiles;        ///< tiles along a side
+  std::uint64_t blocks;       ///< blocks one matrix needs in this order
+};
+
+/// Each block swaps tile (I, J) with tile (J, I), I <= J, through two shared tiles; a diagonal
+/// tile goes through one. Both tiles are read before the barrier and written after it, and no
+/// other block touches them, so the swap needs no extra global memory.
+template <class C, PairOrder Order>
+__global__ void __launch_bounds__(C::NT, C::MINB) inplace_kernel(InplaceParams p) {
+  static_assert(C::TH == C::TW, "square tiles");
+  extern __shared__ uint4 inplace_smem_raw[];
+  auto* sa = reinterpret_cast<typename C::Word*>(inplace_smem_raw);
+  auto* sb = sa + C::WORDS;
+  constexpr int T = C::TH;
+  for (std::int64_t b = blockIdx.y; b < p.batch; b += gridDim.y) {
+    char* m = p.buf + b * p.stride_bytes;
+    for (std::uint64_t k = blockIdx.x; k < p.blocks; k += gridDim.x) {
+      tri::TilePair tp;
+      if (Order == PairOrder::Staggered) {
+        tp = tri::staggered_pair(p.tiles, k);
+      } else if (Order == PairOrder::RowWise) {
+        tp = tri::row_pair(p.tiles, k);
+      } else {
+        tp = {k / p.tiles, k % p.tiles};
+        if (tp.row > tp.col) continue;  // idle lower half (uniform across the block)
+      }
+      const std::int64_t r0 = static_cast<std::int64_t>(tp.row) * T;
+      const std::int64_t c0 = static_cast<std::int64_t>(tp.col) * T;
+      const bool diagonal = tp.row == tp.col;
+      const bool full = c0 + T <= p.n;                   // c0 >= r0, so tile (J, J) bounds both
+      char* upper = m + r0 * p.pitch_bytes + c0 * C::S;  // tile (I, J)
+      char* lower = m + c0 * p.pitch_bytes + r0 * C::S;  // tile (J, I)
+      load_tile<C>(upper, p.pitch_bytes, p.n - r0, p.n - c0, full, sa);
+      if (!diagonal) load_tile<C>(lower, p.pitch_bytes, p.n - c0, p.n - r0, full, sb);
+      __syncthreads();
+      store_tile<C>(lower, p.pitch_bytes, p.n - c0, p.n - r0, full, sa);
+      if (!diagonal) store_tile<C>(upper, p.pitch_bytes, p.n - r0, p.n - c0, full, sb);
+      __syncthreads();  // the next pair overwrites shared memory
+    }
+  }
+}
+
+template <class C>
+bool inplace_accepts(const void* buf, std::int64_t n) {
+  return words_aligned<C>(buf, buf, n, n, n * n, n * n, 1);
+}
+
+template <class C, PairOrder Order>
+void inplace_prepare() {
+  constexpr std::size_t smem = 2 * C::SMEM_BYTES;
+  if (smem > 48 * 1024)
+    XPOSE_CHECK_CUDA(cudaFuncSetAttribute(inplace_kernel<C, Order>,
+                                          cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                          static_cast<int>(smem)));
+}
+
+/// Launches inplace_kernel<C, Order> over `batch` dense n x n matrices at `buf` on `stream`.
+/// `max_blocks` > 0 caps the grid (a persistent grid); 0: one block a tile pair.
+template <class C, PairOrder Order>
+void launch_inplace(void* buf, std::int64_t n, std::int64_t batch, cudaStream_t stream,
+                    std::int64_t max_blocks = 0) {
+  const std::uint64_t tiles = static_cast<std::uint64_t>((n + C::TH - 1) / C::TH);
+  if (tiles >= (std::uint64_t{1} << 31))
+    throw DimensionMismatch(cat("transpose_inplace_cuda: n = ", n, " is too large"));
+  InplaceParams p;
+  p.buf = static_cast<char*>(buf);
+  p.n = n;
+  p.batch = batch;
+  p.pitch_bytes = n * C::S;
+  p.stride_bytes = n * n * C::S;
+  p.tiles = tiles;
+  p.blocks = Order == PairOrder::Classic ? tiles * tiles : tri::pair_count(tiles);
+  std::int64_t gx = static_cast<std::int64_t>(std::min<std::uint64_t>(p.blocks, 0x7fffffff));
+  if (max_blocks > 0) gx = std::min(gx, max_blocks);
+  const std::int64_t gy = std::min<std::int64_t>(batch, 65535);
+  constexpr std::size_t smem = 2 * C::SMEM_BYTES;
+  inplace_prepare<C, Order>();
+  inplace_kernel<C, Order>
+      <<<dim3(static_cast<unsigned>(gx), static_cast<unsigned>(gy)), C::NT, smem, stream>>>(p);
+  XPOSE_CHECK_CUDA_LAUNCH("inplace_kernel");
+}
+
+/// Blocks of inplace_kernel<C, Order> resident on the whole device at once.
+template <class C, PairOrder Order>
+std::int64_t inplace_resident_blocks() {
+  int device = 0, sms = 0, per_sm = 0;
+  XPOSE_CHECK_CUDA(cudaGetDevice(&device));
+  XPOSE_CHECK_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  inplace_prepare<C, Order>();
+  XPOSE_CHECK_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, inplace_kernel<C, Order>,
+                                                                 C::NT, 2 * C::SMEM_BYTES));
+  return static_cast<std::int64_t>(sms) * std::max(per_sm, 1);
+}
+
+}  // namespace xpose::kernels::cuda_tile

@@ -1,0 +1,187 @@
+/// @file
+/// The tile machinery shared by the out-of-place and the in-place CUDA transposes (and by the
+/// variants bench/kernels.cu times against them).
+///
+/// A tile of the input is TH x TW elements. Each thread moves V x V blocks of elements, where V
+/// = W / S elements make one W-byte word (W = 16: one 128-bit access; W = S: one element):
+///   load:  a thread reads V words (V input rows, V elements each), transposes the V x V block in
+///          registers and writes V words to shared memory, already in output order;
+///   store: a thread reads one word (V consecutive output elements) from shared memory and writes
+///          it to the output row.
+/// Global accesses are W bytes wide and coalesced across the warp on both sides. Shared memory
+/// holds TW output rows of BR words each, with no padding: word h of row r sits at slot
+/// h ^ ((r / V) mod SW), an XOR swizzle that keeps both phases free of bank conflicts and keeps
+/// every word W-aligned (a padded row would break 16-byte alignment). Only plain shared memory,
+/// __syncthreads and ordinary loads and stores: this builds for sm_35 onwards.
+#pragma once
+
+#include <cstdint>
+
+#include <cuda_runtime.h>
+
+namespace xpose::kernels::cuda_tile {
+
+/// The integer type of exactly N bytes (its alignment is N too).
+template <int N>
+struct Bytes;
+template <>
+struct Bytes<1> {
+  using type = std::uint8_t;
+};
+template <>
+struct Bytes<2> {
+  using type = std::uint16_t;
+};
+template <>
+struct Bytes<4> {
+  using type = std::uint32_t;
+};
+template <>
+struct Bytes<8> {
+  using type = unsigned long long;
+};
+template <>
+struct Bytes<16> {
+  using type = uint4;
+};
+
+constexpr int min_int(int a, int b) {
+  return a < b ? a : b;
+}
+constexpr bool is_pow2(int x) {
+  return x > 0 && (x & (x - 1)) == 0;
+}
+
+/// One tile shape. S: element bytes; W: access bytes (a multiple of S, at most 16); BR x BC:
+/// the tile in V x V blocks (powers of two); NT: threads per block; MINB: blocks per SM the
+/// compiler must leave registers for (__launch_bounds__), 1 to let it choose.
+template <int S_, int W_, int BR_, int BC_, int NT_, int MINB_ = 1>
+struct TileConfig {
+  static constexpr int S = S_;
+  static constexpr int W = W_;
+  static constexpr int V = W / S;  ///< elements per word
+  static constexpr int BR = BR_;   ///< blocks down the tile (words per output row)
+  static constexpr int BC = BC_;   ///< blocks across the tile
+  static constexpr int NT = NT_;
+  static constexpr int MINB = MINB_;
+  static constexpr int TH = BR * V;  ///< input rows of a tile
+  static constexpr int TW = BC * V;  ///< input columns of a tile
+  static constexpr int BLOCKS = BR * BC;
+  static constexpr int LOADS = BLOCKS / NT;  ///< V x V blocks each thread loads
+  static constexpr int WORDS = TW * BR;      ///< words of shared memory per tile
+  static constexpr int STORES = WORDS / NT;  ///< words each thread stores
+  static constexpr int BANK_WORDS =
+      W >= 4 ? 128 / W : 32;                          ///< words one conflict-free wavefront serves
+  static constexpr int SW = min_int(BR, BANK_WORDS);  ///< swizzle period
+  static constexpr std::size_t SMEM_BYTES = static_cast<std::size_t>(WORDS) * W;
+
+  using Elem = typename Bytes<S>::type;
+  using Word = typename Bytes<W>::type;
+  /// A word seen as V elements, for the in-register V x V transpose.
+  union Pack {
+    Word w;
+    Elem e[V];
+  };
+
+  static_assert(W % S == 0 && W <= 16, "a word holds whole elements");
+  static_assert(is_pow2(BR) && is_pow2(BC) && is_pow2(V), "tile extents are powers of two");
+  static_assert(BLOCKS % NT == 0 && LOADS >= 1, "every thread loads whole blocks");
+  static_assert(NT % 32 == 0, "whole warps");
+
+  /// Shared-memory slot of word h of output row r (see the file comment).
+  __device__ __forceinline__ static int slot(int r, int h) {
+    return r * BR + (h ^ ((r / V) & (SW - 1)));
+  }
+};
+
+/// Reads the tile at `src` (its first element; rows `pitch` bytes apart) into shared memory in
+/// output order. `full`: the whole tile lies inside the matrix, so no guards and whole words;
+/// otherwise only elements with row < rows_left and col < cols_left are read, one by one (edge
+/// tiles are few; keeping them out of the unrolled path keeps its register count down).
+template <class C>
+__device__ __forceinline__ void load_tile(const char* __restrict__ src, std::int64_t pitch,
+                                          std::int64_t rows_left, std::int64_t cols_left, bool full,
+                                          typename C::Word* __restrict__ smem) {
+  using Pack = typename C::Pack;
+  using Word = typename C::Word;
+  using Elem = typename C::Elem;
+  if (!full) {
+#pragma unroll 1
+    for (int idx = threadIdx.x; idx < C::TH * C::TW; idx += C::NT) {
+      const int i = idx / C::TW;  // input row in the tile
+      const int j = idx % C::TW;  // input column = output row
+      Elem e{};
+      if (i < rows_left && j < cols_left)
+        e = *reinterpret_cast<const Elem*>(src + i * pitch + j * C::S);
+      reinterpret_cast<Elem*>(smem + C::slot(j, i / C::V))[i % C::V] = e;
+    }
+    return;
+  }
+  // Issue every load before the first use: C::LOADS * C::V words in flight per thread.
+  Pack v[C::LOADS][C::V];
+#pragma unroll
+  for (int p = 0; p < C::LOADS; ++p) {
+    const int blk = threadIdx.x + p * C::NT;
+    const int g = blk % C::BC;
+    const int h = blk / C::BC;
+    const char* base = src + static_cast<std::int64_t>(h * C::V) * pitch + g * C::W;
+#pragma unroll
+    for (int m = 0; m < C::V; ++m) v[p][m].w = *reinterpret_cast<const Word*>(base + m * pitch);
+  }
+#pragma unroll
+  for (int p = 0; p < C::LOADS; ++p) {
+    const int blk = threadIdx.x + p * C::NT;
+    const int g = blk % C::BC;
+    const int h = blk / C::BC;
+#pragma unroll
+    for (int a = 0; a < C::V; ++a) {
+      Pack t;
+#pragma unroll
+      for (int b = 0; b < C::V; ++b) t.e[b] = v[p][b].e[a];
+      smem[C::slot(g * C::V + a, h)] = t.w;
+    }
+  }
+}
+
+/// Writes the tile held in shared memory (output order) to `dst`, its first output element;
+/// output rows are `pitch` bytes apart. Guarded, element by element, when not `full`.
+template <class C>
+__device__ __forceinline__ void store_tile(char* __restrict__ dst, std::int64_t pitch,
+                                           std::int64_t rows_left, std::int64_t cols_left,
+                                           bool full, const typename C::Word* __restrict__ smem) {
+  using Word = typename C::Word;
+  using Elem = typename C::Elem;
+  if (!full) {
+#pragma unroll 1
+    for (int idx = threadIdx.x; idx < C::TW * C::TH; idx += C::NT) {
+      const int r = idx / C::TH;  // output row in the tile
+      const int c = idx % C::TH;  // output column
+      if (r < rows_left && c < cols_left)
+        *reinterpret_cast<Elem*>(dst + r * pitch + c * C::S) =
+            reinterpret_cast<const Elem*>(smem + C::slot(r, c / C::V))[c % C::V];
+    }
+    return;
+  }
+#pragma unroll
+  for (int q = 0; q < C::STORES; ++q) {
+    const int idx = threadIdx.x + q * C::NT;
+    const int r = idx / C::BR;
+    const int h = idx % C::BR;
+    *reinterpret_cast<Word*>(dst + static_cast<std::int64_t>(r) * pitch + h * C::W) =
+        smem[C::slot(r, h)];
+  }
+}
+
+/// True when pointers, pitches and strides (in elements) allow W-byte words of C.
+template <class C>
+bool words_aligned(const void* a, const void* b, std::int64_t pitch_a, std::int64_t pitch_b,
+                   std::int64_t stride_a, std::int64_t stride_b, std::int64_t batch) {
+  const auto ua = reinterpret_cast<std::uintptr_t>(a);
+  const auto ub = reinterpret_cast<std::uintptr_t>(b);
+  if (ua % C::W != 0 || ub % C::W != 0) return false;
+  if (pitch_a % C::V != 0 || pitch_b % C::V != 0) return false;
+  if (batch > 1 && (stride_a % C::V != 0 || stride_b % C::V != 0)) return false;
+  return true;
+}
+
+}  // namespace xpose::kernels::cuda_tile

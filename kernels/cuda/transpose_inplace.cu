@@ -1,0 +1,63 @@
+// In-place square CUDA transpose: the triangular staggered kernel (inplace.cuh) with, per
+// element size, the widest square tile whose W-byte words the buffer and n allow.
+#include "kernels/cuda/inplace.cuh"
+#include "kernels/transpose.h"
+#include "xpose/error.h"
+
+namespace xpose::kernels {
+
+namespace {
+
+using cuda_tile::inplace_accepts;
+using cuda_tile::launch_inplace;
+using cuda_tile::PairOrder;
+using cuda_tile::TileConfig;
+
+template <class C, class... Rest>
+void dispatch(void* buf, std::int64_t n, std::int64_t batch, cudaStream_t stream) {
+  if constexpr (sizeof...(Rest) == 0) {
+    launch_inplace<C, PairOrder::Staggered>(buf, n, batch, stream);
+  } else {
+    if (inplace_accepts<C>(buf, n))
+      launch_inplace<C, PairOrder::Staggered>(buf, n, batch, stream);
+    else
+      dispatch<Rest...>(buf, n, batch, stream);
+  }
+}
+
+}  // namespace
+
+void transpose_inplace_cuda(void* buf, std::size_t elem_size, std::int64_t n, std::int64_t batch,
+                            DeviceStream stream) {
+  if (n < 0 || batch < 0)
+    throw DimensionMismatch(
+        cat("transpose_inplace_cuda: negative extent (n=", n, ", batch=", batch, ")"));
+  if (n <= 1 || batch == 0) return;  // a 1 x 1 matrix is its own transpose
+  if (buf == nullptr) throw DimensionMismatch("transpose_inplace_cuda: null buffer");
+  auto* st = static_cast<cudaStream_t>(stream);
+  switch (elem_size) {
+    case 1:
+      dispatch<TileConfig<1, 16, 8, 8, 64>, TileConfig<1, 4, 32, 32, 256>,
+               TileConfig<1, 1, 32, 32, 256>>(buf, n, batch, st);
+      break;
+    case 2:
+      dispatch<TileConfig<2, 16, 8, 8, 64>, TileConfig<2, 4, 32, 32, 256>,
+               TileConfig<2, 2, 32, 32, 256>>(buf, n, batch, st);
+      break;
+    case 4:
+      dispatch<TileConfig<4, 16, 16, 16, 256>, TileConfig<4, 8, 32, 32, 256>,
+               TileConfig<4, 4, 64, 64, 256>>(buf, n, batch, st);
+      break;
+    case 8:
+      dispatch<TileConfig<8, 16, 16, 16, 256>, TileConfig<8, 8, 32, 32, 256>>(buf, n, batch, st);
+      break;
+    case 16:
+      dispatch<TileConfig<16, 16, 32, 32, 256>>(buf, n, batch, st);
+      break;
+    default:
+      throw UnsupportedInputError(cat("transpose_inplace_cuda: element size ", elem_size,
+                                      " bytes (supported: 1, 2, 4, 8, 16)"));
+  }
+}
+
+}  // namespace xpose::kernels

@@ -1,0 +1,68 @@
+/// @file
+/// Block numbering of the in-place square transpose (Gholami & Natarajan, seed 002): the T(T+1)/2
+/// tile pairs (I, J), I <= J, of a T x T tile grid get one block each. Plain C++ that also
+/// compiles as device code, so the host unit tests check exactly what the kernel runs.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+
+#if defined(__CUDACC__)
+#define XPOSE_HD __host__ __device__ __forceinline__
+#else
+#define XPOSE_HD inline
+#endif
+
+namespace xpose::kernels::tri {
+
+/// Number of tile pairs on or above the diagonal of a T x T tile grid.
+XPOSE_HD std::uint64_t pair_count(std::uint64_t t) {
+  return t * (t + 1) / 2;
+}
+
+/// First index of band d, where band d holds the T - d pairs (i, i + d). The numbering runs
+/// band by band: band 0 is the diagonal, band 1 the first superdiagonal, and so on.
+XPOSE_HD std::uint64_t band_start(std::uint64_t t, std::uint64_t d) {
+  return d * (2 * t + 1 - d) / 2;
+}
+
+/// The band d of index k (< pair_count(t)): the largest d with band_start(t, d) <= k. Valid for
+/// t < 2^31. A double sqrt of the exact integer discriminant gives the estimate; the loops fix
+/// the last unit that rounding can get wrong, so the result is exact.
+XPOSE_HD std::uint64_t band_of(std::uint64_t t, std::uint64_t k) {
+  // band_start(d) <= k  <=>  d^2 - (2t+1) d + 2k >= 0, so d <= ((2t+1) - sqrt((2t+1)^2 - 8k)) / 2.
+  const std::uint64_t b = 2 * t + 1;
+  const std::uint64_t disc = b * b - 8 * k;  // > 0 because k < t(t+1)/2
+  const double root = sqrt(static_cast<double>(disc));
+  double est = (static_cast<double>(b) - root) * 0.5;
+  if (est < 0.0) est = 0.0;
+  std::uint64_t d = static_cast<std::uint64_t>(est);
+  if (d > t - 1) d = t - 1;
+  while (d > 0 && band_start(t, d) > k) --d;
+  while (d + 1 < t && band_start(t, d + 1) <= k) ++d;
+  return d;
+}
+
+/// A tile pair: the block swaps tile (row, col) with tile (col, row); row <= col.
+struct TilePair {
+  std::uint64_t row;
+  std::uint64_t col;
+};
+
+/// Staggered order (figure 1-d of seed 002): index k walks down the bands, so consecutive
+/// blocks take (i, i+d), (i+1, i+1+d), ...: each one a tile row and a tile column further on,
+/// and their mirror tiles likewise, which spreads neighbouring blocks over memory channels.
+XPOSE_HD TilePair staggered_pair(std::uint64_t t, std::uint64_t k) {
+  const std::uint64_t d = band_of(t, k);
+  const std::uint64_t i = k - band_start(t, d);
+  return {i, i + d};
+}
+
+/// Row-wise triangular order (figure 1-b): row r holds (r, r), (r, r+1), ..., (r, T-1).
+/// Neighbouring blocks read neighbouring tiles of one row but write tiles one tile row apart.
+XPOSE_HD TilePair row_pair(std::uint64_t t, std::uint64_t k) {
+  const std::uint64_t r = band_of(t, k);  // row r starts at the same offset as band r
+  return {r, r + (k - band_start(t, r))};
+}
+
+}  // namespace xpose::kernels::tri

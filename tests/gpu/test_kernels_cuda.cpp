@@ -1,0 +1,435 @@
+// The CUDA transposes against the CPU reference (transpose_naive, transpose_inplace_cpu).
+// Payloads encode each element's linear index, outputs are poisoned first, and pitched cases
+// check that bytes outside the sub-block stay untouched. Every GPU test skips where no device is
+// visible (CI builds this binary with nvcc but has no GPU); the triangular-index tests and the
+// argument checks need no device and always run.
+#include <gtest/gtest.h>
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "kernels/cuda/check.h"
+#include "kernels/cuda/triangular.h"
+#include "kernels/transpose.h"
+#include "xpose/error.h"
+
+namespace {
+
+using xpose::kernels::TransposeShape;
+namespace tri = xpose::kernels::tri;
+
+constexpr unsigned char kPoison = 0xcd;
+const std::size_t kElemSizes[] = {1, 2, 4, 8, 16};
+
+// ---- triangular block numbering (host; the kernel runs the same code) -----------------------
+
+TEST(TriangularIndex, EveryPairOnceForSmallGrids) {
+  for (std::uint64_t t = 1; t <= 300; ++t) {
+    std::vector<unsigned char> seen_stag(t * t, 0), seen_row(t * t, 0);
+    std::uint64_t k = 0;
+    for (std::uint64_t d = 0; d < t; ++d) {
+      ASSERT_EQ(tri::band_start(t, d), k) << "t=" << t << " d=" << d;
+      for (std::uint64_t i = 0; i + d < t; ++i, ++k) {
+        const auto s = tri::staggered_pair(t, k);
+        ASSERT_EQ(s.row, i) << "t=" << t << " k=" << k;
+        ASSERT_EQ(s.col, i + d) << "t=" << t << " k=" << k;
+        ++seen_stag[s.row * t + s.col];
+        const auto r = tri::row_pair(t, k);
+        ASSERT_LE(r.row, r.col);
+        ASSERT_LT(r.col, t);
+        ++seen_row[r.row * t + r.col];
+      }
+    }
+    ASSERT_EQ(k, tri::pair_count(t));
+    for (std::uint64_t i = 0; i < t; ++i)
+      for (std::uint64_t j = 0; j < t; ++j) {
+        ASSERT_EQ(seen_stag[i * t + j], i <= j ? 1 : 0)
+            << "t=" << t << " (" << i << "," << j << ")";
+        ASSERT_EQ(seen_row[i * t + j], i <= j ? 1 : 0) << "t=" << t << " (" << i << "," << j << ")";
+      }
+  }
+}
+
+// Every band boundary (first index of each band, and the one before it) for t up to 5000.
+TEST(TriangularIndex, BandBoundariesUpTo5000) {
+  for (std::uint64_t t = 1; t <= 5000; ++t) {
+    for (std::uint64_t d = 0; d < t; ++d) {
+      const std::uint64_t k = tri::band_start(t, d);
+      ASSERT_EQ(tri::band_of(t, k), d) << "t=" << t << " k=" << k;
+      if (d > 0) {
+        ASSERT_EQ(tri::band_of(t, k - 1), d - 1) << "t=" << t << " k=" << k - 1;
+      }
+    }
+    ASSERT_EQ(tri::band_of(t, tri::pair_count(t) - 1), t - 1) << "t=" << t;
+  }
+}
+
+// Around 2^32 pairs (t = 92681 has just under, 92682 just over), and the largest t allowed.
+TEST(TriangularIndex, NearTwoTo32PairsAndBeyond) {
+  for (std::uint64_t t :
+       {std::uint64_t{92681}, std::uint64_t{92682}, std::uint64_t{92683}, std::uint64_t{131072}}) {
+    for (std::uint64_t d = 0; d < t; ++d) {
+      const std::uint64_t k = tri::band_start(t, d);
+      ASSERT_EQ(tri::band_of(t, k), d) << "t=" << t;
+      if (d > 0) {
+        ASSERT_EQ(tri::band_of(t, k - 1), d - 1) << "t=" << t;
+      }
+    }
+    const auto last = tri::staggered_pair(t, tri::pair_count(t) - 1);
+    EXPECT_EQ(last.row, 0u);
+    EXPECT_EQ(last.col, t - 1);
+  }
+  std::mt19937_64 rng(42);
+  for (const std::uint64_t t :
+       {(std::uint64_t{1} << 31) - 1, std::uint64_t{3037000499} / 2, std::uint64_t{1} << 30}) {
+    for (const std::uint64_t d :
+         {std::uint64_t{0}, std::uint64_t{1}, std::uint64_t{2}, t / 3, t / 2, t - 2, t - 1}) {
+      const std::uint64_t k = tri::band_start(t, d);
+      ASSERT_EQ(tri::band_of(t, k), d) << "t=" << t;
+      if (d > 0) {
+        ASSERT_EQ(tri::band_of(t, k - 1), d - 1) << "t=" << t;
+      }
+    }
+    for (int i = 0; i < 100000; ++i) {
+      const std::uint64_t k = rng() % tri::pair_count(t);
+      const std::uint64_t d = tri::band_of(t, k);
+      ASSERT_LE(tri::band_start(t, d), k);
+      if (d + 1 < t) {
+        ASSERT_GT(tri::band_start(t, d + 1), k) << "t=" << t << " k=" << k;
+      }
+    }
+  }
+}
+
+// ---- helpers ---------------------------------------------------------------------------------
+
+// Element `index` holds its own index (truncated to the element). 1- and 2-byte elements fold
+// the higher bytes in, so that a misplacement by 256 is still caught, and never equal the poison.
+void put_payload(unsigned char* p, std::size_t elem, std::uint64_t index) {
+  if (elem >= 8) {
+    std::memcpy(p, &index, 8);
+    if (elem == 16) {
+      const std::uint64_t hi = ~index * 0x9e3779b97f4a7c15ULL;
+      std::memcpy(p + 8, &hi, 8);
+    }
+  } else if (elem == 4) {
+    const auto v = static_cast<std::uint32_t>(index);
+    std::memcpy(p, &v, 4);
+  } else {
+    std::uint64_t f = index ^ (index >> 16) * 40503u ^ (index >> 32);
+    if (elem == 1) f ^= f >> 8;
+    const std::uint16_t poison = kPoison * 0x0101;
+    auto v = static_cast<std::uint16_t>(f);
+    if (elem == 1 && static_cast<unsigned char>(v) == kPoison) v ^= 0x01;
+    if (elem == 2 && v == poison) v ^= 0x0100;
+    std::memcpy(p, &v, elem);
+  }
+}
+
+std::vector<unsigned char> payload_buffer(std::size_t elem, std::int64_t count) {
+  std::vector<unsigned char> v(static_cast<std::size_t>(count) * elem);
+  for (std::int64_t i = 0; i < count; ++i) put_payload(v.data() + i * elem, elem, i);
+  return v;
+}
+
+bool gpu_visible(std::string* why) {
+  int n = 0;
+  const cudaError_t err = cudaGetDeviceCount(&n);
+  if (err != cudaSuccess) {
+    *why = std::string("no usable CUDA device: ") + cudaGetErrorString(err);
+    cudaGetLastError();
+    return false;
+  }
+  if (n == 0) {
+    *why = "no CUDA device visible";
+    return false;
+  }
+  return true;
+}
+
+struct DeviceBuffer {
+  explicit DeviceBuffer(std::size_t bytes) : size(bytes) {
+    if (bytes) XPOSE_CHECK_CUDA(cudaMalloc(&ptr, bytes));
+  }
+  ~DeviceBuffer() {
+    if (ptr) cudaFree(ptr);
+  }
+  DeviceBuffer(const DeviceBuffer&) = delete;
+  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+  unsigned char* bytes() { return static_cast<unsigned char*>(ptr); }
+  void* ptr = nullptr;
+  std::size_t size = 0;
+};
+
+// Elements spanned by a batch of matrices: the last element's index + 1.
+std::int64_t extent(std::int64_t batch, std::int64_t stride, std::int64_t rows, std::int64_t pitch,
+                    std::int64_t cols) {
+  if (batch == 0 || rows == 0 || cols == 0) return 0;
+  return (batch - 1) * stride + (rows - 1) * pitch + cols;
+}
+
+// Index and value of the first differing element, for a readable failure.
+::testing::AssertionResult same_bytes(const std::vector<unsigned char>& want,
+                                      const std::vector<unsigned char>& got, std::size_t elem) {
+  if (want.size() != got.size()) return ::testing::AssertionFailure() << "size differs";
+  const auto diff = std::mismatch(want.begin(), want.end(), got.begin());
+  if (diff.first == want.end()) return ::testing::AssertionSuccess();
+  const std::size_t e = static_cast<std::size_t>(diff.first - want.begin()) / elem;
+  std::size_t bad = 0;
+  for (std::size_t i = 0; i < want.size(); i += elem)
+    if (std::memcmp(&want[i], &got[i], elem) != 0) ++bad;
+  auto hex = [&](const std::vector<unsigned char>& v) {
+    std::string s;
+    char b[4];
+    for (std::size_t k = 0; k < elem; ++k) {
+      std::snprintf(b, sizeof b, "%02x", v[e * elem + elem - 1 - k]);
+      s += b;
+    }
+    return s;
+  };
+  return ::testing::AssertionFailure() << bad << " elements differ; first at element " << e
+                                       << ": want 0x" << hex(want) << ", got 0x" << hex(got);
+}
+
+class CudaKernels : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string why;
+    if (!gpu_visible(&why)) GTEST_SKIP() << why;
+    XPOSE_CHECK_CUDA(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+  }
+  void TearDown() override {
+    if (stream_) cudaStreamDestroy(stream_);
+  }
+
+  // Out-of-place: the device result, whole output buffer included, must equal the CPU
+  // reference applied to the same poisoned buffer. in_off / out_off shift the pointers by whole
+  // elements, to take the kernels off 16-byte alignment.
+  void check_transpose(std::size_t elem, TransposeShape shape, std::int64_t in_off = 0,
+                       std::int64_t out_off = 0) {
+    const TransposeShape s = shape.resolved();
+    SCOPED_TRACE(::testing::Message()
+                 << "elem=" << elem << " " << s.rows << "x" << s.cols << " batch=" << s.batch
+                 << " pitch=" << s.in_pitch << "/" << s.out_pitch << " stride=" << s.in_batch_stride
+                 << "/" << s.out_batch_stride << " offset=" << in_off << "/" << out_off);
+    const std::int64_t in_n =
+        in_off + extent(s.batch, s.in_batch_stride, s.rows, s.in_pitch, s.cols);
+    // Slack after the output: bytes past the last element must stay poisoned too.
+    const std::int64_t out_n =
+        out_off + extent(s.batch, s.out_batch_stride, s.cols, s.out_pitch, s.rows) + 17;
+    const std::vector<unsigned char> in = payload_buffer(elem, in_n);
+    std::vector<unsigned char> want(static_cast<std::size_t>(out_n) * elem, kPoison);
+    xpose::kernels::transpose_naive(in.data() + in_off * elem, want.data() + out_off * elem, elem,
+                                    s);
+
+    DeviceBuffer din(in.size() + 16), dout(want.size() + 16);
+    XPOSE_CHECK_CUDA(
+        cudaMemcpyAsync(din.ptr, in.data(), in.size(), cudaMemcpyHostToDevice, stream_));
+    XPOSE_CHECK_CUDA(cudaMemsetAsync(dout.ptr, kPoison, dout.size, stream_));
+    xpose::kernels::transpose_cuda(din.bytes() + in_off * elem, dout.bytes() + out_off * elem, elem,
+                                   shape, stream_);
+    std::vector<unsigned char> got(want.size());
+    XPOSE_CHECK_CUDA(
+        cudaMemcpyAsync(got.data(), dout.ptr, got.size(), cudaMemcpyDeviceToHost, stream_));
+    XPOSE_CHECK_CUDA(cudaStreamSynchronize(stream_));
+    EXPECT_TRUE(same_bytes(want, got, elem));
+  }
+
+  // In place: equal to the CPU in-place result, and the second transpose gives the input back.
+  void check_inplace(std::size_t elem, std::int64_t n, std::int64_t batch, std::int64_t off = 0) {
+    SCOPED_TRACE(::testing::Message()
+                 << "elem=" << elem << " n=" << n << " batch=" << batch << " offset=" << off);
+    const std::int64_t count = off + n * n * batch;
+    const std::vector<unsigned char> orig = payload_buffer(elem, count);
+    std::vector<unsigned char> want = orig;
+    xpose::kernels::transpose_inplace_cpu(want.data() + off * elem, elem, n, batch);
+
+    DeviceBuffer d(orig.size());
+    XPOSE_CHECK_CUDA(
+        cudaMemcpyAsync(d.ptr, orig.data(), orig.size(), cudaMemcpyHostToDevice, stream_));
+    xpose::kernels::transpose_inplace_cuda(d.bytes() + off * elem, elem, n, batch, stream_);
+    std::vector<unsigned char> got(orig.size());
+    XPOSE_CHECK_CUDA(
+        cudaMemcpyAsync(got.data(), d.ptr, got.size(), cudaMemcpyDeviceToHost, stream_));
+    XPOSE_CHECK_CUDA(cudaStreamSynchronize(stream_));
+    EXPECT_TRUE(same_bytes(want, got, elem)) << "first transpose";
+
+    xpose::kernels::transpose_inplace_cuda(d.bytes() + off * elem, elem, n, batch, stream_);
+    XPOSE_CHECK_CUDA(
+        cudaMemcpyAsync(got.data(), d.ptr, got.size(), cudaMemcpyDeviceToHost, stream_));
+    XPOSE_CHECK_CUDA(cudaStreamSynchronize(stream_));
+    EXPECT_TRUE(same_bytes(orig, got, elem)) << "transposed twice";
+  }
+
+  cudaStream_t stream_ = nullptr;
+};
+
+// ---- argument checks (no device needed) -----------------------------------------------------
+
+TEST(CudaKernelArguments, RejectsUnsupportedElementSize) {
+  EXPECT_THROW(
+      xpose::kernels::transpose_cuda(reinterpret_cast<void*>(16), reinterpret_cast<void*>(64), 3,
+                                     TransposeShape::dense(4, 4), nullptr),
+      xpose::UnsupportedInputError);
+  EXPECT_THROW(
+      xpose::kernels::transpose_inplace_cuda(reinterpret_cast<void*>(16), 32, 4, 1, nullptr),
+      xpose::UnsupportedInputError);
+}
+
+TEST(CudaKernelArguments, RejectsBadShapesAndIgnoresEmptyOnes) {
+  TransposeShape s = TransposeShape::dense(4, 4);
+  s.in_pitch = 3;  // smaller than a row
+  EXPECT_THROW(xpose::kernels::transpose_cuda(nullptr, nullptr, 4, s, nullptr),
+               xpose::DimensionMismatch);
+  EXPECT_THROW(xpose::kernels::transpose_inplace_cuda(nullptr, 4, -1, 1, nullptr),
+               xpose::DimensionMismatch);
+  // Nothing to do: no launch, no error, whatever the pointers.
+  EXPECT_NO_THROW(
+      xpose::kernels::transpose_cuda(nullptr, nullptr, 4, TransposeShape::dense(0, 7), nullptr));
+  EXPECT_NO_THROW(
+      xpose::kernels::transpose_cuda(nullptr, nullptr, 4, TransposeShape::dense(7, 0), nullptr));
+  EXPECT_NO_THROW(xpose::kernels::transpose_inplace_cuda(nullptr, 8, 0, 3, nullptr));
+  EXPECT_NO_THROW(xpose::kernels::transpose_inplace_cuda(nullptr, 8, 1, 1, nullptr));
+}
+
+// ---- out of place ----------------------------------------------------------------------------
+
+TEST_F(CudaKernels, SmallAndDegenerateShapes) {
+  const std::int64_t shapes[][2] = {{1, 1},     {1, 1000},  {1000, 1}, {31, 33}, {33, 31},
+                                    {2, 3},     {17, 5},    {32, 32},  {64, 64}, {63, 65},
+                                    {127, 129}, {128, 128}, {5, 300},  {300, 5}};
+  for (std::size_t e : kElemSizes)
+    for (const auto& sh : shapes) check_transpose(e, TransposeShape::dense(sh[0], sh[1]));
+}
+
+TEST_F(CudaKernels, PrimesAndPowersOfTwo) {
+  const std::int64_t shapes[][2] = {{257, 1031}, {1031, 257}, {509, 509}, {1024, 1024},
+                                    {256, 2048}, {2048, 256}, {4096, 128}};
+  for (std::size_t e : kElemSizes)
+    for (const auto& sh : shapes) check_transpose(e, TransposeShape::dense(sh[0], sh[1]));
+}
+
+TEST_F(CudaKernels, Batches) {
+  for (std::size_t e : kElemSizes) {
+    check_transpose(e, TransposeShape::dense(100, 70, 3));
+    check_transpose(e, TransposeShape::dense(64, 128, 5));
+    check_transpose(e, TransposeShape::dense(1, 1, 7));
+    check_transpose(e, TransposeShape::dense(33, 1, 4));
+  }
+}
+
+// A sub-block of a wider input into a sub-block of a wider output, batched with gaps.
+TEST_F(CudaKernels, PitchedSubBlocks) {
+  for (std::size_t e : kElemSizes) {
+    TransposeShape s;
+    s.rows = 45;
+    s.cols = 77;
+    s.batch = 3;
+    s.in_pitch = 100;
+    s.out_pitch = 64;
+    s.in_batch_stride = 45 * 100 + 13;
+    s.out_batch_stride = 77 * 64 + 5;
+    check_transpose(e, s);
+    // Word-aligned pitches (multiples of 16 elements): the vector path with edge tiles.
+    TransposeShape v;
+    v.rows = 200;
+    v.cols = 130;
+    v.batch = 2;
+    v.in_pitch = 144;
+    v.out_pitch = 224;
+    v.in_batch_stride = 200 * 144 + 32;
+    v.out_batch_stride = 130 * 224 + 64;
+    check_transpose(e, v);
+    check_transpose(e, v, 16, 32);
+  }
+}
+
+// Pointers off 16-byte alignment and odd pitches take the narrower fallback shapes.
+TEST_F(CudaKernels, MisalignedFallbacks) {
+  for (std::size_t e : kElemSizes) {
+    for (std::int64_t off : {1, 2, 3}) {
+      check_transpose(e, TransposeShape::dense(256, 192), off, 0);
+      check_transpose(e, TransposeShape::dense(256, 192), 0, off);
+    }
+    check_transpose(e, TransposeShape::dense(258, 194));  // pitches multiple of 2 only
+    check_transpose(e, TransposeShape::dense(260, 196));  // multiple of 4 only
+    check_transpose(e, TransposeShape::dense(1001, 999));
+  }
+}
+
+// More than 65535 tile rows (and tile columns): the grid is 1-D and strides over tiles.
+TEST_F(CudaKernels, TileGridPast65535) {
+  check_transpose(1, TransposeShape::dense((1 << 23) + 7, 3));
+  check_transpose(1, TransposeShape::dense(3, (1 << 23) + 7));
+  check_transpose(4, TransposeShape::dense((1 << 22) + 1, 5));
+  check_transpose(16, TransposeShape::dense((1 << 21) + 1, 2));
+  check_transpose(8, TransposeShape::dense(2, (1 << 21) + 3));
+}
+
+TEST_F(CudaKernels, LargerSquareAndRectangular) {
+  check_transpose(4, TransposeShape::dense(4099, 2053));
+  check_transpose(8, TransposeShape::dense(2048, 3072));
+  check_transpose(16, TransposeShape::dense(1500, 1700));
+  check_transpose(2, TransposeShape::dense(3001, 4096));
+  check_transpose(1, TransposeShape::dense(4096, 4095));
+}
+
+// ---- in place --------------------------------------------------------------------------------
+
+TEST_F(CudaKernels, InPlaceMatchesCpuAndTwiceIsIdentity) {
+  for (std::size_t e : kElemSizes)
+    for (std::int64_t n :
+         {1, 2, 3, 16, 31, 32, 33, 63, 64, 65, 100, 127, 128, 129, 257, 1000, 1031})
+      check_inplace(e, n, 1);
+}
+
+TEST_F(CudaKernels, InPlaceBatchedAndMisaligned) {
+  for (std::size_t e : kElemSizes) {
+    check_inplace(e, 100, 3);
+    check_inplace(e, 128, 4);
+    check_inplace(e, 1, 5);
+    check_inplace(e, 256, 2, 1);  // off 16-byte alignment: fallback shapes
+    check_inplace(e, 256, 1, 2);
+    check_inplace(e, 258, 1);
+    check_inplace(e, 260, 1);
+  }
+}
+
+TEST_F(CudaKernels, InPlaceLarger) {
+  check_inplace(4, 4096, 1);
+  check_inplace(4, 4099, 1);
+  check_inplace(8, 3000, 1);
+  check_inplace(16, 2048, 1);
+  check_inplace(1, 4111, 1);
+  check_inplace(2, 2500, 2);
+}
+
+// Results must not depend on timing: the same transposes on a second, busy stream.
+TEST_F(CudaKernels, RepeatableOnAnotherStream) {
+  for (int i = 0; i < 3; ++i) {
+    check_transpose(4, TransposeShape::dense(777, 555));
+    check_inplace(8, 555, 2);
+  }
+}
+
+// A handful of shapes for compute-sanitizer (tests/gpu/sanitize.sh): small enough to run under
+// memcheck and racecheck in seconds, and covering full, edge and diagonal tiles of every shape.
+TEST_F(CudaKernels, SanitizerShapes) {
+  for (std::size_t e : kElemSizes) {
+    check_transpose(e, TransposeShape::dense(1, 1));
+    check_transpose(e, TransposeShape::dense(31, 33));
+    check_transpose(e, TransposeShape::dense(130, 257, 2));
+    check_transpose(e, TransposeShape::dense(130, 257), 1, 3);
+    check_inplace(e, 33, 1);
+    check_inplace(e, 200, 2);
+    check_inplace(e, 130, 1, 1);
+  }
+}
+
+}  // namespace
