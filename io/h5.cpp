@@ -93,6 +93,14 @@ std::vector<hsize_t> to_hsize(const Shape& shape) {
 }
 
 // ---- datatypes ------------------------------------------------------------------------------
+// The description helpers below degrade to "?" instead of throwing when HDF5 cannot answer: a
+// description is never worth failing a run. Sizes, which decide what is read, are checked.
+
+std::size_t type_size(hid_t type, const std::string& what) {
+  std::size_t size = H5Tget_size(type);
+  if (size == 0) throw IoError(cat("H5Tget_size failed for '", what, "': ", hdf5_message()));
+  return size;
+}
 
 const char* order_name(hid_t type) {
   switch (H5Tget_order(type)) {
@@ -283,12 +291,11 @@ H5Id file_access_plist(MPI_Comm comm, const std::string& what) {
   return fapl;
 }
 
-bool driver_is_mpio(hid_t object) {
-  H5Id file(H5Iget_file_id(object));
-  if (!file) return false;
-  H5Id fapl(H5Fget_access_plist(file.get()));
-  if (!fapl) return false;
-  return H5Pget_driver(fapl.get()) == H5FD_MPIO;
+bool driver_is_mpio(hid_t object, const std::string& label) {
+  auto file = XPOSE_H5_ID(IoError, label, H5Iget_file_id(object));
+  auto fapl = XPOSE_H5_ID(IoError, label, H5Fget_access_plist(file.get()));
+  hid_t driver = XPOSE_H5(IoError, label, H5Pget_driver(fapl.get()));
+  return driver == H5FD_MPIO;
 }
 
 std::string directory_of(const std::string& path) {
@@ -612,6 +619,7 @@ Dataset::Dataset(H5Id id, std::string label) : id_(std::move(id)), label_(std::m
   XPOSE_H5(IoError, label_, H5Sget_simple_extent_dims(space.get(), dims.data(), nullptr));
   info_.shape.assign(dims.begin(), dims.end());
   info_.element = element_of(type_.get());
+  info_.element.size = type_size(type_.get(), label_);
   info_.type_description = describe_type(type_.get());
 
   auto dcpl = XPOSE_H5_ID(IoError, label_, H5Dget_create_plist(id_.get()));
@@ -648,7 +656,7 @@ Dataset::Dataset(H5Id id, std::string label) : id_(std::move(id)), label_(std::m
         filter_text(filter, name, values.data(), std::min(nvalues, values.size())));
   }
   info_.storage_bytes = static_cast<std::int64_t>(H5Dget_storage_size(id_.get()));
-  mpio_ = driver_is_mpio(id_.get());
+  mpio_ = driver_is_mpio(id_.get(), label_);
 }
 
 void Dataset::read(const std::vector<Box>& boxes, void* buffer, Transfer transfer) const {
@@ -827,7 +835,7 @@ OutputFile OutputFile::create(const DatasetRef& ref, const Shape& shape, hid_t t
       chunk[d] = std::max<std::int64_t>(1, std::min(chunk[d], shape[d]));
     }
     std::int64_t chunk_bytes =
-        checked_mul(element_count(chunk), static_cast<std::int64_t>(H5Tget_size(type)));
+        checked_mul(element_count(chunk), static_cast<std::int64_t>(type_size(type, label)));
     if (chunk_bytes >= (std::int64_t{1} << 32))
       throw UsageError(cat("chunk ", format_shape(chunk), " holds ", format_size(chunk_bytes),
                            ": HDF5 chunks must be smaller than 4 GiB"));
@@ -1003,7 +1011,7 @@ void copy_attribute(hid_t source, hid_t target, const std::string& name, const s
   auto type = XPOSE_H5_ID(IoError, what, H5Tcopy(stored.get()));
   auto space = XPOSE_H5_ID(IoError, what, H5Aget_space(attr.get()));
   hssize_t npoints = XPOSE_H5(IoError, what, H5Sget_simple_extent_npoints(space.get()));
-  std::size_t size = H5Tget_size(type.get());
+  std::size_t size = type_size(type.get(), what);
   std::vector<unsigned char> buffer(static_cast<std::size_t>(std::max<hssize_t>(npoints, 1)) *
                                     std::max<std::size_t>(size, 1));
   if (npoints > 0) XPOSE_H5(IoError, what, H5Aread(attr.get(), type.get(), buffer.data()));
@@ -1015,7 +1023,8 @@ void copy_attribute(hid_t source, hid_t target, const std::string& name, const s
         H5Acreate2(target, name.c_str(), type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT));
     if (npoints > 0) XPOSE_H5(IoError, what, H5Awrite(copy.get(), type.get(), buffer.data()));
   } catch (...) {
-    if (variable && npoints > 0) H5Dvlen_reclaim(type.get(), space.get(), H5P_DEFAULT, buffer.data());
+    if (variable && npoints > 0)
+      H5Dvlen_reclaim(type.get(), space.get(), H5P_DEFAULT, buffer.data());
     throw;
   }
   if (variable && npoints > 0)
