@@ -48,14 +48,15 @@ inline void store_le(std::uint64_t bits, std::size_t size, unsigned char* out) {
 #endif
 }
 
-template <typename Fill>
+/// Calls fill(h0, h1, element) for each element; h1 is computed only where `Two` says the
+/// element needs a second independent word (complex parts, 16-byte elements).
+template <bool Two, typename Fill>
 void fill_elements(std::uint64_t key, std::int64_t first, std::int64_t count, std::size_t size,
                    unsigned char* out, Fill fill) {
   for (std::int64_t n = 0; n < count; ++n) {
     auto index = static_cast<std::uint64_t>(first + n);
-    // Two independent words per element: complex parts and 16-byte elements need both.
     std::uint64_t h0 = mix(key + (2 * index) * kGamma);
-    std::uint64_t h1 = mix(key + (2 * index + 1) * kGamma);
+    std::uint64_t h1 = Two ? mix(key + (2 * index + 1) * kGamma) : 0;
     fill(h0, h1, out + static_cast<std::size_t>(n) * size);
   }
 }
@@ -74,39 +75,40 @@ void generate_pattern(const ElementType& type, std::uint64_t seed, std::int64_t 
   switch (type.kind) {
     case ElementKind::Float:
       if (size == 4)
-        return fill_elements(key, first, count, size, bytes,
-                             [](std::uint64_t h, std::uint64_t, unsigned char* p) {
-                               store_le(float32_bits(h), 4, p);
-                             });
+        return fill_elements<false>(key, first, count, size, bytes,
+                                    [](std::uint64_t h, std::uint64_t, unsigned char* p) {
+                                      store_le(float32_bits(h), 4, p);
+                                    });
       if (size == 8)
-        return fill_elements(key, first, count, size, bytes,
-                             [](std::uint64_t h, std::uint64_t, unsigned char* p) {
-                               store_le(float64_bits(h), 8, p);
-                             });
+        return fill_elements<false>(key, first, count, size, bytes,
+                                    [](std::uint64_t h, std::uint64_t, unsigned char* p) {
+                                      store_le(float64_bits(h), 8, p);
+                                    });
       break;
     case ElementKind::Complex:
       if (size == 8)
-        return fill_elements(key, first, count, size, bytes,
-                             [](std::uint64_t h0, std::uint64_t h1, unsigned char* p) {
-                               store_le(float32_bits(h0), 4, p);
-                               store_le(float32_bits(h1), 4, p + 4);
-                             });
+        return fill_elements<true>(key, first, count, size, bytes,
+                                   [](std::uint64_t h0, std::uint64_t h1, unsigned char* p) {
+                                     store_le(float32_bits(h0), 4, p);
+                                     store_le(float32_bits(h1), 4, p + 4);
+                                   });
       if (size == 16)
-        return fill_elements(key, first, count, size, bytes,
-                             [](std::uint64_t h0, std::uint64_t h1, unsigned char* p) {
-                               store_le(float64_bits(h0), 8, p);
-                               store_le(float64_bits(h1), 8, p + 8);
-                             });
+        return fill_elements<true>(key, first, count, size, bytes,
+                                   [](std::uint64_t h0, std::uint64_t h1, unsigned char* p) {
+                                     store_le(float64_bits(h0), 8, p);
+                                     store_le(float64_bits(h1), 8, p + 8);
+                                   });
       break;
     default:
       break;
   }
   // Integers and raw bytes: the hash itself, every bit pattern valid.
-  fill_elements(key, first, count, size, bytes,
-                [size](std::uint64_t h0, std::uint64_t h1, unsigned char* p) {
-                  store_le(h0, size < 8 ? size : 8, p);
-                  if (size > 8) store_le(h1, size - 8, p + 8);
-                });
+  auto raw = [size](std::uint64_t h0, std::uint64_t h1, unsigned char* p) {
+    store_le(h0, size < 8 ? size : 8, p);
+    if (size > 8) store_le(h1, size - 8, p + 8);
+  };
+  if (size > 8) return fill_elements<true>(key, first, count, size, bytes, raw);
+  fill_elements<false>(key, first, count, size, bytes, raw);
 }
 
 void generate(MPI_Comm comm, const GenerateOptions& options) {
