@@ -848,6 +848,9 @@ OutputFile OutputFile::create(const DatasetRef& ref, const Shape& shape, hid_t t
   out.temp_path_ = temporary_path_for(ref.file);
   // From here on `out` owns the temporary file: if anything throws, its destructor removes it.
   H5Id fapl = file_access_plist(comm, out.temp_path_);
+  // Large objects (the dataset) start on a 1 MiB boundary, so the ranks' contiguous bands line up
+  // with file-system blocks and stripes; small metadata stays packed.
+  XPOSE_H5(IoError, out.temp_path_, H5Pset_alignment(fapl.get(), 4 << 20, 1 << 20));
   out.file_ =
       XPOSE_H5_ID(IoError, out.temp_path_,
                   H5Fcreate(out.temp_path_.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl.get()));
