@@ -26,15 +26,16 @@ JOB_SCRIPT=$REPO/jobs/slurm-cpu.sbatch
 FAKE_XPOSE=$REPO/tests/slurm/fake_xpose.sh
 SKIP=77
 JOB_TIMEOUT=${XPOSE_SLURM_JOB_TIMEOUT:-150}   # seconds a job may take, queueing included
+# XPOSE_SLURM_KEEP=1 keeps the cluster's directory (configuration, logs, job output) for a look.
 
 say() { printf 'slurm test: %s\n' "$*"; }
 skip() { say "SKIPPED: $*"; exit "$SKIP"; }
 fail() { say "FAILED: $*" >&2; exit 1; }
 
 # A test run inside a Slurm job must not talk to that cluster.
-while IFS='=' read -r name _; do
+for name in $(compgen -e); do
   case "$name" in SLURM_*) unset "$name" ;; esac
-done < <(env)
+done
 
 [ -x "$XPOSE" ] || fail "no xpose binary at $XPOSE"
 [ -r "$JOB_SCRIPT" ] || fail "no job script at $JOB_SCRIPT"
@@ -84,7 +85,7 @@ cleanup() {
       [ -f "$f" ] && { echo "--- last lines of $(basename "$f")"; tail -n 25 "$f"; }
     done
   fi
-  rm -rf "$TMP"
+  if [ -n "${XPOSE_SLURM_KEEP:-}" ]; then say "kept $TMP"; else rm -rf "$TMP"; fi
   exit "$rc"
 }
 trap cleanup EXIT
@@ -158,9 +159,14 @@ MailProg=/bin/true
 ReturnToService=2
 # Finished jobs stay visible to scontrol (there is no accounting database) for an hour.
 MinJobAge=3600
-NodeName=$NODE NodeAddr=127.0.0.1 CPUs=$CPUS RealMemory=$MEM_MB State=UNKNOWN
+# Two GPUs that exist only as a count, so the GPU job scripts' requests can be granted here.
+GresTypes=gpu
+NodeName=$NODE NodeAddr=127.0.0.1 CPUs=$CPUS RealMemory=$MEM_MB Gres=gpu:2 State=UNKNOWN
 PartitionName=xpose Nodes=$NODE Default=YES MaxTime=INFINITE State=UP
 EOF
+
+# slurmd drops GPUs without device files; any two character devices stand in (no cgroups here).
+echo "NodeName=$NODE Name=gpu File=/dev/null,/dev/zero" >"$TMP/gres.conf"
 
 slurmctld -D -f "$SLURM_CONF" >"$TMP/slurmctld.out" 2>&1 &
 DAEMON_PIDS+=($!)
@@ -216,29 +222,69 @@ SBATCH_ARGS=(--parsable --chdir="$TMP/work" --nodes=1 --ntasks-per-node="$RANKS"
 # Open MPI's shared-memory transport cannot use CMA (ptrace) in many containers.
 export OMPI_MCA_btl_vader_single_copy_mechanism=none
 
-# --- 1. a real transpose --------------------------------------------------------------------------
+# --- 1. real transposes ---------------------------------------------------------------------------
+# The CPU script as the docs show it (srun --mpi=pmix), the same with mpirun inside the allocation,
+# and the GPU scripts' Slurm side (GPU requests, srun --gpu-bind) with the cpu backend, as this
+# machine has no GPU. Submitted together; the node runs them one after another.
 cd "$TMP/work"
 "$XPOSE" generate "$TMP/work/in.h5:/m" --shape 300x500 --dtype float64 --quiet ||
   fail "xpose generate could not write the input"
-id=$(XPOSE=$XPOSE IN=$TMP/work/in.h5:/m OUT=$TMP/work/out.h5:/m PROGRESS_INTERVAL=1 \
-  sbatch "${SBATCH_ARGS[@]}" "$JOB_SCRIPT") || fail "sbatch refused $JOB_SCRIPT"
-id=${id%%;*}
-JOB_IDS+=("$id")
-say "submitted job $id ($RANKS ranks): $JOB_SCRIPT"
-final=$(wait_job "$id")
-log=$TMP/work/xpose-transpose-$id.out
-exit_code=$(job_field "$id" ExitCode)
-[ -f "$log" ] && show_log "$log"
-[ "$final" = COMPLETED ] || fail "job $id ended $final (exit code $exit_code), not COMPLETED"
-[ "$exit_code" = 0:0 ] || fail "job $id exit code is $exit_code, not 0:0"
-[ -f "$log" ] || fail "no log named after the job: expected $log, have: $(ls "$TMP/work")"
-[ "$(job_field "$id" StdOut)" = "$log" ] || fail "job $id logs to $(job_field "$id" StdOut), not $log"
-json=$TMP/work/xpose-transpose-$id.json
-[ -f "$json" ] || fail "no JSON summary named after the job: expected $json"
-grep -Eq '"exit_code": *0[,}[:space:]]' "$json" || fail "the JSON summary does not report exit code 0: $(cat "$json")"
-grep -Eq "\"ranks\": *$RANKS[,}[:space:]]" "$json" || fail "the JSON summary does not report $RANKS ranks: $(cat "$json")"
-"$XPOSE" verify "$TMP/work/in.h5:/m" "$TMP/work/out.h5:/m" || fail "the output of job $id does not verify"
-say "job $id: COMPLETED, exit code $exit_code, log $(basename "$log"), output verified"
+submit_transpose() {  # NAME SCRIPT [VAR=VALUE...] [-- SBATCH OPTIONS...]: prints the job id
+  local name=$1 script=$2 id
+  shift 2
+  local vars=() extra=()
+  while [ $# -gt 0 ] && [ "$1" != -- ]; do vars+=("$1"); shift; done
+  [ $# -gt 0 ] && { shift; extra=("$@"); }
+  id=$(env XPOSE="$XPOSE" IN="$TMP/work/in.h5:/m" OUT="$TMP/work/out-$name.h5:/m" PROGRESS_INTERVAL=1 \
+    "${vars[@]}" sbatch "${SBATCH_ARGS[@]}" "${extra[@]}" "$script") || fail "sbatch refused $script ($name)"
+  echo "${id%%;*}"
+}
+check_transpose() {  # NAME ID
+  local name=$1 id=$2 final exit_code log json
+  final=$(wait_job "$id")
+  log=$TMP/work/xpose-transpose-$id.out
+  exit_code=$(job_field "$id" ExitCode)
+  [ -f "$log" ] && show_log "$log"
+  [ "$final" = COMPLETED ] || fail "$name: job $id ended $final (exit code $exit_code), not COMPLETED"
+  [ "$exit_code" = 0:0 ] || fail "$name: job $id exit code is $exit_code, not 0:0"
+  [ -f "$log" ] || fail "$name: no log named after the job: expected $log, have: $(ls "$TMP/work")"
+  [ "$(job_field "$id" StdOut)" = "$log" ] || fail "$name: job $id logs to $(job_field "$id" StdOut), not $log"
+  json=$TMP/work/xpose-transpose-$id.json
+  [ -f "$json" ] || fail "$name: no JSON summary named after the job: expected $json"
+  grep -Eq '"exit_code": *0[,}[:space:]]' "$json" || fail "$name: the JSON summary does not report exit code 0: $(cat "$json")"
+  grep -Eq "\"ranks\": *$RANKS[,}[:space:]]" "$json" || fail "$name: the JSON summary does not report $RANKS ranks: $(cat "$json")"
+  "$XPOSE" verify "$TMP/work/in.h5:/m" "$TMP/work/out-$name.h5:/m" || fail "$name: the output of job $id does not verify"
+  say "$name: job $id COMPLETED, exit code $exit_code, log $(basename "$log"), output verified"
+}
+
+# The GPU jobs run xpose through a wrapper that notes which GPUs each rank was given: all of the
+# job's, so that each can take its own by node-local rank.
+cat >"$TMP/work/xpose-noting-gpus" <<EOF
+#!/bin/sh
+echo "\${SLURM_JOB_ID} \${SLURM_PROCID} [\${CUDA_VISIBLE_DEVICES-unset}]" >>"$TMP/work/gpus-seen"
+exec "$XPOSE" "\$@"
+EOF
+chmod +x "$TMP/work/xpose-noting-gpus"
+
+names=(cpu-srun cpu-mpirun gpu-node multi-node)
+ids=()
+ids+=("$(submit_transpose cpu-srun "$JOB_SCRIPT")")
+# Open MPI's mpirun refuses root unless told; the test runs as root.
+ids+=("$(submit_transpose cpu-mpirun "$JOB_SCRIPT" LAUNCHER=mpirun OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1)")
+for script in gpu-node multi-node; do
+  ids+=("$(submit_transpose "$script" "$REPO/jobs/slurm-$script.sbatch" XPOSE="$TMP/work/xpose-noting-gpus" \
+    BACKEND=cpu EXCHANGE=mpi -- --gpus-per-node="$RANKS")")
+done
+JOB_IDS+=("${ids[@]}")
+say "submitted jobs ${ids[*]} (${names[*]}), $RANKS ranks each"
+for i in "${!names[@]}"; do check_transpose "${names[i]}" "${ids[i]}"; done
+all_gpus=$(seq -s, 0 $((RANKS - 1)))
+for i in 2 3; do
+  seen=$(grep -c "^${ids[i]} [0-9]* \[$all_gpus\]\$" "$TMP/work/gpus-seen" || true)
+  [ "$seen" -eq "$RANKS" ] ||
+    fail "${names[i]}: not every rank was given all the job's GPUs ($all_gpus): $(grep "^${ids[i]} " "$TMP/work/gpus-seen")"
+done
+say "gpu-node, multi-node: every rank was given GPUs $all_gpus"
 
 # --- 2. the walltime path: signal, forward, exit 75, requeue, resume ------------------------------
 rm -f "$TMP/work"/started.*
