@@ -120,8 +120,9 @@ int main(int argc, char** argv) {
       const double c = median(copy_s), x = median(xpose_s);
       std::printf("%-22s %10.3f %12.2f %8.2f\n", "plain HDF5 copy", c, 2 * bytes / c / 1e9, 1.0);
       std::printf("%-22s %10.3f %12.2f %8.2f\n", "xpose transpose", x, 2 * bytes / x / 1e9, x / c);
-      std::printf("last transpose phases (s): read %.3f  transpose %.3f  exchange %.3f  unpack %.3f  write %.3f\n",
-                  last.times.read, last.times.pack, last.times.exchange, last.times.unpack, last.times.write);
+      std::printf("last transpose phases (s): read %.3f  transpose %.3f  exchange %.3f  unpack %.3f  write %.3f  (overlapped: %s)\n",
+                  last.times.read, last.times.kernel, last.times.exchange, last.times.unpack, last.times.write,
+                  last.overlapped ? "yes" : "no");
       std::printf("verify: %lld elements checked, %lld mismatches\n", static_cast<long long>(result.checked),
                   static_cast<long long>(result.mismatches));
       std::remove((workdir + "/bench-transposed.h5").c_str());
