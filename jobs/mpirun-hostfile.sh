@@ -77,7 +77,7 @@ trap - INT TERM USR1
 case "$status" in
   0) echo "== done: $OUT (summary in $JSON)" ;;
   75) echo "== stopped cleanly after a stage; continue with the same command and --resume:"
-      echo "   HOSTFILE='$HOSTFILE' RANKS_PER_NODE=$RANKS_PER_NODE IN='$IN' OUT='$OUT' $0 $* --resume" ;;
+      echo "   HOSTFILE='$HOSTFILE' RANKS_PER_NODE=$RANKS_PER_NODE IN='$IN' OUT='$OUT' $0 ${*:+$* }--resume" ;;
   *) echo "== xpose failed with exit code $status (the exit codes are listed in README.md)" >&2 ;;
 esac
 exit "$status"

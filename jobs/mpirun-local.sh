@@ -67,7 +67,7 @@ trap - INT TERM USR1
 case "$status" in
   0) echo "== done: $OUT (summary in $JSON)" ;;
   75) echo "== stopped cleanly after a stage; continue with the same command and --resume:"
-      echo "   IN='$IN' OUT='$OUT' NP=$NP $0 $* --resume" ;;
+      echo "   IN='$IN' OUT='$OUT' NP=$NP $0 ${*:+$* }--resume" ;;
   *) echo "== xpose failed with exit code $status (the exit codes are listed in README.md)" >&2 ;;
 esac
 exit "$status"
