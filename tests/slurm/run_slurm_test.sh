@@ -41,26 +41,7 @@ done
 [ -r "$JOB_SCRIPT" ] || fail "no job script at $JOB_SCRIPT"
 [ "$(id -u)" -eq 0 ] || skip "slurmd must run as root to start jobs; run the tests as root"
 
-# --- packages ----------------------------------------------------------------------------------
-have_slurm() {
-  local c
-  for c in munged mungekey slurmctld slurmd sbatch srun scontrol sinfo scancel; do
-    command -v "$c" >/dev/null 2>&1 || return 1
-  done
-}
-if ! have_slurm; then
-  command -v apt-get >/dev/null 2>&1 || skip "slurm-wlm and munge are missing and there is no apt-get"
-  say "installing slurm-wlm and munge"
-  export DEBIAN_FRONTEND=noninteractive
-  # No daemon should start from the packages' scripts: this test runs its own.
-  if ! { apt-get update -qq && apt-get install -y -qq --no-install-recommends slurm-wlm munge; } >/tmp/xpose-slurm-apt.log 2>&1; then
-    tail -5 /tmp/xpose-slurm-apt.log >&2
-    skip "apt-get could not install slurm-wlm and munge (log: /tmp/xpose-slurm-apt.log)"
-  fi
-  have_slurm || skip "slurm-wlm and munge installed, but their commands are not on PATH"
-fi
-
-# --- a private cluster under one directory -----------------------------------------------------
+# --- one directory for everything -----------------------------------------------------
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/xpose-slurm.XXXXXX")
 # munged insists that everyone may traverse the directory holding its socket.
 chmod 755 "$TMP"
@@ -91,6 +72,27 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
+# --- packages ----------------------------------------------------------------------------------
+have_slurm() {
+  local c
+  for c in munged mungekey slurmctld slurmd sbatch srun scontrol sinfo scancel; do
+    command -v "$c" >/dev/null 2>&1 || return 1
+  done
+}
+if ! have_slurm; then
+  command -v apt-get >/dev/null 2>&1 || skip "slurm-wlm and munge are missing and there is no apt-get"
+  say "installing slurm-wlm and munge"
+  export DEBIAN_FRONTEND=noninteractive
+  # The lock timeout waits out a concurrent apt run (unattended upgrades) instead of failing.
+  apt=(apt-get -q -o DPkg::Lock::Timeout=120)
+  if ! { "${apt[@]}" update && "${apt[@]}" install -y --no-install-recommends slurm-wlm munge; } >"$TMP/apt.log" 2>&1; then
+    tail -n 5 "$TMP/apt.log" >&2
+    skip "apt-get could not install slurm-wlm and munge"
+  fi
+  have_slurm || skip "slurm-wlm and munge installed, but their commands are not on PATH"
+fi
+
+# --- a private cluster under one directory ----------------------------------------------------
 # Two free TCP ports for slurmctld and slurmd, away from Slurm's defaults (6817/6818), which a
 # real installation on this machine may hold.
 port_free() { ! (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
