@@ -101,7 +101,8 @@ class Dataset {
 /// corrupt, no permission), UnsupportedInputError (see check_transposable). open itself accepts
 /// any dataset, so that `xpose info` can describe one it cannot transpose; callers that transpose
 /// run check_transposable next. With one rank the default (sec2) driver is used: faster than
-/// MPI-IO, and the same file format.
+/// MPI-IO, and the same file format. Destroying an InputFile closes the file, which under MPI-IO
+/// is collective: every rank destroys it at the same point.
 class InputFile {
  public:
   static InputFile open(const DatasetRef& ref, MPI_Comm comm);
