@@ -74,11 +74,16 @@ def expect_transposed(in_path, out_path, dset="/data", out_dset="/data"):
         a, b = fi[dset], fo[out_dset]
         check(b.shape == a.shape[:-2] + (a.shape[-1], a.shape[-2]), f"shape {b.shape} vs input {a.shape}")
         check(a.id.get_type() == b.id.get_type(), f"datatype changed: {a.dtype} -> {b.dtype}")
-        ref = np.swapaxes(a[()], -1, -2)
-        got = b[()]
-        check(ref.tobytes() == got.tobytes(),
-              f"{out_path}: {np.count_nonzero(ref.view(np.uint8) != got.view(np.uint8))} bytes differ from numpy")
-        return fo[out_dset].attrs
+        ref = np.ascontiguousarray(np.swapaxes(a[()], -1, -2))
+        got = np.ascontiguousarray(b[()])
+        if ref.tobytes() != got.tobytes():
+            rb = np.frombuffer(ref.tobytes(), np.uint8)
+            gb = np.frombuffer(got.tobytes(), np.uint8)
+            first = int(np.argmax(rb != gb)) // a.dtype.itemsize
+            raise AssertionError(f"{out_path} ({a.dtype}, {a.shape}): {np.count_nonzero(rb != gb)} bytes differ "
+                                 f"from numpy; first differing element (flat) {first}: "
+                                 f"{ref.reshape(-1)[first]!r} vs {got.reshape(-1)[first]!r}")
+        return {k: fo[out_dset].attrs[k] for k in fo[out_dset].attrs}
 
 
 def no_leftovers(directory, allowed):
