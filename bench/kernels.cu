@@ -5,7 +5,10 @@
 // cuBLAS geam. Every output is verified on the device, every element, against the formula that
 // filled the input. Bandwidth is 2 x bytes / time (read + write), beside memcpy's.
 //
-//   bench_kernels [--csv FILE] [--reps N] [--huge] [--huge-only] [--quick] [--filter WORD]
+//   bench_kernels [--csv FILE] [--reps N] [--huge] [--huge-only] [--quick] [--extra] [--filter
+//   WORD]
+// --quick: library kernels and baselines only; --extra: also f32 shapes whose rows are 16, 32 or
+// 64 bytes off 128-byte lines on one side; --huge: also 131072^2 float32 in place (64 GiB).
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 
@@ -20,6 +23,7 @@
 
 #include "kernels/cuda/check.h"
 #include "kernels/cuda/inplace.cuh"
+#include "kernels/cuda/skew.cuh"
 #include "kernels/cuda/tiled.cuh"
 #include "kernels/transpose.h"
 
@@ -202,6 +206,22 @@ Variant tiled_variant(const char* detail, bool persistent = false, int group = 1
   return v;
 }
 
+// One shape of the skewed kernel (any alignment); group as tiled_variant's.
+template <class C>
+Variant skew_variant(const char* detail, int group = 1) {
+  Variant v;
+  v.kernel = group > 1 ? "skew-g" + std::to_string(group) : "skew";
+  v.detail = detail;
+  v.run = [group](const void* in, void* out, std::int64_t rows, std::int64_t cols,
+                  cudaStream_t st) {
+    const TransposeShape s = TransposeShape::dense(rows, cols);
+    if (!skew_accepts<C>(in, out, s)) return false;
+    launch_skew<C>(in, out, s, st, group);
+    return true;
+  };
+  return v;
+}
+
 template <class C, PairOrder O>
 Variant inplace_variant(const char* kernel, const char* detail, bool persistent = false) {
   Variant v;
@@ -323,104 +343,111 @@ std::vector<Variant> variants_for(bool quick) {
     };
     vs.push_back(v);
   }
-  // Tile shapes: TileConfig<S, W, BR, BC, NT, MINB> is a (BR*W/S) x (BC*W/S) tile of W-byte
-  // words, NT threads, registers capped for MINB blocks per SM.
+  // Tile shapes: TileConfig<S, W, BR, BC, NT, MINB, HINT> is a (BR*W/S) x (BC*W/S) tile of
+  // W-byte words, NT threads, registers capped for MINB blocks per SM, HINT 1/2/3: streaming
+  // loads / stores / both. SkewConfig<S, W, TH, TW, NT, A_OUT>: output pieces aligned to A_OUT.
   if constexpr (S == 4) {
     vs.push_back(inplace_variant<TileConfig<4, 16, 16, 16, 256>, PairOrder::Classic>(
         "classic-inplace", "64x64 w16, all tiles"));
     if (!quick) {
-      vs.push_back(tiled_variant<TileConfig<4, 16, 16, 16, 256>>("64x64 w16 t256"));
-      vs.push_back(tiled_variant<TileConfig<4, 16, 16, 16, 256>>("64x64 w16 t256", false, 8));
-      vs.push_back(tiled_variant<TileConfig<4, 16, 16, 16, 256>>("64x64 w16 t256", false, 32));
-      vs.push_back(tiled_variant<TileConfig<4, 16, 16, 16, 256>>("64x64 w16 t256", true));
-      vs.push_back(tiled_variant<TileConfig<4, 16, 16, 16, 256, 4>>("64x64 w16 t256 b4"));
-      vs.push_back(tiled_variant<TileConfig<4, 16, 16, 16, 128, 6>>("64x64 w16 t128 b6"));
-      vs.push_back(tiled_variant<TileConfig<4, 16, 8, 32, 256>>("32x128 w16 t256"));
-      vs.push_back(tiled_variant<TileConfig<4, 16, 32, 8, 256>>("128x32 w16 t256"));
-      vs.push_back(tiled_variant<TileConfig<4, 16, 32, 16, 256, 2>>("128x64 w16 t256 b2"));
-      vs.push_back(tiled_variant<TileConfig<4, 16, 8, 8, 64, 16>>("32x32 w16 t64 b16"));
       vs.push_back(tiled_variant<TileConfig<4, 8, 32, 32, 256>>("64x64 w8 t256"));
-      vs.push_back(tiled_variant<TileConfig<4, 4, 32, 32, 256>>("32x32 w4 t256"));
+      vs.push_back(tiled_variant<TileConfig<4, 8, 32, 32, 256, 4>>("64x64 w8 t256 b4"));
+      vs.push_back(tiled_variant<TileConfig<4, 8, 32, 32, 256, 1, 1>>("64x64 w8 t256 ldcs"));
+      vs.push_back(tiled_variant<TileConfig<4, 8, 32, 32, 256, 1, 2>>("64x64 w8 t256 stcs"));
+      vs.push_back(tiled_variant<TileConfig<4, 8, 32, 32, 256, 1, 3>>("64x64 w8 t256 ldcs+stcs"));
+      vs.push_back(tiled_variant<TileConfig<4, 8, 32, 32, 128, 3>>("64x64 w8 t128 b3"));
+      vs.push_back(tiled_variant<TileConfig<4, 8, 64, 32, 256, 2>>("128x64 w8 t256 b2"));
+      vs.push_back(tiled_variant<TileConfig<4, 8, 32, 64, 256, 2>>("64x128 w8 t256 b2"));
+      vs.push_back(tiled_variant<TileConfig<4, 16, 16, 16, 256>>("64x64 w16 t256"));
+      vs.push_back(tiled_variant<TileConfig<4, 16, 32, 16, 256, 2>>("128x64 w16 t256 b2"));
       vs.push_back(tiled_variant<TileConfig<4, 4, 64, 64, 256>>("64x64 w4 t256"));
-      vs.push_back(tiled_variant<TileConfig<4, 4, 64, 64, 256>>("64x64 w4 t256", false, 8));
-      vs.push_back(tiled_variant<TileConfig<4, 4, 32, 64, 256, 3>>("32x64 w4 t256 b3"));
+      vs.push_back(skew_variant<SkewConfig<4, 8, 64, 64, 256, 32>>("64x64 w8 a32"));
+      vs.push_back(skew_variant<SkewConfig<4, 8, 64, 64, 256, 32>>("64x64 w8 a32", 8));
+      vs.push_back(skew_variant<SkewConfig<4, 8, 64, 64, 256, 32>>("64x64 w8 a32", 32));
+      vs.push_back(skew_variant<SkewConfig<4, 8, 64, 64, 256, 128>>("64x64 w8 a128"));
+      vs.push_back(skew_variant<SkewConfig<4, 8, 128, 64, 256, 128>>("128x64 w8 a128"));
+      vs.push_back(skew_variant<SkewConfig<4, 16, 64, 64, 256, 32>>("64x64 w16 a32"));
+      vs.push_back(skew_variant<SkewConfig<4, 16, 64, 64, 256, 128>>("64x64 w16 a128"));
+      vs.push_back(skew_variant<SkewConfig<4, 16, 64, 64, 256, 128>>("64x64 w16 a128", 8));
+      vs.push_back(skew_variant<SkewConfig<4, 8, 32, 64, 256, 32>>("32x64 w8 a32"));
+      vs.push_back(skew_variant<SkewConfig<4, 8, 64, 32, 256, 32>>("64x32 w8 a32"));
       vs.push_back(inplace_variant<TileConfig<4, 16, 16, 16, 256>, PairOrder::RowWise>(
           "inplace-rowwise", "64x64 w16"));
-      vs.push_back(inplace_variant<TileConfig<4, 16, 16, 16, 256>, PairOrder::Staggered>(
-          "inplace-persistent", "64x64 w16", true));
-      vs.push_back(inplace_variant<TileConfig<4, 16, 16, 16, 256, 4>, PairOrder::Staggered>(
-          "inplace-tile", "64x64 w16 b4"));
-      vs.push_back(inplace_variant<TileConfig<4, 16, 8, 8, 64>, PairOrder::Staggered>(
-          "inplace-tile", "32x32 w16 t64"));
-      vs.push_back(inplace_variant<TileConfig<4, 4, 32, 32, 256>, PairOrder::Staggered>(
-          "inplace-tile", "32x32 w4"));
-      vs.push_back(inplace_variant<TileConfig<4, 4, 64, 64, 256>, PairOrder::Classic>(
-          "classic-inplace", "64x64 w4, all tiles"));
+      vs.push_back(inplace_variant<TileConfig<4, 8, 32, 32, 256>, PairOrder::Staggered>(
+          "inplace-tile", "64x64 w8"));
+      vs.push_back(inplace_variant<TileConfig<4, 8, 32, 32, 256>, PairOrder::RowWise>(
+          "inplace-rowwise", "64x64 w8"));
+      vs.push_back(inplace_variant<TileConfig<4, 16, 16, 16, 256, 1, 3>, PairOrder::Staggered>(
+          "inplace-tile", "64x64 w16 ldcs+stcs"));
     }
   } else if constexpr (S == 8) {
     vs.push_back(inplace_variant<TileConfig<8, 16, 16, 16, 256>, PairOrder::Classic>(
         "classic-inplace", "32x32 w16, all tiles"));
     if (!quick) {
-      vs.push_back(tiled_variant<TileConfig<8, 16, 16, 16, 256>>("32x32 w16 t256"));
-      vs.push_back(tiled_variant<TileConfig<8, 16, 16, 16, 256>>("32x32 w16 t256", false, 8));
-      vs.push_back(tiled_variant<TileConfig<8, 16, 16, 16, 256>>("32x32 w16 t256", false, 32));
-      vs.push_back(tiled_variant<TileConfig<8, 16, 16, 16, 256>>("32x32 w16 t256", true));
-      vs.push_back(tiled_variant<TileConfig<8, 16, 32, 32, 256, 2>>("64x64 w16 t256 b2"));
-      vs.push_back(tiled_variant<TileConfig<8, 16, 32, 32, 256, 2>>("64x64 w16 t256 b2", false, 8));
-      vs.push_back(tiled_variant<TileConfig<8, 16, 16, 32, 256, 4>>("32x64 w16 t256 b4"));
-      vs.push_back(tiled_variant<TileConfig<8, 16, 32, 16, 256, 4>>("64x32 w16 t256 b4"));
-      vs.push_back(tiled_variant<TileConfig<8, 16, 16, 16, 128, 8>>("32x32 w16 t128 b8"));
-      vs.push_back(tiled_variant<TileConfig<8, 8, 32, 32, 256>>("32x32 w8 t256"));
-      vs.push_back(tiled_variant<TileConfig<8, 8, 32, 32, 256>>("32x32 w8 t256", false, 8));
-      vs.push_back(tiled_variant<TileConfig<8, 8, 64, 64, 256, 2>>("64x64 w8 t256 b2"));
       vs.push_back(tiled_variant<TileConfig<8, 8, 32, 64, 256, 3>>("32x64 w8 t256 b3"));
+      vs.push_back(tiled_variant<TileConfig<8, 8, 32, 64, 256, 4>>("32x64 w8 t256 b4"));
+      vs.push_back(tiled_variant<TileConfig<8, 8, 32, 64, 256, 3, 1>>("32x64 w8 t256 b3 ldcs"));
+      vs.push_back(tiled_variant<TileConfig<8, 8, 32, 64, 256, 3, 2>>("32x64 w8 t256 b3 stcs"));
+      vs.push_back(tiled_variant<TileConfig<8, 8, 32, 64, 256, 3, 3>>("32x64 w8 t256 b3 ld+stcs"));
+      vs.push_back(tiled_variant<TileConfig<8, 8, 64, 32, 256, 3>>("64x32 w8 t256 b3"));
+      vs.push_back(tiled_variant<TileConfig<8, 8, 32, 32, 256>>("32x32 w8 t256"));
+      vs.push_back(tiled_variant<TileConfig<8, 8, 64, 64, 256, 2>>("64x64 w8 t256 b2"));
+      vs.push_back(tiled_variant<TileConfig<8, 16, 16, 16, 256>>("32x32 w16 t256"));
+      vs.push_back(skew_variant<SkewConfig<8, 16, 32, 32, 256, 32>>("32x32 w16 a32"));
+      vs.push_back(skew_variant<SkewConfig<8, 16, 32, 32, 256, 32>>("32x32 w16 a32", 8));
+      vs.push_back(skew_variant<SkewConfig<8, 16, 64, 32, 256, 128>>("64x32 w16 a128"));
+      vs.push_back(skew_variant<SkewConfig<8, 16, 64, 64, 256, 32>>("64x64 w16 a32"));
+      vs.push_back(skew_variant<SkewConfig<8, 8, 32, 64, 256, 32>>("32x64 w8 a32"));
+      vs.push_back(skew_variant<SkewConfig<8, 8, 64, 64, 256, 128>>("64x64 w8 a128"));
+      vs.push_back(skew_variant<SkewConfig<8, 8, 64, 64, 256, 128>>("64x64 w8 a128", 8));
       vs.push_back(inplace_variant<TileConfig<8, 16, 16, 16, 256>, PairOrder::RowWise>(
           "inplace-rowwise", "32x32 w16"));
-      vs.push_back(inplace_variant<TileConfig<8, 16, 16, 16, 256>, PairOrder::Staggered>(
-          "inplace-persistent", "32x32 w16", true));
-      vs.push_back(inplace_variant<TileConfig<8, 16, 32, 32, 256, 2>, PairOrder::Staggered>(
-          "inplace-tile", "64x64 w16 b2"));
       vs.push_back(inplace_variant<TileConfig<8, 8, 32, 32, 256>, PairOrder::Staggered>(
           "inplace-tile", "32x32 w8"));
+      vs.push_back(inplace_variant<TileConfig<8, 16, 16, 16, 256, 1, 3>, PairOrder::Staggered>(
+          "inplace-tile", "32x32 w16 ldcs+stcs"));
     }
   } else if constexpr (S == 16) {
     vs.push_back(inplace_variant<TileConfig<16, 16, 32, 32, 256>, PairOrder::Classic>(
         "classic-inplace", "32x32, all tiles"));
     if (!quick) {
-      vs.push_back(tiled_variant<TileConfig<16, 16, 32, 32, 256>>("32x32 t256"));
-      vs.push_back(tiled_variant<TileConfig<16, 16, 32, 32, 256>>("32x32 t256", false, 8));
-      vs.push_back(tiled_variant<TileConfig<16, 16, 32, 32, 256>>("32x32 t256", false, 32));
-      vs.push_back(tiled_variant<TileConfig<16, 16, 32, 32, 256>>("32x32 t256", true));
-      vs.push_back(tiled_variant<TileConfig<16, 16, 32, 32, 256, 4>>("32x32 t256 b4"));
-      vs.push_back(tiled_variant<TileConfig<16, 16, 32, 32, 128, 6>>("32x32 t128 b6"));
       vs.push_back(tiled_variant<TileConfig<16, 16, 16, 16, 256>>("16x16 t256"));
+      vs.push_back(tiled_variant<TileConfig<16, 16, 16, 16, 128>>("16x16 t128"));
+      vs.push_back(tiled_variant<TileConfig<16, 16, 16, 16, 256, 1, 1>>("16x16 t256 ldcs"));
+      vs.push_back(tiled_variant<TileConfig<16, 16, 16, 16, 256, 1, 2>>("16x16 t256 stcs"));
+      vs.push_back(tiled_variant<TileConfig<16, 16, 16, 16, 256, 1, 3>>("16x16 t256 ldcs+stcs"));
       vs.push_back(tiled_variant<TileConfig<16, 16, 16, 32, 256>>("16x32 t256"));
-      vs.push_back(tiled_variant<TileConfig<16, 16, 32, 16, 256>>("32x16 t256"));
-      vs.push_back(tiled_variant<TileConfig<16, 16, 64, 32, 256, 2>>("64x32 t256 b2"));
+      vs.push_back(tiled_variant<TileConfig<16, 16, 32, 32, 256>>("32x32 t256"));
+      vs.push_back(tiled_variant<TileConfig<16, 16, 32, 32, 256>>("32x32 t256", false, 32));
+      vs.push_back(skew_variant<SkewConfig<16, 16, 32, 32, 256, 32>>("32x32 a32"));
+      vs.push_back(skew_variant<SkewConfig<16, 16, 32, 32, 256, 32>>("32x32 a32", 8));
+      vs.push_back(skew_variant<SkewConfig<16, 16, 32, 32, 256, 128>>("32x32 a128"));
+      vs.push_back(skew_variant<SkewConfig<16, 16, 16, 16, 256, 32>>("16x16 a32"));
+      vs.push_back(skew_variant<SkewConfig<16, 16, 16, 32, 256, 32>>("16x32 a32"));
+      vs.push_back(skew_variant<SkewConfig<16, 16, 32, 16, 256, 32>>("32x16 a32"));
+      vs.push_back(skew_variant<SkewConfig<16, 16, 32, 32, 256, 128>>("32x32 a128", 8));
       vs.push_back(inplace_variant<TileConfig<16, 16, 32, 32, 256>, PairOrder::RowWise>(
           "inplace-rowwise", "32x32"));
-      vs.push_back(inplace_variant<TileConfig<16, 16, 32, 32, 256>, PairOrder::Staggered>(
-          "inplace-persistent", "32x32", true));
       vs.push_back(inplace_variant<TileConfig<16, 16, 16, 16, 256>, PairOrder::Staggered>(
           "inplace-tile", "16x16"));
+      vs.push_back(inplace_variant<TileConfig<16, 16, 32, 32, 256, 1, 3>, PairOrder::Staggered>(
+          "inplace-tile", "32x32 ldcs+stcs"));
     }
   } else if constexpr (S == 1) {
     vs.push_back(inplace_variant<TileConfig<1, 16, 8, 8, 64>, PairOrder::Classic>(
         "classic-inplace", "128x128 w16, all tiles"));
     if (!quick) {
-      vs.push_back(tiled_variant<TileConfig<1, 4, 32, 32, 256>>("128x128 w4 t256"));
-      vs.push_back(tiled_variant<TileConfig<1, 4, 16, 16, 64>>("64x64 w4 t64"));
       vs.push_back(tiled_variant<TileConfig<1, 8, 8, 8, 64>>("64x64 w8 t64"));
-      vs.push_back(tiled_variant<TileConfig<1, 1, 32, 32, 256>>("32x32 w1 t256"));
+      vs.push_back(tiled_variant<TileConfig<1, 8, 16, 16, 256>>("128x128 w8 t256"));
+      vs.push_back(skew_variant<SkewConfig<1, 16, 128, 64, 256, 32>>("128x64 w16 a32"));
     }
   } else if constexpr (S == 2) {
     vs.push_back(inplace_variant<TileConfig<2, 16, 8, 8, 64>, PairOrder::Classic>(
         "classic-inplace", "64x64 w16, all tiles"));
     if (!quick) {
-      vs.push_back(tiled_variant<TileConfig<2, 4, 32, 32, 256>>("64x64 w4 t256"));
       vs.push_back(tiled_variant<TileConfig<2, 8, 16, 16, 64>>("64x64 w8 t64"));
-      vs.push_back(tiled_variant<TileConfig<2, 8, 8, 16, 64>>("32x64 w8 t64"));
-      vs.push_back(tiled_variant<TileConfig<2, 2, 32, 32, 256>>("32x32 w2 t256"));
+      vs.push_back(tiled_variant<TileConfig<2, 16, 16, 16, 256>>("128x128 w16 t256"));
+      vs.push_back(skew_variant<SkewConfig<2, 16, 64, 64, 256, 32>>("64x64 w16 a32"));
     }
   }
   return vs;
@@ -435,6 +462,7 @@ struct Options {
   bool huge = false;
   bool huge_only = false;
   bool quick = false;
+  bool extra = false;
   std::string filter;
 };
 
@@ -698,6 +726,17 @@ int run(const Options& opt) {
       XPOSE_CHECK_CUDA(cudaMalloc(&b, max_bytes));
       Bench::print_header();
       for (const Shape& s : shapes) bench.run_case<4>("f32", s.r, s.c, a, b, rows);
+      if (opt.extra) {
+        // Which side's alignment costs: rows 64, 32 or 16 bytes off 128-byte lines on the read
+        // side only (16384 x C) or the write side only (R x 16384).
+        for (const Shape& s : std::vector<Shape>{{16384, 16400},
+                                                 {16400, 16384},
+                                                 {16384, 16392},
+                                                 {16392, 16384},
+                                                 {16384, 16388},
+                                                 {16388, 16384}})
+          bench.run_case<4>("f32", s.r, s.c, a, b, rows);
+      }
       for (const Shape& s : shapes) bench.run_case<8>("f64", s.r, s.c, a, b, rows);
       for (const Shape& s : shapes) bench.run_case<16>("c128", s.r, s.c, a, b, rows);
       bench.run_case<1>("u8", 16384, 16384, a, b, rows);
@@ -770,9 +809,10 @@ int main(int argc, char** argv) {
     else if (a == "--filter")
       opt.filter = next();
     else {
-      std::fprintf(stderr,
-                   "usage: bench_kernels [--csv FILE] [--reps N] [--huge] [--huge-only] [--quick] "
-                   "[--filter WORD]\n");
+      std::fprintf(
+          stderr,
+          "usage: bench_kernels [--csv FILE] [--reps N] [--huge] [--huge-only] [--quick] [--extra] "
+          "[--filter WORD]\n");
       return 2;
     }
   }

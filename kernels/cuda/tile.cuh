@@ -54,8 +54,9 @@ constexpr bool is_pow2(int x) {
 
 /// One tile shape. S: element bytes; W: access bytes (a multiple of S, at most 16); BR x BC:
 /// the tile in V x V blocks (powers of two); NT: threads per block; MINB: blocks per SM the
-/// compiler must leave registers for (__launch_bounds__), 1 to let it choose.
-template <int S_, int W_, int BR_, int BC_, int NT_, int MINB_ = 1>
+/// compiler must leave registers for (__launch_bounds__), 1 to let it choose; HINT: cache hints,
+/// bit 0 streaming loads (ld.global.cs), bit 1 streaming stores (st.global.cs).
+template <int S_, int W_, int BR_, int BC_, int NT_, int MINB_ = 1, int HINT_ = 0>
 struct TileConfig {
   static constexpr int S = S_;
   static constexpr int W = W_;
@@ -64,6 +65,7 @@ struct TileConfig {
   static constexpr int BC = BC_;   ///< blocks across the tile
   static constexpr int NT = NT_;
   static constexpr int MINB = MINB_;
+  static constexpr int HINT = HINT_;
   static constexpr int TH = BR * V;  ///< input rows of a tile
   static constexpr int TW = BC * V;  ///< input columns of a tile
   static constexpr int BLOCKS = BR * BC;
@@ -93,6 +95,26 @@ struct TileConfig {
     return r * BR + (h ^ ((r / V) & (SW - 1)));
   }
 };
+
+/// A global load or store of one word, with the cache hints of HINT (sm_32+ intrinsics; plain
+/// accesses where the code is compiled for the host).
+template <int HINT, class T>
+__device__ __forceinline__ T load_word(const T* p) {
+#if defined(__CUDA_ARCH__)
+  if constexpr ((HINT & 1) != 0) return __ldcs(p);
+#endif
+  return *p;
+}
+template <int HINT, class T>
+__device__ __forceinline__ void store_word(T* p, const T& v) {
+#if defined(__CUDA_ARCH__)
+  if constexpr ((HINT & 2) != 0) {
+    __stcs(p, v);
+    return;
+  }
+#endif
+  *p = v;
+}
 
 /// Reads the tile at `src` (its first element; rows `pitch` bytes apart) into shared memory in
 /// output order. `full`: the whole tile lies inside the matrix, so no guards and whole words;
@@ -126,7 +148,8 @@ __device__ __forceinline__ void load_tile(const char* __restrict__ src, std::int
     const int h = blk / C::BC;
     const char* base = src + static_cast<std::int64_t>(h * C::V) * pitch + g * C::W;
 #pragma unroll
-    for (int m = 0; m < C::V; ++m) v[p][m].w = *reinterpret_cast<const Word*>(base + m * pitch);
+    for (int m = 0; m < C::V; ++m)
+      v[p][m].w = load_word<C::HINT>(reinterpret_cast<const Word*>(base + m * pitch));
   }
 #pragma unroll
   for (int p = 0; p < C::LOADS; ++p) {
@@ -167,9 +190,47 @@ __device__ __forceinline__ void store_tile(char* __restrict__ dst, std::int64_t 
     const int idx = threadIdx.x + q * C::NT;
     const int r = idx / C::BR;
     const int h = idx % C::BR;
-    *reinterpret_cast<Word*>(dst + static_cast<std::int64_t>(r) * pitch + h * C::W) =
-        smem[C::slot(r, h)];
+    store_word<C::HINT>(
+        reinterpret_cast<Word*>(dst + static_cast<std::int64_t>(r) * pitch + h * C::W),
+        smem[C::slot(r, h)]);
   }
+}
+
+/// Kernel arguments; sizes in bytes where the name says so, else in elements.
+struct TiledParams {
+  const char* in;
+  char* out;
+  std::int64_t rows;
+  std::int64_t cols;
+  std::int64_t batch;
+  std::int64_t in_pitch_bytes;
+  std::int64_t out_pitch_bytes;
+  std::int64_t in_stride_bytes;
+  std::int64_t out_stride_bytes;
+  std::uint32_t tiles_x;  ///< tiles across the input columns
+  std::uint32_t tiles_y;  ///< tiles down the input rows
+  std::uint32_t tiles;    ///< tiles per matrix
+  std::uint32_t group;    ///< tile rows per group of the block order (1: plain row-major)
+};
+
+/// Tile (ty, tx) of block number t. Blocks run in order, so the tiles in flight at one time are
+/// a run of consecutive t. Numbered row-major (group 1), that run spans whole tile rows: the reads
+/// are long and contiguous but every output row gets one short piece. With groups of G tile rows
+/// numbered column-major, the run covers a squarer patch and both sides get longer pieces.
+__device__ __forceinline__ void tile_of(const TiledParams& p, std::uint32_t t, std::uint32_t& ty,
+                                        std::uint32_t& tx) {
+  if (p.group <= 1) {
+    ty = t / p.tiles_x;
+    tx = t - ty * p.tiles_x;
+    return;
+  }
+  const std::uint32_t per_group = p.group * p.tiles_x;
+  const std::uint32_t g = t / per_group;
+  const std::uint32_t in_group = t - g * per_group;
+  const std::uint32_t first = g * p.group;
+  const std::uint32_t height = min(p.group, p.tiles_y - first);
+  tx = in_group / height;
+  ty = first + (in_group - tx * height);
 }
 
 /// True when pointers, pitches and strides (in elements) allow W-byte words of C.

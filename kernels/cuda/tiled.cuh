@@ -14,43 +14,6 @@
 
 namespace xpose::kernels::cuda_tile {
 
-/// Kernel arguments; sizes in bytes where the name says so, else in elements.
-struct TiledParams {
-  const char* in;
-  char* out;
-  std::int64_t rows;
-  std::int64_t cols;
-  std::int64_t batch;
-  std::int64_t in_pitch_bytes;
-  std::int64_t out_pitch_bytes;
-  std::int64_t in_stride_bytes;
-  std::int64_t out_stride_bytes;
-  std::uint32_t tiles_x;  ///< tiles across the input columns
-  std::uint32_t tiles_y;  ///< tiles down the input rows
-  std::uint32_t tiles;    ///< tiles per matrix
-  std::uint32_t group;    ///< tile rows per group of the block order (1: plain row-major)
-};
-
-/// Tile (ty, tx) of block number t. Blocks run in order, so the tiles in flight at one time are
-/// a run of consecutive t. Numbered row-major (group 1), that run spans whole tile rows: the reads
-/// are long and contiguous but every output row gets one short piece. With groups of G tile rows
-/// numbered column-major, the run covers a squarer patch and both sides get longer pieces.
-__device__ __forceinline__ void tile_of(const TiledParams& p, std::uint32_t t, std::uint32_t& ty,
-                                        std::uint32_t& tx) {
-  if (p.group <= 1) {
-    ty = t / p.tiles_x;
-    tx = t - ty * p.tiles_x;
-    return;
-  }
-  const std::uint32_t per_group = p.group * p.tiles_x;
-  const std::uint32_t g = t / per_group;
-  const std::uint32_t in_group = t - g * per_group;
-  const std::uint32_t first = g * p.group;
-  const std::uint32_t height = min(p.group, p.tiles_y - first);
-  tx = in_group / height;
-  ty = first + (in_group - tx * height);
-}
-
 /// One block per tile, grid-stride over tiles (blockIdx.x, so no 65535 limit) and over the
 /// batch (blockIdx.y); tiles are numbered row-major, so neighbouring blocks read neighbouring
 /// tiles of the same input rows.

@@ -1,5 +1,7 @@
 // In-place square CUDA transpose: the triangular staggered kernel (inplace.cuh) with, per
 // element size, the widest square tile whose W-byte words the buffer and n allow.
+#include <cstdint>
+
 #include "kernels/cuda/inplace.cuh"
 #include "kernels/transpose.h"
 #include "xpose/error.h"
@@ -34,6 +36,11 @@ void transpose_inplace_cuda(void* buf, std::size_t elem_size, std::int64_t n, st
         cat("transpose_inplace_cuda: negative extent (n=", n, ", batch=", batch, ")"));
   if (n <= 1 || batch == 0) return;  // a 1 x 1 matrix is its own transpose
   if (buf == nullptr) throw DimensionMismatch("transpose_inplace_cuda: null buffer");
+  const bool supported =
+      elem_size == 1 || elem_size == 2 || elem_size == 4 || elem_size == 8 || elem_size == 16;
+  if (supported && reinterpret_cast<std::uintptr_t>(buf) % elem_size != 0)
+    throw DimensionMismatch(cat("transpose_inplace_cuda: buffer ", buf,
+                                " is not aligned to the element size (", elem_size, " bytes)"));
   auto* st = static_cast<cudaStream_t>(stream);
   switch (elem_size) {
     case 1:

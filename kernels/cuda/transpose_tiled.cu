@@ -1,6 +1,10 @@
-// Out-of-place CUDA transpose: picks, per element size, the widest tile shape whose W-byte words
-// the pointers and pitches allow, and launches it on the caller's stream. The shapes and their
-// measured speeds are in kernels/NOTES.md.
+// Out-of-place CUDA transpose: per element size, the tiled kernel (tiled.cuh) with the tile shape
+// measured fastest, where pointers and pitches allow its words; otherwise the skewed kernel
+// (skew.cuh), which takes any layout aligned to the element size. Launched on the caller's stream.
+// The shapes and their measured speeds are in kernels/NOTES.md.
+#include <cstdint>
+
+#include "kernels/cuda/skew.cuh"
 #include "kernels/cuda/tiled.cuh"
 #include "kernels/transpose.h"
 #include "xpose/error.h"
@@ -9,20 +13,40 @@ namespace xpose::kernels {
 
 namespace {
 
-using cuda_tile::launch_tiled;
+using cuda_tile::SkewConfig;
 using cuda_tile::TileConfig;
-using cuda_tile::tiled_accepts;
 
-// Tries each shape in turn; the last one (W = S) accepts any layout.
-template <class C, class... Rest>
-void dispatch(const void* in, void* out, const TransposeShape& s, cudaStream_t stream) {
-  if constexpr (sizeof...(Rest) == 0) {
-    launch_tiled<C>(in, out, s, stream);
+template <class C>
+struct Tiled {
+  static bool accepts(const void* in, const void* out, const TransposeShape& s) {
+    return cuda_tile::tiled_accepts<C>(in, out, s);
+  }
+  static void launch(const void* in, void* out, const TransposeShape& s, cudaStream_t st) {
+    cuda_tile::launch_tiled<C>(in, out, s, st);
+  }
+};
+
+template <class C>
+struct Skewed {
+  static bool accepts(const void* in, const void* out, const TransposeShape& s) {
+    return cuda_tile::skew_accepts<C>(in, out, s);
+  }
+  static void launch(const void* in, void* out, const TransposeShape& s, cudaStream_t st) {
+    cuda_tile::launch_skew<C>(in, out, s, st);
+  }
+};
+
+// The first kernel that accepts the layout runs.
+template <class K, class... Rest>
+void dispatch(const void* in, void* out, std::size_t elem_size, const TransposeShape& s,
+              cudaStream_t stream) {
+  if (K::accepts(in, out, s)) {
+    K::launch(in, out, s, stream);
+  } else if constexpr (sizeof...(Rest) > 0) {
+    dispatch<Rest...>(in, out, elem_size, s, stream);
   } else {
-    if (tiled_accepts<C>(in, out, s))
-      launch_tiled<C>(in, out, s, stream);
-    else
-      dispatch<Rest...>(in, out, s, stream);
+    throw DimensionMismatch(cat("transpose_cuda: buffers must be aligned to the element size (",
+                                elem_size, " bytes); got ", in, " and ", out));
   }
 }
 
@@ -36,23 +60,25 @@ void transpose_cuda(const void* in, void* out, std::size_t elem_size, const Tran
     throw DimensionMismatch("transpose_cuda: null buffer for a non-empty transpose");
   auto* st = static_cast<cudaStream_t>(stream);
   switch (elem_size) {
-    case 1:  // 16x16-byte blocks transposed in registers; 4x4 when rows are only 4-aligned
-      dispatch<TileConfig<1, 16, 8, 8, 64>, TileConfig<1, 4, 32, 32, 256>,
-               TileConfig<1, 1, 32, 32, 256>>(in, out, s, st);
+    case 1:
+      dispatch<Tiled<TileConfig<1, 16, 8, 8, 64>>, Skewed<SkewConfig<1, 16, 128, 64, 256, 32>>>(
+          in, out, elem_size, s, st);
       break;
     case 2:
-      dispatch<TileConfig<2, 16, 8, 8, 64>, TileConfig<2, 4, 32, 32, 256>,
-               TileConfig<2, 2, 32, 32, 256>>(in, out, s, st);
+      dispatch<Tiled<TileConfig<2, 16, 8, 8, 64>>, Skewed<SkewConfig<2, 16, 64, 64, 256, 32>>>(
+          in, out, elem_size, s, st);
       break;
     case 4:
-      dispatch<TileConfig<4, 16, 16, 16, 256>, TileConfig<4, 8, 32, 32, 256>,
-               TileConfig<4, 4, 64, 64, 256>>(in, out, s, st);
+      dispatch<Tiled<TileConfig<4, 8, 32, 32, 256>>, Skewed<SkewConfig<4, 8, 64, 64, 256, 32>>>(
+          in, out, elem_size, s, st);
       break;
     case 8:
-      dispatch<TileConfig<8, 16, 16, 16, 256>, TileConfig<8, 8, 32, 32, 256>>(in, out, s, st);
+      dispatch<Tiled<TileConfig<8, 8, 32, 64, 256, 3>>, Skewed<SkewConfig<8, 16, 32, 32, 256, 32>>>(
+          in, out, elem_size, s, st);
       break;
     case 16:
-      dispatch<TileConfig<16, 16, 32, 32, 256>>(in, out, s, st);
+      dispatch<Tiled<TileConfig<16, 16, 16, 16, 256>>, Skewed<SkewConfig<16, 16, 32, 32, 256, 32>>>(
+          in, out, elem_size, s, st);
       break;
     default:
       throw UnsupportedInputError(

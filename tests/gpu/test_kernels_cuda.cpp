@@ -296,6 +296,14 @@ TEST(CudaKernelArguments, RejectsBadShapesAndIgnoresEmptyOnes) {
       xpose::kernels::transpose_cuda(nullptr, nullptr, 4, TransposeShape::dense(7, 0), nullptr));
   EXPECT_NO_THROW(xpose::kernels::transpose_inplace_cuda(nullptr, 8, 0, 3, nullptr));
   EXPECT_NO_THROW(xpose::kernels::transpose_inplace_cuda(nullptr, 8, 1, 1, nullptr));
+  // Buffers off the element size's alignment are refused before any launch.
+  EXPECT_THROW(xpose::kernels::transpose_cuda(reinterpret_cast<void*>(0x1002),
+                                              reinterpret_cast<void*>(0x2000), 4,
+                                              TransposeShape::dense(8, 8), nullptr),
+               xpose::DimensionMismatch);
+  EXPECT_THROW(
+      xpose::kernels::transpose_inplace_cuda(reinterpret_cast<void*>(0x1004), 8, 8, 1, nullptr),
+      xpose::DimensionMismatch);
 }
 
 // ---- out of place ----------------------------------------------------------------------------

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# compute-sanitizer over the kernels, on the small shapes of CudaKernels.SanitizerShapes (every
+# element size; full, edge and diagonal tiles; batches; misaligned fallbacks). Not part of ctest:
+# it needs a GPU and takes a minute. Run on a GPU machine:
+#   tests/gpu/sanitize.sh build/bin/xpose_gpu_tests
+set -uo pipefail
+exe=${1:?usage: sanitize.sh PATH/TO/xpose_gpu_tests}
+filter='CudaKernels.SanitizerShapes'
+status=0
+for tool in memcheck racecheck synccheck; do
+  extra=()
+  [ "$tool" = memcheck ] && extra=(--leak-check full)
+  echo "== compute-sanitizer --tool $tool ${extra[*]}"
+  compute-sanitizer --tool "$tool" "${extra[@]}" --error-exitcode 3 "$exe" --gtest_filter="$filter"
+  rc=$?
+  echo "== $tool: exit $rc"
+  [ $rc -ne 0 ] && status=$rc
+done
+exit $status
