@@ -51,6 +51,7 @@ echo "== $nodes machine(s) x $RANKS_PER_NODE ranks: ${launch[*]} $XPOSE ${args[*
 # which turns it into SIGUSR1 for the ranks: mpirun passes SIGUSR1 on, while on SIGINT or SIGTERM
 # it would kill them mid-stage.
 stops=0 signalled=0
+# shellcheck disable=SC2317  # run by the trap
 stop_step() {
   stops=$((stops + 1)) signalled=1
   if [ "$stops" -eq 1 ]; then

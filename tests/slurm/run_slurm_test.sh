@@ -254,7 +254,7 @@ check_transpose() {  # NAME ID
   json=$TMP/work/xpose-transpose-$id.json
   [ -f "$json" ] || fail "$name: no JSON summary named after the job: expected $json"
   grep -Eq '"exit_code": *0[,}[:space:]]' "$json" || fail "$name: the JSON summary does not report exit code 0: $(cat "$json")"
-  grep -Eq "\"ranks\": *$RANKS[,}[:space:]]" "$json" || fail "$name: the JSON summary does not report $RANKS ranks: $(cat "$json")"
+  grep -Eq "\"ranks\": *${RANKS}[,}[:space:]]" "$json" || fail "$name: the JSON summary does not report $RANKS ranks: $(cat "$json")"
   "$XPOSE" verify "$TMP/work/in.h5:/m" "$TMP/work/out-$name.h5:/m" || fail "$name: the output of job $id does not verify"
   say "$name: job $id COMPLETED, exit code $exit_code, log $(basename "$log"), output verified"
 }
