@@ -237,6 +237,21 @@ Variant inplace_variant(const char* kernel, const char* detail, bool persistent 
   return v;
 }
 
+// The in-place kernel for any n (element-wise shared tiles, aligned words).
+template <class C, PairOrder O>
+Variant inplace_words_variant(const char* kernel, const char* detail) {
+  Variant v;
+  v.kernel = kernel;
+  v.detail = detail;
+  v.inplace = true;
+  v.run = [](const void*, void* buf, std::int64_t rows, std::int64_t cols, cudaStream_t st) {
+    if (rows != cols) return false;
+    launch_inplace_words<C, O>(buf, rows, 1, st);
+    return true;
+  };
+  return v;
+}
+
 cublasHandle_t g_cublas = nullptr;
 
 template <int S>
@@ -370,6 +385,9 @@ std::vector<Variant> variants_for(bool quick) {
       vs.push_back(skew_variant<SkewConfig<4, 16, 64, 64, 256, 128>>("64x64 w16 a128"));
       vs.push_back(skew_variant<SkewConfig<4, 16, 64, 64, 256, 128>>("64x64 w16 a128", 8));
       vs.push_back(skew_variant<SkewConfig<4, 8, 32, 64, 256, 32>>("32x64 w8 a32"));
+      vs.push_back(skew_variant<SkewConfig<4, 8, 64, 64, 256, 32, 3>>("64x64 w8 a32 b3"));
+      vs.push_back(skew_variant<SkewConfig<4, 8, 64, 64, 512, 32>>("64x64 w8 a32 t512"));
+      vs.push_back(skew_variant<SkewConfig<4, 16, 64, 64, 256, 32, 3>>("64x64 w16 a32 b3"));
       vs.push_back(skew_variant<SkewConfig<4, 8, 64, 32, 256, 32>>("64x32 w8 a32"));
       vs.push_back(inplace_variant<TileConfig<4, 16, 16, 16, 256>, PairOrder::RowWise>(
           "inplace-rowwise", "64x64 w16"));
@@ -379,6 +397,16 @@ std::vector<Variant> variants_for(bool quick) {
           "inplace-rowwise", "64x64 w8"));
       vs.push_back(inplace_variant<TileConfig<4, 16, 16, 16, 256, 1, 3>, PairOrder::Staggered>(
           "inplace-tile", "64x64 w16 ldcs+stcs"));
+      vs.push_back(inplace_words_variant<SkewConfig<4, 8, 64, 64, 256, 0>, PairOrder::Staggered>(
+          "inplace-words", "64x64 w8"));
+      vs.push_back(inplace_words_variant<SkewConfig<4, 16, 64, 64, 256, 0>, PairOrder::Staggered>(
+          "inplace-words", "64x64 w16"));
+      vs.push_back(inplace_words_variant<SkewConfig<4, 16, 32, 32, 256, 0>, PairOrder::Staggered>(
+          "inplace-words", "32x32 w16"));
+      vs.push_back(inplace_words_variant<SkewConfig<4, 8, 64, 64, 256, 0>, PairOrder::RowWise>(
+          "inplace-words-rowwise", "64x64 w8"));
+      vs.push_back(inplace_words_variant<SkewConfig<4, 8, 64, 64, 512, 0>, PairOrder::Staggered>(
+          "inplace-words", "64x64 w8 t512"));
     }
   } else if constexpr (S == 8) {
     vs.push_back(inplace_variant<TileConfig<8, 16, 16, 16, 256>, PairOrder::Classic>(
@@ -398,6 +426,8 @@ std::vector<Variant> variants_for(bool quick) {
       vs.push_back(skew_variant<SkewConfig<8, 16, 64, 32, 256, 128>>("64x32 w16 a128"));
       vs.push_back(skew_variant<SkewConfig<8, 16, 64, 64, 256, 32>>("64x64 w16 a32"));
       vs.push_back(skew_variant<SkewConfig<8, 8, 32, 64, 256, 32>>("32x64 w8 a32"));
+      vs.push_back(skew_variant<SkewConfig<8, 16, 32, 32, 256, 32, 3>>("32x32 w16 a32 b3"));
+      vs.push_back(skew_variant<SkewConfig<8, 16, 64, 64, 512, 32>>("64x64 w16 a32 t512"));
       vs.push_back(skew_variant<SkewConfig<8, 8, 64, 64, 256, 128>>("64x64 w8 a128"));
       vs.push_back(skew_variant<SkewConfig<8, 8, 64, 64, 256, 128>>("64x64 w8 a128", 8));
       vs.push_back(inplace_variant<TileConfig<8, 16, 16, 16, 256>, PairOrder::RowWise>(
@@ -406,6 +436,12 @@ std::vector<Variant> variants_for(bool quick) {
           "inplace-tile", "32x32 w8"));
       vs.push_back(inplace_variant<TileConfig<8, 16, 16, 16, 256, 1, 3>, PairOrder::Staggered>(
           "inplace-tile", "32x32 w16 ldcs+stcs"));
+      vs.push_back(inplace_words_variant<SkewConfig<8, 16, 32, 32, 256, 0>, PairOrder::Staggered>(
+          "inplace-words", "32x32 w16"));
+      vs.push_back(inplace_words_variant<SkewConfig<8, 16, 64, 64, 256, 0>, PairOrder::Staggered>(
+          "inplace-words", "64x64 w16"));
+      vs.push_back(inplace_words_variant<SkewConfig<8, 8, 32, 32, 256, 0>, PairOrder::Staggered>(
+          "inplace-words", "32x32 w8"));
     }
   } else if constexpr (S == 16) {
     vs.push_back(inplace_variant<TileConfig<16, 16, 32, 32, 256>, PairOrder::Classic>(
@@ -423,6 +459,7 @@ std::vector<Variant> variants_for(bool quick) {
       vs.push_back(skew_variant<SkewConfig<16, 16, 32, 32, 256, 32>>("32x32 a32", 8));
       vs.push_back(skew_variant<SkewConfig<16, 16, 32, 32, 256, 128>>("32x32 a128"));
       vs.push_back(skew_variant<SkewConfig<16, 16, 16, 16, 256, 32>>("16x16 a32"));
+      vs.push_back(skew_variant<SkewConfig<16, 16, 32, 32, 256, 32, 3>>("32x32 a32 b3"));
       vs.push_back(skew_variant<SkewConfig<16, 16, 16, 32, 256, 32>>("16x32 a32"));
       vs.push_back(skew_variant<SkewConfig<16, 16, 32, 16, 256, 32>>("32x16 a32"));
       vs.push_back(skew_variant<SkewConfig<16, 16, 32, 32, 256, 128>>("32x32 a128", 8));
@@ -806,6 +843,8 @@ int main(int argc, char** argv) {
       opt.huge_only = true;
     else if (a == "--quick")
       opt.quick = true;
+    else if (a == "--extra")
+      opt.extra = true;
     else if (a == "--filter")
       opt.filter = next();
     else {

@@ -8,6 +8,7 @@
 #include <cstdint>
 
 #include "kernels/cuda/check.h"
+#include "kernels/cuda/skew.cuh"
 #include "kernels/cuda/tile.cuh"
 #include "kernels/cuda/triangular.h"
 #include "xpose/error.h"
@@ -31,6 +32,22 @@ struct InplaceParams {
   std::uint64_t blocks;       ///< blocks one matrix needs in this order
 };
 
+/// Decodes block number k of a matrix into its tile pair; false for the idle blocks of the
+/// classic order.
+template <PairOrder Order>
+__device__ __forceinline__ bool pair_of(const InplaceParams& p, std::uint64_t k,
+                                        tri::TilePair& tp) {
+  if (Order == PairOrder::Staggered) {
+    tp = tri::staggered_pair(p.tiles, k);
+  } else if (Order == PairOrder::RowWise) {
+    tp = tri::row_pair(p.tiles, k);
+  } else {
+    tp = {k / p.tiles, k % p.tiles};
+    if (tp.row > tp.col) return false;
+  }
+  return true;
+}
+
 /// Each block swaps tile (I, J) with tile (J, I), I <= J, through two shared tiles; a diagonal
 /// tile goes through one. Both tiles are read before the barrier and written after it, and no
 /// other block touches them, so the swap needs no extra global memory.
@@ -45,14 +62,7 @@ __global__ void __launch_bounds__(C::NT, C::MINB) inplace_kernel(InplaceParams p
     char* m = p.buf + b * p.stride_bytes;
     for (std::uint64_t k = blockIdx.x; k < p.blocks; k += gridDim.x) {
       tri::TilePair tp;
-      if (Order == PairOrder::Staggered) {
-        tp = tri::staggered_pair(p.tiles, k);
-      } else if (Order == PairOrder::RowWise) {
-        tp = tri::row_pair(p.tiles, k);
-      } else {
-        tp = {k / p.tiles, k % p.tiles};
-        if (tp.row > tp.col) continue;  // idle lower half (uniform across the block)
-      }
+      if (!pair_of<Order>(p, k, tp)) continue;  // idle lower half (uniform across the block)
       const std::int64_t r0 = static_cast<std::int64_t>(tp.row) * T;
       const std::int64_t c0 = static_cast<std::int64_t>(tp.col) * T;
       const bool diagonal = tp.row == tp.col;
@@ -65,6 +75,36 @@ __global__ void __launch_bounds__(C::NT, C::MINB) inplace_kernel(InplaceParams p
       store_tile<C>(lower, p.pitch_bytes, p.n - c0, p.n - r0, full, sa);
       if (!diagonal) store_tile<C>(upper, p.pitch_bytes, p.n - r0, p.n - c0, full, sb);
       __syncthreads();  // the next pair overwrites shared memory
+    }
+  }
+}
+
+/// The same swap for any n (rows not a whole number of 16-byte words apart): C is a SkewConfig
+/// without skew (A_OUT 0, TH == TW). Each tile goes through an element-wise shared tile (skew.cuh's
+/// phases); global accesses are aligned W-byte words, and the words at a tile's edges, which
+/// hold elements of the neighbouring tiles, are read and written element by element, because
+/// the blocks of those tiles may be rewriting them at the same time.
+template <class C, PairOrder Order>
+__global__ void __launch_bounds__(C::NT, C::MINB) inplace_words_kernel(InplaceParams p) {
+  static_assert(C::TH == C::TW && !C::SKEWED, "square tiles on the matrix grid");
+  extern __shared__ uint4 inplace_words_smem_raw[];
+  auto* sa = reinterpret_cast<typename C::Elem*>(inplace_words_smem_raw);
+  auto* sb = sa + C::TW * C::PITCH;
+  constexpr int T = C::TH;
+  for (std::int64_t b = blockIdx.y; b < p.batch; b += gridDim.y) {
+    char* m = p.buf + b * p.stride_bytes;
+    for (std::uint64_t k = blockIdx.x; k < p.blocks; k += gridDim.x) {
+      tri::TilePair tp;
+      if (!pair_of<Order>(p, k, tp)) continue;
+      const std::int64_t r0 = static_cast<std::int64_t>(tp.row) * T;
+      const std::int64_t c0 = static_cast<std::int64_t>(tp.col) * T;
+      const bool diagonal = tp.row == tp.col;
+      load_rows<C, true>(m, p.pitch_bytes, p.n, p.n, r0, T, c0, sa);                 // tile (I, J)
+      if (!diagonal) load_rows<C, true>(m, p.pitch_bytes, p.n, p.n, c0, T, r0, sb);  // (J, I)
+      __syncthreads();
+      store_rows<C>(m, p.pitch_bytes, p.n, p.n, c0, r0, 0, sa);
+      if (!diagonal) store_rows<C>(m, p.pitch_bytes, p.n, p.n, r0, c0, 0, sb);
+      __syncthreads();
     }
   }
 }
@@ -107,6 +147,32 @@ void launch_inplace(void* buf, std::int64_t n, std::int64_t batch, cudaStream_t 
   inplace_kernel<C, Order>
       <<<dim3(static_cast<unsigned>(gx), static_cast<unsigned>(gy)), C::NT, smem, stream>>>(p);
   XPOSE_CHECK_CUDA_LAUNCH("inplace_kernel");
+}
+
+/// Launches inplace_words_kernel<C, Order> (any n) over `batch` dense n x n matrices at `buf`.
+template <class C, PairOrder Order>
+void launch_inplace_words(void* buf, std::int64_t n, std::int64_t batch, cudaStream_t stream) {
+  const std::uint64_t tiles = static_cast<std::uint64_t>((n + C::TH - 1) / C::TH);
+  if (tiles >= (std::uint64_t{1} << 31))
+    throw DimensionMismatch(cat("transpose_inplace_cuda: n = ", n, " is too large"));
+  InplaceParams p;
+  p.buf = static_cast<char*>(buf);
+  p.n = n;
+  p.batch = batch;
+  p.pitch_bytes = n * C::S;
+  p.stride_bytes = n * n * C::S;
+  p.tiles = tiles;
+  p.blocks = Order == PairOrder::Classic ? tiles * tiles : tri::pair_count(tiles);
+  const std::int64_t gx = static_cast<std::int64_t>(std::min<std::uint64_t>(p.blocks, 0x7fffffff));
+  const std::int64_t gy = std::min<std::int64_t>(batch, 65535);
+  constexpr std::size_t smem = 2 * C::SMEM_BYTES;
+  if (smem > 48 * 1024)
+    XPOSE_CHECK_CUDA(cudaFuncSetAttribute(inplace_words_kernel<C, Order>,
+                                          cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                          static_cast<int>(smem)));
+  inplace_words_kernel<C, Order>
+      <<<dim3(static_cast<unsigned>(gx), static_cast<unsigned>(gy)), C::NT, smem, stream>>>(p);
+  XPOSE_CHECK_CUDA_LAUNCH("inplace_words_kernel");
 }
 
 /// Blocks of inplace_kernel<C, Order> resident on the whole device at once.

@@ -31,7 +31,8 @@
 namespace xpose::kernels::cuda_tile {
 
 /// S: element bytes; W: access bytes; TH x TW: output columns x output rows a block writes;
-/// NT: threads; A_OUT: alignment of the output pieces in bytes; MINB: as TileConfig.
+/// NT: threads; A_OUT: alignment of the output pieces in bytes (0: pieces follow the matrix
+/// grid, as the in-place kernel needs); MINB: as TileConfig.
 template <int S_, int W_, int TH_, int TW_, int NT_, int A_OUT_, int MINB_ = 1>
 struct SkewConfig {
   static constexpr int S = S_;
@@ -42,9 +43,11 @@ struct SkewConfig {
   static constexpr int NT = NT_;
   static constexpr int A_OUT = A_OUT_;
   static constexpr int MINB = MINB_;
+  static constexpr bool SKEWED = A_OUT > 0;
   static constexpr int M = A_OUT > S ? A_OUT / S - 1 : 0;  ///< most extra input rows
   static constexpr int WORDS_IN = TW / V + 1;              ///< words covering TW columns of a row
-  static constexpr int WORDS_OUT = TH / V;                 ///< words of one output piece
+  /// Words covering one output piece: aligned pieces need TH / V, others one more.
+  static constexpr int WORDS_OUT = TH / V + (SKEWED ? 0 : 1);
   /// Elements one conflict-free shared-memory wavefront serves (32 banks of 4 bytes).
   static constexpr int SWZ = 128 / (S > 4 ? S : 4);
   /// Shared row pitch in elements, a multiple of SWZ: element (j, i) sits at
@@ -63,10 +66,9 @@ struct SkewConfig {
   };
 
   static_assert(W % S == 0 && W <= 16, "a word holds whole elements");
-  static_assert(A_OUT % W == 0 && A_OUT >= W, "pieces start at word boundaries");
-  static_assert(TH % (A_OUT / S > 0 ? A_OUT / S : 1) == 0 && TH % V == 0,
-                "pieces end where the next one starts aligned");
-  static_assert(NT % 32 == 0, "whole warps");
+  static_assert(!SKEWED || (A_OUT % W == 0 && TH % (A_OUT >= S ? A_OUT / S : 1) == 0),
+                "aligned pieces start and end on word boundaries");
+  static_assert(TH % V == 0 && NT % 32 == 0, "whole words, whole warps");
 
   __device__ __forceinline__ static int slot(int j, int i) {
     return j * PITCH + (i ^ ((j / V) & (SWZ - 1)));
@@ -90,44 +92,49 @@ struct SkewParams {
   int m;  ///< extra input rows this launch needs: C::M, or 0 when every output row is aligned
 };
 
-/// Load phase of tile (ty, tx): input rows ty*TH - m .. ty*TH + TH - 1, columns c0 .. c0 + TW - 1
-/// (c0 = tx*TW), as W-byte words, scattered into shared memory in output order. All loads are
-/// issued first (LOAD_ITERS words in flight per thread), then the scatter.
-template <class C>
-__device__ __forceinline__ void skew_load(const SkewParams& p, const char* __restrict__ in,
-                                          std::uint32_t ty, std::int64_t c0,
+/// Load phase: rows i_begin .. i_begin + n_rows - 1 and columns c0 .. c0 + TW - 1 of the matrix
+/// at `base` (rows `pitch` bytes apart, rows x cols valid), as W-byte words at W-aligned
+/// addresses, scattered into shared memory in output order (shared row j = column c0 + j,
+/// shared column il = row i_begin + il). All loads are issued first (LOAD_ITERS words in flight
+/// per thread), then the scatter. EXACT: touch no element outside the block (the in-place
+/// kernel's neighbours are writing there): a word that straddles the block's edge is read
+/// element by element. Otherwise a word is read whole wherever it lies inside the row.
+template <class C, bool EXACT>
+__device__ __forceinline__ void load_rows(const char* __restrict__ base, std::int64_t pitch,
+                                          std::int64_t rows, std::int64_t cols,
+                                          std::int64_t i_begin, int n_rows, std::int64_t c0,
                                           typename C::Elem* __restrict__ smem) {
   using Elem = typename C::Elem;
   using Word = typename C::Word;
   using Pack = typename C::Pack;
-  const std::int64_t r_base = static_cast<std::int64_t>(ty) * C::TH - p.m;  // smem column 0
-  const int halo_rows = C::TH + p.m;
-  const std::int64_t row_bytes = p.cols * C::S;  // valid bytes of an input row
+  const std::int64_t own_cols = cols - c0 < C::TW ? cols - c0 : C::TW;  // columns of the block
   Pack v[C::LOAD_ITERS];
   int j0[C::LOAD_ITERS];  // column - c0 of each word's first element; TW: nothing to do
 #pragma unroll
   for (int it = 0; it < C::LOAD_ITERS; ++it) {
     const int s = threadIdx.x + it * C::NT;
-    const int il = s / C::WORDS_IN;  // row in the tile
+    const int il = s / C::WORDS_IN;  // row in the block
     const int k = s - il * C::WORDS_IN;
-    const std::int64_t i = r_base + il;
+    const std::int64_t i = i_begin + il;
     j0[it] = C::TW;
-    if (il >= halo_rows || i < 0 || i >= p.rows) continue;
-    const char* row = in + i * p.in_pitch_bytes;
+    if (il >= n_rows || i < 0 || i >= rows) continue;
+    const char* row = base + i * pitch;
     const std::uintptr_t first = reinterpret_cast<std::uintptr_t>(row + c0 * C::S);
     const std::uintptr_t word = (first & ~std::uintptr_t(C::W - 1)) + std::uintptr_t(k) * C::W;
     const int j = static_cast<int>(
         (static_cast<std::intptr_t>(word) - static_cast<std::intptr_t>(first)) / C::S);
-    if (j >= C::TW || c0 + j >= p.cols) continue;
+    if (j >= own_cols) continue;
     j0[it] = j;
-    const std::uintptr_t row_lo = reinterpret_cast<std::uintptr_t>(row);
-    if (word >= row_lo && word + C::W <= row_lo + row_bytes) {
+    const bool whole =
+        EXACT ? j >= 0 && j + C::V <= own_cols : c0 + j >= 0 && c0 + j + C::V <= cols;
+    if (whole) {
       v[it].w = *reinterpret_cast<const Word*>(word);
-    } else {  // the word sticks out of the row: only its elements inside
+    } else {  // only the word's elements inside the block (EXACT) or the row
 #pragma unroll
       for (int e = 0; e < C::V; ++e) {
-        const std::int64_t col = c0 + j + e;
-        v[it].e[e] = (col >= 0 && col < p.cols) ? reinterpret_cast<const Elem*>(word)[e] : Elem{};
+        const bool inside =
+            EXACT ? j + e >= 0 && j + e < own_cols : c0 + j + e >= 0 && c0 + j + e < cols;
+        v[it].e[e] = inside ? reinterpret_cast<const Elem*>(word)[e] : Elem{};
       }
     }
   }
@@ -138,16 +145,21 @@ __device__ __forceinline__ void skew_load(const SkewParams& p, const char* __res
 #pragma unroll
     for (int e = 0; e < C::V; ++e) {
       const int j = j0[it] + e;
-      if (j >= 0 && j < C::TW) smem[C::slot(j, il)] = v[it].e[e];
+      if (j >= 0 && j < own_cols) smem[C::slot(j, il)] = v[it].e[e];
     }
   }
 }
 
-/// Store phase: output rows c0 .. c0 + TW - 1, each its aligned piece of TH elements, gathered
-/// from shared memory into whole W-byte words.
+/// Store phase: output rows c0 .. c0 + TW - 1 of the matrix at `base` (rows `pitch` bytes apart,
+/// out_rows x out_cols valid); row c gets the piece of TH elements that starts at column
+/// p_base - mis_c, gathered from shared memory (shared column p - (p_base - m)) into W-byte
+/// words. SKEWED: mis_c aligns the piece to A_OUT (when m > 0), so every word is whole except at
+/// the matrix's edges. Otherwise mis_c = 0 and the words at both ends of a misaligned piece are
+/// written element by element. Either way no element outside the pieces is written.
 template <class C>
-__device__ __forceinline__ void skew_store(const SkewParams& p, char* __restrict__ out,
-                                           std::uint32_t ty, std::int64_t c0,
+__device__ __forceinline__ void store_rows(char* __restrict__ base, std::int64_t pitch,
+                                           std::int64_t out_rows, std::int64_t out_cols,
+                                           std::int64_t c0, std::int64_t p_base, int m,
                                            const typename C::Elem* __restrict__ smem) {
   using Elem = typename C::Elem;
   using Word = typename C::Word;
@@ -158,24 +170,37 @@ __device__ __forceinline__ void skew_store(const SkewParams& p, char* __restrict
     const int cl = s / C::WORDS_OUT;
     const int h = s - cl * C::WORDS_OUT;
     const std::int64_t c = c0 + cl;
-    if (cl >= C::TW || c >= p.cols) continue;
-    char* orow = out + c * p.out_pitch_bytes;
-    const int mis =
-        p.m ? static_cast<int>((reinterpret_cast<std::uintptr_t>(orow) % C::A_OUT) / C::S) : 0;
-    const std::int64_t p0 =
-        static_cast<std::int64_t>(ty) * C::TH - mis + h * C::V;  // first output column
-    if (p0 >= p.rows || p0 + C::V <= 0) continue;
-    const int i0 = p.m - mis + h * C::V;  // shared column of the word's first element
+    if (cl >= C::TW || c >= out_rows) continue;
+    char* orow = base + c * pitch;
+    int mis = 0;
+    if (C::SKEWED && m > 0)
+      mis = static_cast<int>((reinterpret_cast<std::uintptr_t>(orow) % (C::SKEWED ? C::A_OUT : 1)) /
+                             C::S);
+    const std::int64_t p_begin = p_base - mis;  // the piece: [p_begin, p_begin + TH)
+    const std::int64_t lo = p_begin > 0 ? p_begin : 0;
+    const std::int64_t hi = p_begin + C::TH < out_cols ? p_begin + C::TH : out_cols;
+    // First element of word h: pieces of a skewed launch start aligned; others from the word
+    // boundary at or before p_begin.
+    std::int64_t pw = p_begin + h * C::V;
+    if (!C::SKEWED)
+      pw -= static_cast<std::int64_t>(
+          (reinterpret_cast<std::uintptr_t>(orow + p_begin * C::S) % C::W) / C::S);
+    if (pw >= hi || pw + C::V <= lo) continue;
+    const int i0 =
+        static_cast<int>(pw - (p_base - m));  // shared column of the word's first element
     Pack v;
 #pragma unroll
-    for (int e = 0; e < C::V; ++e) v.e[e] = smem[C::slot(cl, i0 + e)];
-    char* dst = orow + p0 * C::S;
-    if (p0 >= 0 && p0 + C::V <= p.rows) {
+    for (int e = 0; e < C::V; ++e) {
+      const int il = i0 + e;
+      v.e[e] = il >= 0 && il < C::PITCH ? smem[C::slot(cl, il)] : Elem{};
+    }
+    char* dst = orow + pw * C::S;
+    if (pw >= lo && pw + C::V <= hi) {
       *reinterpret_cast<Word*>(dst) = v.w;
     } else {
 #pragma unroll
       for (int e = 0; e < C::V; ++e)
-        if (p0 + e >= 0 && p0 + e < p.rows) reinterpret_cast<Elem*>(dst)[e] = v.e[e];
+        if (pw + e >= lo && pw + e < hi) reinterpret_cast<Elem*>(dst)[e] = v.e[e];
     }
   }
 }
@@ -198,9 +223,10 @@ __global__ void __launch_bounds__(C::NT, C::MINB) skew_kernel(SkewParams p) {
       std::uint32_t ty, tx;
       tile_of(order, static_cast<std::uint32_t>(t), ty, tx);
       const std::int64_t c0 = static_cast<std::int64_t>(tx) * C::TW;
-      skew_load<C>(p, in, ty, c0, smem);
+      const std::int64_t r0 = static_cast<std::int64_t>(ty) * C::TH;
+      load_rows<C, false>(in, p.in_pitch_bytes, p.rows, p.cols, r0 - p.m, C::TH + p.m, c0, smem);
       __syncthreads();
-      skew_store<C>(p, out, ty, c0, smem);
+      store_rows<C>(out, p.out_pitch_bytes, p.cols, p.rows, c0, r0, p.m, smem);
       __syncthreads();  // the next tile overwrites shared memory
     }
   }

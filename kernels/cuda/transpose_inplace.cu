@@ -1,5 +1,6 @@
-// In-place square CUDA transpose: the triangular staggered kernel (inplace.cuh) with, per
-// element size, the widest square tile whose W-byte words the buffer and n allow.
+// In-place square CUDA transpose: the triangular staggered kernel (inplace.cuh). Per element size,
+// register-transposed word tiles where n is a whole number of words, element-wise tiles with
+// aligned words otherwise.
 #include <cstdint>
 
 #include "kernels/cuda/inplace.cuh"
@@ -10,18 +11,35 @@ namespace xpose::kernels {
 
 namespace {
 
-using cuda_tile::inplace_accepts;
-using cuda_tile::launch_inplace;
 using cuda_tile::PairOrder;
+using cuda_tile::SkewConfig;
 using cuda_tile::TileConfig;
 
-template <class C, class... Rest>
+// Tile pairs through register-transposed word blocks: n a whole number of words.
+template <class C>
+struct Tiled {
+  static bool accepts(void* buf, std::int64_t n) { return cuda_tile::inplace_accepts<C>(buf, n); }
+  static void launch(void* buf, std::int64_t n, std::int64_t batch, cudaStream_t st) {
+    cuda_tile::launch_inplace<C, PairOrder::Staggered>(buf, n, batch, st);
+  }
+};
+
+// Tile pairs through element-wise shared tiles with aligned words: any n.
+template <class C>
+struct Words {
+  static bool accepts(void*, std::int64_t) { return true; }
+  static void launch(void* buf, std::int64_t n, std::int64_t batch, cudaStream_t st) {
+    cuda_tile::launch_inplace_words<C, PairOrder::Staggered>(buf, n, batch, st);
+  }
+};
+
+template <class K, class... Rest>
 void dispatch(void* buf, std::int64_t n, std::int64_t batch, cudaStream_t stream) {
   if constexpr (sizeof...(Rest) == 0) {
-    launch_inplace<C, PairOrder::Staggered>(buf, n, batch, stream);
+    K::launch(buf, n, batch, stream);
   } else {
-    if (inplace_accepts<C>(buf, n))
-      launch_inplace<C, PairOrder::Staggered>(buf, n, batch, stream);
+    if (K::accepts(buf, n))
+      K::launch(buf, n, batch, stream);
     else
       dispatch<Rest...>(buf, n, batch, stream);
   }
@@ -44,22 +62,23 @@ void transpose_inplace_cuda(void* buf, std::size_t elem_size, std::int64_t n, st
   auto* st = static_cast<cudaStream_t>(stream);
   switch (elem_size) {
     case 1:
-      dispatch<TileConfig<1, 16, 8, 8, 64>, TileConfig<1, 4, 32, 32, 256>,
-               TileConfig<1, 1, 32, 32, 256>>(buf, n, batch, st);
+      dispatch<Tiled<TileConfig<1, 16, 8, 8, 64>>, Words<SkewConfig<1, 16, 64, 64, 256, 0>>>(
+          buf, n, batch, st);
       break;
     case 2:
-      dispatch<TileConfig<2, 16, 8, 8, 64>, TileConfig<2, 4, 32, 32, 256>,
-               TileConfig<2, 2, 32, 32, 256>>(buf, n, batch, st);
+      dispatch<Tiled<TileConfig<2, 16, 8, 8, 64>>, Words<SkewConfig<2, 16, 64, 64, 256, 0>>>(
+          buf, n, batch, st);
       break;
     case 4:
-      dispatch<TileConfig<4, 16, 16, 16, 256>, TileConfig<4, 8, 32, 32, 256>,
-               TileConfig<4, 4, 64, 64, 256>>(buf, n, batch, st);
+      dispatch<Tiled<TileConfig<4, 16, 16, 16, 256>>, Words<SkewConfig<4, 8, 64, 64, 256, 0>>>(
+          buf, n, batch, st);
       break;
     case 8:
-      dispatch<TileConfig<8, 16, 16, 16, 256>, TileConfig<8, 8, 32, 32, 256>>(buf, n, batch, st);
+      dispatch<Tiled<TileConfig<8, 16, 16, 16, 256>>, Tiled<TileConfig<8, 8, 32, 32, 256>>>(
+          buf, n, batch, st);
       break;
     case 16:
-      dispatch<TileConfig<16, 16, 32, 32, 256>>(buf, n, batch, st);
+      dispatch<Tiled<TileConfig<16, 16, 32, 32, 256>>>(buf, n, batch, st);
       break;
     default:
       throw UnsupportedInputError(cat("transpose_inplace_cuda: element size ", elem_size,
