@@ -366,116 +366,72 @@ std::vector<Variant> variants_for(bool quick) {
         "classic-inplace", "64x64 w16, all tiles"));
     if (!quick) {
       vs.push_back(tiled_variant<TileConfig<4, 8, 32, 32, 256>>("64x64 w8 t256"));
-      vs.push_back(tiled_variant<TileConfig<4, 8, 32, 32, 256, 4>>("64x64 w8 t256 b4"));
-      vs.push_back(tiled_variant<TileConfig<4, 8, 32, 32, 256, 1, 1>>("64x64 w8 t256 ldcs"));
+      vs.push_back(tiled_variant<TileConfig<4, 8, 32, 32, 256>>("64x64 w8 t256", false, 8));
+      vs.push_back(tiled_variant<TileConfig<4, 8, 32, 32, 256>>("64x64 w8 t256", true));
       vs.push_back(tiled_variant<TileConfig<4, 8, 32, 32, 256, 1, 2>>("64x64 w8 t256 stcs"));
-      vs.push_back(tiled_variant<TileConfig<4, 8, 32, 32, 256, 1, 3>>("64x64 w8 t256 ldcs+stcs"));
-      vs.push_back(tiled_variant<TileConfig<4, 8, 32, 32, 128, 3>>("64x64 w8 t128 b3"));
-      vs.push_back(tiled_variant<TileConfig<4, 8, 64, 32, 256, 2>>("128x64 w8 t256 b2"));
       vs.push_back(tiled_variant<TileConfig<4, 8, 32, 64, 256, 2>>("64x128 w8 t256 b2"));
       vs.push_back(tiled_variant<TileConfig<4, 16, 16, 16, 256>>("64x64 w16 t256"));
       vs.push_back(tiled_variant<TileConfig<4, 16, 32, 16, 256, 2>>("128x64 w16 t256 b2"));
       vs.push_back(tiled_variant<TileConfig<4, 4, 64, 64, 256>>("64x64 w4 t256"));
-      vs.push_back(skew_variant<SkewConfig<4, 8, 64, 64, 256, 32>>("64x64 w8 a32"));
-      vs.push_back(skew_variant<SkewConfig<4, 8, 64, 64, 256, 32>>("64x64 w8 a32", 8));
-      vs.push_back(skew_variant<SkewConfig<4, 8, 64, 64, 256, 32>>("64x64 w8 a32", 32));
-      vs.push_back(skew_variant<SkewConfig<4, 8, 64, 64, 256, 128>>("64x64 w8 a128"));
-      vs.push_back(skew_variant<SkewConfig<4, 8, 128, 64, 256, 128>>("128x64 w8 a128"));
-      vs.push_back(skew_variant<SkewConfig<4, 16, 64, 64, 256, 32>>("64x64 w16 a32"));
-      vs.push_back(skew_variant<SkewConfig<4, 16, 64, 64, 256, 128>>("64x64 w16 a128"));
-      vs.push_back(skew_variant<SkewConfig<4, 16, 64, 64, 256, 128>>("64x64 w16 a128", 8));
-      vs.push_back(skew_variant<SkewConfig<4, 8, 32, 64, 256, 32>>("32x64 w8 a32"));
-      vs.push_back(skew_variant<SkewConfig<4, 8, 64, 64, 256, 32, 3>>("64x64 w8 a32 b3"));
-      vs.push_back(skew_variant<SkewConfig<4, 8, 64, 64, 512, 32>>("64x64 w8 a32 t512"));
       vs.push_back(skew_variant<SkewConfig<4, 16, 64, 64, 256, 32, 3>>("64x64 w16 a32 b3"));
-      vs.push_back(skew_variant<SkewConfig<4, 8, 64, 32, 256, 32>>("64x32 w8 a32"));
+      vs.push_back(skew_variant<SkewConfig<4, 16, 64, 64, 256, 32, 4>>("64x64 w16 a32 b4"));
+      vs.push_back(skew_variant<SkewConfig<4, 16, 64, 64, 256, 32>>("64x64 w16 a32"));
+      vs.push_back(skew_variant<SkewConfig<4, 16, 128, 64, 256, 32, 2>>("128x64 w16 a32 b2"));
+      vs.push_back(skew_variant<SkewConfig<4, 8, 64, 64, 256, 32, 3>>("64x64 w8 a32 b3"));
       vs.push_back(inplace_variant<TileConfig<4, 16, 16, 16, 256>, PairOrder::RowWise>(
           "inplace-rowwise", "64x64 w16"));
       vs.push_back(inplace_variant<TileConfig<4, 8, 32, 32, 256>, PairOrder::Staggered>(
           "inplace-tile", "64x64 w8"));
-      vs.push_back(inplace_variant<TileConfig<4, 8, 32, 32, 256>, PairOrder::RowWise>(
-          "inplace-rowwise", "64x64 w8"));
-      vs.push_back(inplace_variant<TileConfig<4, 16, 16, 16, 256, 1, 3>, PairOrder::Staggered>(
-          "inplace-tile", "64x64 w16 ldcs+stcs"));
-      vs.push_back(inplace_words_variant<SkewConfig<4, 8, 64, 64, 256, 0>, PairOrder::Staggered>(
-          "inplace-words", "64x64 w8"));
-      vs.push_back(inplace_words_variant<SkewConfig<4, 16, 64, 64, 256, 0>, PairOrder::Staggered>(
-          "inplace-words", "64x64 w16"));
-      vs.push_back(inplace_words_variant<SkewConfig<4, 16, 32, 32, 256, 0>, PairOrder::Staggered>(
-          "inplace-words", "32x32 w16"));
-      vs.push_back(inplace_words_variant<SkewConfig<4, 8, 64, 64, 256, 0>, PairOrder::RowWise>(
-          "inplace-words-rowwise", "64x64 w8"));
-      vs.push_back(inplace_words_variant<SkewConfig<4, 8, 64, 64, 512, 0>, PairOrder::Staggered>(
-          "inplace-words", "64x64 w8 t512"));
+      vs.push_back(inplace_variant<TileConfig<4, 4, 64, 64, 256>, PairOrder::RowWise>(
+          "inplace-rowwise", "64x64 w4"));
+      vs.push_back(
+          inplace_words_variant<SkewConfig<4, 16, 64, 64, 256, 0, 2>, PairOrder::Staggered>(
+              "inplace-words", "64x64 w16 b2"));
     }
   } else if constexpr (S == 8) {
     vs.push_back(inplace_variant<TileConfig<8, 16, 16, 16, 256>, PairOrder::Classic>(
         "classic-inplace", "32x32 w16, all tiles"));
     if (!quick) {
       vs.push_back(tiled_variant<TileConfig<8, 8, 32, 64, 256, 3>>("32x64 w8 t256 b3"));
-      vs.push_back(tiled_variant<TileConfig<8, 8, 32, 64, 256, 4>>("32x64 w8 t256 b4"));
-      vs.push_back(tiled_variant<TileConfig<8, 8, 32, 64, 256, 3, 1>>("32x64 w8 t256 b3 ldcs"));
-      vs.push_back(tiled_variant<TileConfig<8, 8, 32, 64, 256, 3, 2>>("32x64 w8 t256 b3 stcs"));
-      vs.push_back(tiled_variant<TileConfig<8, 8, 32, 64, 256, 3, 3>>("32x64 w8 t256 b3 ld+stcs"));
       vs.push_back(tiled_variant<TileConfig<8, 8, 64, 32, 256, 3>>("64x32 w8 t256 b3"));
-      vs.push_back(tiled_variant<TileConfig<8, 8, 32, 32, 256>>("32x32 w8 t256"));
       vs.push_back(tiled_variant<TileConfig<8, 8, 64, 64, 256, 2>>("64x64 w8 t256 b2"));
+      vs.push_back(tiled_variant<TileConfig<8, 8, 32, 32, 256>>("32x32 w8 t256"));
       vs.push_back(tiled_variant<TileConfig<8, 16, 16, 16, 256>>("32x32 w16 t256"));
-      vs.push_back(skew_variant<SkewConfig<8, 16, 32, 32, 256, 32>>("32x32 w16 a32"));
-      vs.push_back(skew_variant<SkewConfig<8, 16, 32, 32, 256, 32>>("32x32 w16 a32", 8));
-      vs.push_back(skew_variant<SkewConfig<8, 16, 64, 32, 256, 128>>("64x32 w16 a128"));
       vs.push_back(skew_variant<SkewConfig<8, 16, 64, 64, 256, 32>>("64x64 w16 a32"));
-      vs.push_back(skew_variant<SkewConfig<8, 8, 32, 64, 256, 32>>("32x64 w8 a32"));
+      vs.push_back(skew_variant<SkewConfig<8, 16, 64, 64, 256, 32, 2>>("64x64 w16 a32 b2"));
+      vs.push_back(skew_variant<SkewConfig<8, 16, 64, 64, 256, 32, 3>>("64x64 w16 a32 b3"));
       vs.push_back(skew_variant<SkewConfig<8, 16, 32, 32, 256, 32, 3>>("32x32 w16 a32 b3"));
-      vs.push_back(skew_variant<SkewConfig<8, 16, 64, 64, 512, 32>>("64x64 w16 a32 t512"));
-      vs.push_back(skew_variant<SkewConfig<8, 8, 64, 64, 256, 128>>("64x64 w8 a128"));
-      vs.push_back(skew_variant<SkewConfig<8, 8, 64, 64, 256, 128>>("64x64 w8 a128", 8));
+      vs.push_back(skew_variant<SkewConfig<8, 16, 64, 32, 256, 32, 3>>("64x32 w16 a32 b3"));
       vs.push_back(inplace_variant<TileConfig<8, 16, 16, 16, 256>, PairOrder::RowWise>(
           "inplace-rowwise", "32x32 w16"));
       vs.push_back(inplace_variant<TileConfig<8, 8, 32, 32, 256>, PairOrder::Staggered>(
           "inplace-tile", "32x32 w8"));
-      vs.push_back(inplace_variant<TileConfig<8, 16, 16, 16, 256, 1, 3>, PairOrder::Staggered>(
-          "inplace-tile", "32x32 w16 ldcs+stcs"));
-      vs.push_back(inplace_words_variant<SkewConfig<8, 16, 32, 32, 256, 0>, PairOrder::Staggered>(
-          "inplace-words", "32x32 w16"));
-      vs.push_back(inplace_words_variant<SkewConfig<8, 16, 64, 64, 256, 0>, PairOrder::Staggered>(
-          "inplace-words", "64x64 w16"));
-      vs.push_back(inplace_words_variant<SkewConfig<8, 8, 32, 32, 256, 0>, PairOrder::Staggered>(
-          "inplace-words", "32x32 w8"));
+      vs.push_back(inplace_variant<TileConfig<8, 8, 32, 32, 256>, PairOrder::RowWise>(
+          "inplace-rowwise", "32x32 w8"));
     }
   } else if constexpr (S == 16) {
     vs.push_back(inplace_variant<TileConfig<16, 16, 32, 32, 256>, PairOrder::Classic>(
         "classic-inplace", "32x32, all tiles"));
     if (!quick) {
       vs.push_back(tiled_variant<TileConfig<16, 16, 16, 16, 256>>("16x16 t256"));
-      vs.push_back(tiled_variant<TileConfig<16, 16, 16, 16, 128>>("16x16 t128"));
-      vs.push_back(tiled_variant<TileConfig<16, 16, 16, 16, 256, 1, 1>>("16x16 t256 ldcs"));
-      vs.push_back(tiled_variant<TileConfig<16, 16, 16, 16, 256, 1, 2>>("16x16 t256 stcs"));
-      vs.push_back(tiled_variant<TileConfig<16, 16, 16, 16, 256, 1, 3>>("16x16 t256 ldcs+stcs"));
       vs.push_back(tiled_variant<TileConfig<16, 16, 16, 32, 256>>("16x32 t256"));
       vs.push_back(tiled_variant<TileConfig<16, 16, 32, 32, 256>>("32x32 t256"));
       vs.push_back(tiled_variant<TileConfig<16, 16, 32, 32, 256>>("32x32 t256", false, 32));
-      vs.push_back(skew_variant<SkewConfig<16, 16, 32, 32, 256, 32>>("32x32 a32"));
-      vs.push_back(skew_variant<SkewConfig<16, 16, 32, 32, 256, 32>>("32x32 a32", 8));
-      vs.push_back(skew_variant<SkewConfig<16, 16, 32, 32, 256, 128>>("32x32 a128"));
-      vs.push_back(skew_variant<SkewConfig<16, 16, 16, 16, 256, 32>>("16x16 a32"));
       vs.push_back(skew_variant<SkewConfig<16, 16, 32, 32, 256, 32, 3>>("32x32 a32 b3"));
-      vs.push_back(skew_variant<SkewConfig<16, 16, 16, 32, 256, 32>>("16x32 a32"));
-      vs.push_back(skew_variant<SkewConfig<16, 16, 32, 16, 256, 32>>("32x16 a32"));
-      vs.push_back(skew_variant<SkewConfig<16, 16, 32, 32, 256, 128>>("32x32 a128", 8));
+      vs.push_back(skew_variant<SkewConfig<16, 16, 32, 32, 256, 32, 4>>("32x32 a32 b4"));
+      vs.push_back(skew_variant<SkewConfig<16, 16, 16, 32, 256, 32, 4>>("16x32 a32 b4"));
+      vs.push_back(skew_variant<SkewConfig<16, 16, 32, 16, 256, 32, 4>>("32x16 a32 b4"));
+      vs.push_back(skew_variant<SkewConfig<16, 16, 64, 32, 256, 32, 2>>("64x32 a32 b2"));
       vs.push_back(inplace_variant<TileConfig<16, 16, 32, 32, 256>, PairOrder::RowWise>(
           "inplace-rowwise", "32x32"));
       vs.push_back(inplace_variant<TileConfig<16, 16, 16, 16, 256>, PairOrder::Staggered>(
           "inplace-tile", "16x16"));
-      vs.push_back(inplace_variant<TileConfig<16, 16, 32, 32, 256, 1, 3>, PairOrder::Staggered>(
-          "inplace-tile", "32x32 ldcs+stcs"));
     }
   } else if constexpr (S == 1) {
     vs.push_back(inplace_variant<TileConfig<1, 16, 8, 8, 64>, PairOrder::Classic>(
         "classic-inplace", "128x128 w16, all tiles"));
     if (!quick) {
       vs.push_back(tiled_variant<TileConfig<1, 8, 8, 8, 64>>("64x64 w8 t64"));
-      vs.push_back(tiled_variant<TileConfig<1, 8, 16, 16, 256>>("128x128 w8 t256"));
       vs.push_back(skew_variant<SkewConfig<1, 16, 128, 64, 256, 32>>("128x64 w16 a32"));
     }
   } else if constexpr (S == 2) {
@@ -483,7 +439,6 @@ std::vector<Variant> variants_for(bool quick) {
         "classic-inplace", "64x64 w16, all tiles"));
     if (!quick) {
       vs.push_back(tiled_variant<TileConfig<2, 8, 16, 16, 64>>("64x64 w8 t64"));
-      vs.push_back(tiled_variant<TileConfig<2, 16, 16, 16, 256>>("128x128 w16 t256"));
       vs.push_back(skew_variant<SkewConfig<2, 16, 64, 64, 256, 32>>("64x64 w16 a32"));
     }
   }
@@ -811,9 +766,9 @@ int run(const Options& opt) {
     std::fprintf(f, "type,shape,kernel,detail,ms,gbps,ratio_memcpy,iqr_pct,status\n");
     for (const Row& r : rows)
       if (r.status != "n/a")
-        std::fprintf(f, "%s,%s,%s,%s,%.4f,%.2f,%.4f,%.2f,%s\n", r.type.c_str(), r.shape.c_str(),
-                     r.kernel.c_str(), r.detail.c_str(), r.ms, r.gbps, r.ratio, r.spread,
-                     r.status.c_str());
+        std::fprintf(f, "%s,%s,%s,\"%s\",%.4f,%.2f,%.4f,%.2f,\"%s\"\n", r.type.c_str(),
+                     r.shape.c_str(), r.kernel.c_str(), r.detail.c_str(), r.ms, r.gbps, r.ratio,
+                     r.spread, r.status.c_str());
     std::fclose(f);
   }
   std::printf("# %s\n", failures ? "SOME OUTPUTS FAILED VERIFICATION" : "all outputs verified");

@@ -1,6 +1,6 @@
 // In-place square CUDA transpose: the triangular staggered kernel (inplace.cuh). Per element size,
-// register-transposed word tiles where n is a whole number of words, element-wise tiles with
-// aligned words otherwise.
+// the widest square tile whose words the buffer and n allow, down to one element per access.
+// (inplace_words_kernel, which keeps 16-byte words for any n, measured slower: kernels/NOTES.md.)
 #include <cstdint>
 
 #include "kernels/cuda/inplace.cuh"
@@ -12,7 +12,6 @@ namespace xpose::kernels {
 namespace {
 
 using cuda_tile::PairOrder;
-using cuda_tile::SkewConfig;
 using cuda_tile::TileConfig;
 
 // Tile pairs through register-transposed word blocks: n a whole number of words.
@@ -21,15 +20,6 @@ struct Tiled {
   static bool accepts(void* buf, std::int64_t n) { return cuda_tile::inplace_accepts<C>(buf, n); }
   static void launch(void* buf, std::int64_t n, std::int64_t batch, cudaStream_t st) {
     cuda_tile::launch_inplace<C, PairOrder::Staggered>(buf, n, batch, st);
-  }
-};
-
-// Tile pairs through element-wise shared tiles with aligned words: any n.
-template <class C>
-struct Words {
-  static bool accepts(void*, std::int64_t) { return true; }
-  static void launch(void* buf, std::int64_t n, std::int64_t batch, cudaStream_t st) {
-    cuda_tile::launch_inplace_words<C, PairOrder::Staggered>(buf, n, batch, st);
   }
 };
 
@@ -62,16 +52,16 @@ void transpose_inplace_cuda(void* buf, std::size_t elem_size, std::int64_t n, st
   auto* st = static_cast<cudaStream_t>(stream);
   switch (elem_size) {
     case 1:
-      dispatch<Tiled<TileConfig<1, 16, 8, 8, 64>>, Words<SkewConfig<1, 16, 64, 64, 256, 0>>>(
-          buf, n, batch, st);
+      dispatch<Tiled<TileConfig<1, 16, 8, 8, 64>>, Tiled<TileConfig<1, 4, 32, 32, 256>>,
+               Tiled<TileConfig<1, 1, 32, 32, 256>>>(buf, n, batch, st);
       break;
     case 2:
-      dispatch<Tiled<TileConfig<2, 16, 8, 8, 64>>, Words<SkewConfig<2, 16, 64, 64, 256, 0>>>(
-          buf, n, batch, st);
+      dispatch<Tiled<TileConfig<2, 16, 8, 8, 64>>, Tiled<TileConfig<2, 4, 32, 32, 256>>,
+               Tiled<TileConfig<2, 2, 32, 32, 256>>>(buf, n, batch, st);
       break;
     case 4:
-      dispatch<Tiled<TileConfig<4, 16, 16, 16, 256>>, Words<SkewConfig<4, 8, 64, 64, 256, 0>>>(
-          buf, n, batch, st);
+      dispatch<Tiled<TileConfig<4, 16, 16, 16, 256>>, Tiled<TileConfig<4, 8, 32, 32, 256>>,
+               Tiled<TileConfig<4, 4, 64, 64, 256>>>(buf, n, batch, st);
       break;
     case 8:
       dispatch<Tiled<TileConfig<8, 16, 16, 16, 256>>, Tiled<TileConfig<8, 8, 32, 32, 256>>>(
