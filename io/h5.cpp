@@ -860,12 +860,16 @@ OutputFile OutputFile::create(const DatasetRef& ref, const Shape& shape, hid_t t
   auto dcpl = XPOSE_H5_ID(IoError, label, H5Pcreate(H5P_DATASET_CREATE));
   if (chunk.empty()) {
     XPOSE_H5(IoError, label, H5Pset_layout(dcpl.get(), H5D_CONTIGUOUS));
-    // Early: the space exists at create time, so every rank sees the same addresses.
-    XPOSE_H5(IoError, label, H5Pset_alloc_time(dcpl.get(), H5D_ALLOC_TIME_EARLY));
   } else {
     auto dims = to_hsize(chunk);
     XPOSE_H5(IoError, label, H5Pset_chunk(dcpl.get(), static_cast<int>(dims.size()), dims.data()));
   }
+  // Early: the space (and a chunked dataset's index) exists at create time, so every rank sees
+  // the same addresses and the file's metadata does not change while data is written; a file
+  // flushed once after creation stays valid for --resume whatever happens to the run.
+  XPOSE_H5(IoError, label, H5Pset_alloc_time(dcpl.get(), H5D_ALLOC_TIME_EARLY));
+  // No object timestamps: two runs that write the same data write the same bytes.
+  XPOSE_H5(IoError, label, H5Pset_obj_track_times(dcpl.get(), 0));
   // Every element gets written; filling first would double the write traffic.
   XPOSE_H5(IoError, label, H5Pset_fill_time(dcpl.get(), H5D_FILL_TIME_NEVER));
 
@@ -940,6 +944,36 @@ void OutputFile::discard() noexcept {
     remove_quietly(temp_path_);
   }
   temp_path_.clear();
+}
+
+OutputFile OutputFile::reopen(const DatasetRef& ref, MPI_Comm comm) {
+  ensure_init();
+  OutputFile out;
+  out.comm_ = comm;
+  out.collective_ = mpi::size(comm) > 1;
+  out.final_path_ = ref.file;
+  out.temp_path_ = temporary_path_for(ref.file);
+  H5Id fapl = file_access_plist(comm, out.temp_path_);
+  out.file_ = XPOSE_H5_ID(IoError, out.temp_path_,
+                          H5Fopen(out.temp_path_.c_str(), H5F_ACC_RDWR, fapl.get()));
+  auto dataset = XPOSE_H5_ID(IoError, ref.str(), H5Dopen2(out.file_.get(), ref.path.c_str(), H5P_DEFAULT));
+  out.dataset_ = Dataset(std::move(dataset), ref.str());
+  return out;
+}
+
+void OutputFile::flush() {
+  if (!file_) throw InternalError(cat("output '", final_path_, "' is not open"));
+  XPOSE_H5(IoError, temp_path_, H5Fflush(file_.get(), H5F_SCOPE_GLOBAL));
+}
+
+void OutputFile::suspend() {
+  if (!file_) throw InternalError(cat("output '", final_path_, "' is not open"));
+  mpi::collectively(comm_, [&] {
+    dataset_ = Dataset();
+    hid_t file = file_.release();
+    if (H5Fclose(file) < 0) throw IoError(cat("H5Fclose failed for '", temp_path_, "': ", hdf5_message()));
+  });
+  committed_ = true;  // the temporary file stays for --resume: nothing to abandon
 }
 
 void OutputFile::commit() {

@@ -156,6 +156,15 @@ class OutputFile {
   /// Writes (or replaces) a 1-D int64 attribute on the output dataset.
   void set_attribute(const std::string& name, const std::vector<std::int64_t>& value);
 
+  /// Reopens the temporary file of an interrupted run (read-write) and its dataset, to resume
+  /// writing it. Collective. IoError if it cannot be opened.
+  static OutputFile reopen(const DatasetRef& ref, MPI_Comm comm);
+  /// Forces everything written so far to stable storage (H5Fflush: metadata, then
+  /// MPI_File_sync / fsync). Collective.
+  void flush();
+  /// Closes the file but keeps it under its temporary name, for a later --resume. Collective.
+  void suspend();
+
   /// Flushes and closes the file, then renames it to its final name. Collective.
   void commit();
   /// Closes and removes the temporary file; never throws. Safe to call on any subset of ranks

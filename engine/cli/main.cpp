@@ -89,6 +89,8 @@ void add_transpose_options(po::options_description& d) {
        "transport between ranks: mpi (host-staged MPI_Alltoall(v)), nccl (device buffers), "
        "mpi-device (CUDA-aware MPI), or auto (with cuda: a short collective timing picks the fastest)")
       ("no-overlap", "run the HDF5 reads and writes in line instead of on their own thread")
+      ("resume", "continue an interrupted run of the same input, output, ranks and options from its "
+       "journal (.OUT.xpose-journal); without one, start from the beginning")
       ("max-stage-width", po::value<std::int64_t>()->default_value(0),
        "cap the columns per destination per stage (0: as the budget allows); for tests and tuning");
 }
@@ -114,6 +116,7 @@ TransposeOptions transpose_options(const po::variables_map& vm) {
   if (vm.count("gpu-mem")) o.gpu_mem = parse_size(vm["gpu-mem"].as<std::string>());
   if (vm.count("gpu-mem") && o.gpu_mem <= 0) throw UsageError("--gpu-mem must be positive");
   o.overlap = vm.count("no-overlap") == 0;
+  o.resume = vm.count("resume") > 0;
   if (vm.count("trace")) o.trace_path = vm["trace"].as<std::string>();
   o.quiet = vm.count("quiet") > 0;
   o.max_width = vm["max-stage-width"].as<std::int64_t>();
@@ -184,6 +187,7 @@ void json_summary(JsonWriter& j, const TransposeOptions& o, const TransposeRepor
           .end_object();
     j.end_object();
     j.value("wall_seconds", r->times.wall);
+    j.value("resumed_at_stage", r->first_stage);
   }
   j.end_object();
 }

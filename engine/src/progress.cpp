@@ -8,14 +8,17 @@
 
 namespace xpose {
 
-Progress::Progress(std::string label, std::int64_t total_bytes, bool enabled, double interval_seconds)
+Progress::Progress(std::string label, std::int64_t total_bytes, bool enabled, double interval_seconds,
+                   std::int64_t already_done)
     : label_(std::move(label)),
       total_(total_bytes),
       enabled_(enabled),
       tty_(isatty(STDERR_FILENO) == 1),
       interval_(interval_seconds),
       start_(std::chrono::steady_clock::now()),
-      last_(start_) {}
+      last_(start_),
+      done_(already_done),
+      baseline_(already_done) {}
 
 void Progress::update(std::int64_t done_bytes) {
   done_ = done_bytes;
@@ -35,7 +38,7 @@ void Progress::finish() {
 void Progress::print(std::int64_t done, bool final) {
   double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
   double frac = total_ > 0 ? static_cast<double>(done) / static_cast<double>(total_) : 1.0;
-  double rate = elapsed > 0 ? static_cast<double>(done) / elapsed : 0.0;
+  double rate = elapsed > 0 ? static_cast<double>(done - baseline_) / elapsed : 0.0;
   double eta = rate > 0 ? static_cast<double>(total_ - done) / rate : 0.0;
   char eta_text[32];
   std::snprintf(eta_text, sizeof eta_text, "%02d:%02d:%02d", static_cast<int>(eta / 3600),

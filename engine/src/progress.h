@@ -12,7 +12,10 @@ namespace xpose {
 class Progress {
  public:
   /// `enabled` is false on ranks other than 0 and with --quiet.
-  Progress(std::string label, std::int64_t total_bytes, bool enabled, double interval_seconds);
+  /// `already_done` bytes were done before (a resumed run): they count towards the percentage
+  /// but not towards the rate.
+  Progress(std::string label, std::int64_t total_bytes, bool enabled, double interval_seconds,
+           std::int64_t already_done = 0);
   /// Reports that `done_bytes` of the total are complete.
   void update(std::int64_t done_bytes);
   /// Ends the bar (newline on a terminal) with a last report.
@@ -27,6 +30,7 @@ class Progress {
   double interval_;
   std::chrono::steady_clock::time_point start_, last_;
   std::int64_t done_ = 0;
+  std::int64_t baseline_ = 0;
 };
 
 }  // namespace xpose

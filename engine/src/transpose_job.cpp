@@ -1,18 +1,23 @@
 #include "engine/src/transpose_job.h"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
 #include <climits>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <optional>
 #include <thread>
 #include <vector>
 
 #include "engine/src/host_buffer.h"
 #include "engine/src/io_worker.h"
+#include "engine/src/journal.h"
+#include "engine/src/stop_signals.h"
 #include "engine/src/progress.h"
 #include "engine/src/trace.h"
 #include "kernels/transpose.h"
@@ -71,6 +76,27 @@ void write_provenance(io::OutputFile& out, const TransposeOptions& o, const Shap
   out.set_attribute("xpose_source_path", o.in.path);
   out.set_attribute("xpose_source_shape", std::vector<std::int64_t>(in_shape.begin(), in_shape.end()));
   out.set_attribute("xpose_version", std::string(XPOSE_VERSION));
+}
+
+RunIdentity run_identity(const TransposeOptions& o, const Plan& plan, const io::Dataset& in) {
+  RunIdentity id;
+  char resolved[PATH_MAX];
+  id.input = (realpath(o.in.file.c_str(), resolved) ? std::string(resolved) : o.in.file) + ":" + o.in.path;
+  struct stat st {};
+  if (::stat(o.in.file.c_str(), &st) == 0) {
+    id.input_bytes = static_cast<std::int64_t>(st.st_size);
+    id.input_mtime_ns = static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
+  }
+  id.output = o.out.str();
+  id.shape = plan.shape;
+  id.element_size = static_cast<std::int64_t>(plan.elem_size);
+  id.datatype = in.info().type_description;
+  id.ranks = plan.nranks;
+  id.stages = plan.num_stages();
+  id.stage_width = plan.width;
+  id.matrices_per_stage = plan.inner_per_stage;
+  id.chunk = o.chunk;
+  return id;
 }
 
 }  // namespace
@@ -237,17 +263,51 @@ TransposeReport run_transpose(MPI_Comm comm, const TransposeOptions& o) {
   const Plan& plan = prep.plan;
   const io::Dataset& in = prep.input.dataset();
   const auto es = static_cast<std::int64_t>(plan.elem_size);
+  const std::int64_t stages = plan.num_stages();
+
+  // Resume: rank 0 reads the journal and decides; every rank follows.
+  const RunIdentity identity = run_identity(o, plan, in);
+  const std::string journal_path = Journal::path_for(o.out.file);
+  std::int64_t first_stage = 0;
+  mpi::collectively(comm, [&] {
+    if (me != 0) return;
+    std::optional<Journal> journal = Journal::load(journal_path);
+    const bool partial = ::access(io::temporary_path_for(o.out.file).c_str(), F_OK) == 0;
+    if (o.resume && journal && partial) {
+      std::string diff = journal->identity.difference(identity);
+      if (!diff.empty())
+        throw ResumeRefusedError(cat("cannot resume into '", o.out.str(), "': the interrupted run differs in ", diff,
+                                     " (run without --resume to start over)"));
+      first_stage = journal->stages_done;
+      if (!o.quiet)
+        std::fprintf(stderr, "xpose: resuming at stage %lld of %lld\n", static_cast<long long>(first_stage),
+                     static_cast<long long>(stages));
+    } else if (o.resume && !o.quiet) {
+      std::fprintf(stderr, "xpose: nothing to resume for '%s'; starting from the beginning\n", o.out.str().c_str());
+    } else if (journal && !o.quiet) {
+      std::fprintf(stderr, "xpose: starting over: an interrupted run of '%s' is discarded (--resume continues it)\n",
+                   o.out.str().c_str());
+    }
+  });
+  XPOSE_CHECK_MPI(MPI_Bcast(&first_stage, 1, MPI_INT64_T, 0, comm));
 
   io::OutputFile output;
-  mpi::collectively(comm, [&] {
-    io::CreateOptions create;
-    create.chunk = o.chunk;
-    output = io::OutputFile::create(o.out, plan.out_shape, in.type(), create, io_comm.get());
-  });
-  mpi::collectively(comm, [&] {
-    output.copy_attributes_from(in);
-    write_provenance(output, o, plan.shape);
-  });
+  if (first_stage > 0) {
+    mpi::collectively(comm, [&] { output = io::OutputFile::reopen(o.out, io_comm.get()); });
+  } else {
+    mpi::collectively(comm, [&] {
+      io::CreateOptions create;
+      create.chunk = o.chunk;
+      output = io::OutputFile::create(o.out, plan.out_shape, in.type(), create, io_comm.get());
+    });
+    mpi::collectively(comm, [&] {
+      output.copy_attributes_from(in);
+      write_provenance(output, o, plan.shape);
+      // On disk before the journal names it: from here the file stays valid whatever happens.
+      output.flush();
+      if (me == 0) Journal{identity, 0}.save(journal_path);
+    });
+  }
 
   std::unique_ptr<StageBackend> backend;
   mpi::collectively(comm, [&] {
@@ -258,11 +318,18 @@ TransposeReport run_transpose(MPI_Comm comm, const TransposeOptions& o) {
   report.backend = backend->name();
   report.exchange = nranks > 1 ? backend->exchange_name() : "none";
   report.overlapped = threaded;
+  report.first_stage = first_stage;
   PhaseTimes& t = report.times;
 
   const std::int64_t my_row0 = plan.in_rows.offset(me);
   const std::int64_t my_out0 = plan.out_rows.offset(me);
-  Progress progress("transpose", plan.total_bytes(), me == 0 && !o.quiet, o.progress_interval);
+  auto stage_bytes = [&](std::int64_t k) {
+    const Stage st = plan.stage(k);
+    return st.inner_count * plan.rows * plan.total_width(st) * es;
+  };
+  std::int64_t done_bytes = 0;
+  for (std::int64_t k = 0; k < first_stage; ++k) done_bytes += stage_bytes(k);
+  Progress progress("transpose", plan.total_bytes(), me == 0 && !o.quiet, o.progress_interval, done_bytes);
   XPOSE_CHECK_MPI(MPI_Barrier(comm));  // a common time origin for every rank's trace
   Trace trace(!o.trace_path.empty());
   const std::string temp_path = output.temporary_path();
@@ -292,32 +359,90 @@ TransposeReport run_transpose(MPI_Comm comm, const TransposeOptions& o) {
       std::vector<io::Box> boxes;
       if (g.my_w > 0) boxes.push_back(stage_box(plan, st, my_out0 + st.col_offset, g.my_w, 0, plan.rows));
       output.dataset().write(boxes, backend->output_slot(static_cast<int>(k % 2)), o.write_transfer);
+      // Durable before the journal counts it: a lost node must not lose a counted stage.
+      output.flush();
     });
   };
 
+  StopSignals stop_signals;
+  // Tests of the stop and resume paths: XPOSE_TEST_SIGNAL_AT_STAGE=K:SIG makes rank 0 raise
+  // signal SIG on itself after transforming stage K (a real signal, at a deterministic point).
+  struct {
+    std::int64_t stage = -1;
+    int signal = 0;
+  } test_signal;
+  if (const char* spec = std::getenv("XPOSE_TEST_SIGNAL_AT_STAGE")) {
+    if (std::sscanf(spec, "%lld:%d", reinterpret_cast<long long*>(&test_signal.stage), &test_signal.signal) != 2)
+      throw UsageError(cat("XPOSE_TEST_SIGNAL_AT_STAGE must be STAGE:SIGNAL, not '", spec, "'"));
+  }
+  int stop_signal = 0;
+  std::int64_t stopped_after = stages;
   try {
-    const std::int64_t stages = plan.num_stages();
     std::vector<std::future<void>> reads(static_cast<std::size_t>(stages)), writes(static_cast<std::size_t>(stages));
-    for (std::int64_t k = 0; k < std::min<std::int64_t>(2, stages); ++k) reads[k] = submit_read(k);
-    std::int64_t done_bytes = 0;
-    for (std::int64_t k = 0; k < stages; ++k) {
+    for (std::int64_t k = first_stage; k < std::min<std::int64_t>(first_stage + 2, stages); ++k) reads[k] = submit_read(k);
+    std::int64_t local_done = first_stage, journaled = first_stage;
+    for (std::int64_t k = first_stage; k < stages; ++k) {
       const StageGeometry g = StageGeometry::make(plan, plan.stage(k), me);
       reads[k].get();
-      if (k >= 2) writes[k - 2].get();  // its output slot is about to be reused
+      if (k >= first_stage + 2 && writes[k - 2].valid()) writes[k - 2].get();  // its slot is reused next
       backend->transform(g, static_cast<int>(k % 2), t, trace);
       writes[k] = submit_write(k);
-      if (k + 2 < stages) reads[k + 2] = submit_read(k + 2);
-      done_bytes += g.nb * plan.rows * g.sum_w * es;
+      if (me == 0 && test_signal.stage == k) std::raise(test_signal.signal);
+      done_bytes += stage_bytes(k);
       progress.update(done_bytes);
+      // One small collective per stage: have all ranks seen a stop signal, and which stages are
+      // durable everywhere (for the journal)?
+      auto write_done = [&](std::int64_t j) {  // without blocking; rethrows the write's error
+        if (!writes[j].valid()) return true;    // already collected
+        if (writes[j].wait_for(std::chrono::seconds(0)) != std::future_status::ready) return false;
+        writes[j].get();
+        return true;
+      };
+      while (local_done < k + 1 && write_done(local_done)) ++local_done;
+      std::int64_t mine[2] = {-static_cast<std::int64_t>(StopSignals::received()), local_done}, agreed[2];
+      XPOSE_CHECK_MPI(MPI_Allreduce(mine, agreed, 2, MPI_INT64_T, MPI_MIN, comm));
+      if (me == 0 && agreed[1] > journaled) {
+        journaled = agreed[1];
+        Journal{identity, journaled}.save(journal_path);
+      }
+      if (agreed[0] != 0 && k + 1 < stages) {
+        stop_signal = static_cast<int>(-agreed[0]);
+        stopped_after = k + 1;
+        if (k + 1 < stages && reads[k + 1].valid()) reads[k + 1].get();  // let in-flight I/O finish
+        if (k + 2 < stages && reads[k + 2].valid()) reads[k + 2].get();
+        break;
+      }
+      if (k + 2 < stages) reads[k + 2] = submit_read(k + 2);
     }
-    for (std::int64_t k = std::max<std::int64_t>(0, stages - 2); k < stages; ++k) writes[k].get();
+    for (std::int64_t k = std::max<std::int64_t>(first_stage, stopped_after - 2); k < stopped_after; ++k)
+      if (writes[k].valid()) writes[k].get();
   } catch (const Error& e) {
+    if (me == 0) std::remove(journal_path.c_str());
     abort_job(comm, e, temp_path);
   } catch (const std::exception& e) {
+    if (me == 0) std::remove(journal_path.c_str());
     abort_job(comm, InternalError(e.what()), temp_path);
   }
 
-  mpi::collectively(comm, [&] { output.commit(); });
+  if (stop_signal != 0) {
+    // Every rank stopped after the same stage and its writes are durable: record it, close the
+    // partial file, and leave together (Open MPI's launchers end the job at the first non-zero
+    // exit, so no rank may leave before all have flushed).
+    mpi::collectively(comm, [&] {
+      if (me == 0) Journal{identity, stopped_after}.save(journal_path);
+    });
+    output.suspend();
+    progress.finish();
+    XPOSE_CHECK_MPI(MPI_Barrier(comm));
+    throw InterruptedError(cat("stopped by ", StopSignals::name(stop_signal), " after stage ", stopped_after, " of ",
+                               stages, "; the partial output is kept: rerun with --resume to continue"));
+  }
+
+  mpi::collectively(comm, [&] {
+    output.set_attribute("xpose_complete", std::string("yes"));
+    output.commit();
+    if (me == 0) std::remove(journal_path.c_str());
+  });
   progress.update(plan.total_bytes());
   progress.finish();
 

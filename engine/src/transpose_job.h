@@ -32,6 +32,7 @@ struct TransposeOptions {
   double progress_interval = 10.0;  ///< seconds between progress lines in a batch log
   std::int64_t max_width = 0;       ///< cap on the stage width (testing and tuning)
   std::string trace_path;           ///< write a Chrome trace-event timeline here
+  bool resume = false;              ///< continue an interrupted run from its journal
 };
 
 struct TransposeReport {
@@ -41,6 +42,7 @@ struct TransposeReport {
   std::string exchange;
   std::string exchange_choice;  ///< how --exchange auto decided, if it did
   bool overlapped = false;
+  std::int64_t first_stage = 0;  ///< > 0 when the run resumed an interrupted one
 };
 
 /// The default --host-mem: a quarter of the node's available memory shared by its ranks,
