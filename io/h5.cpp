@@ -1100,6 +1100,33 @@ void OutputFile::set_attribute(const std::string& name, const std::string& value
   });
 }
 
+void OutputFile::set_fixed_attribute(const std::string& name, const std::string& value, std::size_t length) {
+  mpi::collectively(comm_, [&] {
+    const std::string what = cat(dataset_.label(), " attribute '", name, "'");
+    if (value.size() > length) throw InternalError(cat(what, ": '", value, "' is longer than ", length, " bytes"));
+    auto type = XPOSE_H5_ID(IoError, what, H5Tcopy(H5T_C_S1));
+    XPOSE_H5(IoError, what, H5Tset_size(type.get(), length));
+    XPOSE_H5(IoError, what, H5Tset_strpad(type.get(), H5T_STR_NULLPAD));
+    std::string padded = value;
+    padded.resize(length, '\0');
+    H5Id attr;
+    if (XPOSE_H5(IoError, what, H5Aexists(dataset_.id(), name.c_str())) > 0) {
+      attr = XPOSE_H5_ID(IoError, what, H5Aopen(dataset_.id(), name.c_str(), H5P_DEFAULT));
+      auto existing = XPOSE_H5_ID(IoError, what, H5Aget_type(attr.get()));
+      if (XPOSE_H5(IoError, what, H5Tequal(existing.get(), type.get())) <= 0) {
+        attr.reset();
+        XPOSE_H5(IoError, what, H5Adelete(dataset_.id(), name.c_str()));
+      }
+    }
+    if (!attr) {
+      auto space = XPOSE_H5_ID(IoError, what, H5Screate(H5S_SCALAR));
+      attr = XPOSE_H5_ID(IoError, what,
+                         H5Acreate2(dataset_.id(), name.c_str(), type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT));
+    }
+    XPOSE_H5(IoError, what, H5Awrite(attr.get(), type.get(), padded.data()));
+  });
+}
+
 void OutputFile::set_attribute(const std::string& name, const std::vector<std::int64_t>& value) {
   mpi::collectively(comm_, [&] {
     const std::string what = cat(dataset_.label(), " attribute '", name, "'");

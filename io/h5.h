@@ -153,6 +153,10 @@ class OutputFile {
   void copy_attributes_from(const Dataset& source);
   /// Writes (or replaces) a string attribute on the output dataset.
   void set_attribute(const std::string& name, const std::string& value);
+  /// Writes a fixed-length (`length` bytes, null-padded) string attribute. An existing one of the
+  /// same length is overwritten in place, so the file's layout does not change: a marker set
+  /// when a run starts and updated when it ends leaves the same bytes as one written once.
+  void set_fixed_attribute(const std::string& name, const std::string& value, std::size_t length);
   /// Writes (or replaces) a 1-D int64 attribute on the output dataset.
   void set_attribute(const std::string& name, const std::vector<std::int64_t>& value);
 

@@ -303,6 +303,7 @@ TransposeReport run_transpose(MPI_Comm comm, const TransposeOptions& o) {
     mpi::collectively(comm, [&] {
       output.copy_attributes_from(in);
       write_provenance(output, o, plan.shape);
+      output.set_fixed_attribute("xpose_complete", "no", 3);
       // On disk before the journal names it: from here the file stays valid whatever happens.
       output.flush();
       if (me == 0) Journal{identity, 0}.save(journal_path);
@@ -372,8 +373,10 @@ TransposeReport run_transpose(MPI_Comm comm, const TransposeOptions& o) {
     int signal = 0;
   } test_signal;
   if (const char* spec = std::getenv("XPOSE_TEST_SIGNAL_AT_STAGE")) {
-    if (std::sscanf(spec, "%lld:%d", reinterpret_cast<long long*>(&test_signal.stage), &test_signal.signal) != 2)
+    long long stage = -1;
+    if (std::sscanf(spec, "%lld:%d", &stage, &test_signal.signal) != 2)
       throw UsageError(cat("XPOSE_TEST_SIGNAL_AT_STAGE must be STAGE:SIGNAL, not '", spec, "'"));
+    test_signal.stage = stage;
   }
   int stop_signal = 0;
   std::int64_t stopped_after = stages;
@@ -439,7 +442,7 @@ TransposeReport run_transpose(MPI_Comm comm, const TransposeOptions& o) {
   }
 
   mpi::collectively(comm, [&] {
-    output.set_attribute("xpose_complete", std::string("yes"));
+    output.set_fixed_attribute("xpose_complete", "yes", 3);
     output.commit();
     if (me == 0) std::remove(journal_path.c_str());
   });
