@@ -3,6 +3,8 @@
 // The ratio (transpose time / copy time) is what the transpose costs on top of moving the bytes.
 //
 //   mpirun -np 2 bench_e2e_vs_copy --input in.h5:/data --workdir /dev/shm [--host-mem 512MiB] [--reps 3]
+//       [--io collective|independent] [--backend auto|cpu|cuda] [--gpu-mem 8GiB] [--exchange auto|mpi|nccl]
+//       [--trace FILE] [--no-verify]
 #include <mpi.h>
 
 #include <algorithm>
@@ -59,20 +61,33 @@ double plain_copy(MPI_Comm comm, const xpose::io::DatasetRef& in_ref, const xpos
 }  // namespace
 
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
+  int provided = 0;
+  MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);  // as the xpose command does
   int code = 0;
   try {
     std::string input, workdir = "/tmp";
     std::int64_t host_mem = 0;
     int reps = 3;
-    std::string io = "collective";
-    for (int i = 1; i + 1 < argc; i += 2) {
+    std::string io = "collective", backend = "auto", exchange = "auto", trace;
+    std::int64_t gpu_mem = 0;
+    bool check = true;
+    for (int i = 1; i < argc; i += 2) {
       std::string a = argv[i];
+      if (a == "--no-verify") {
+        check = false;
+        --i;
+        continue;
+      }
+      if (i + 1 >= argc) throw xpose::UsageError("missing value for " + a);
       if (a == "--input") input = argv[i + 1];
       else if (a == "--workdir") workdir = argv[i + 1];
       else if (a == "--host-mem") host_mem = xpose::parse_size(argv[i + 1]);
       else if (a == "--reps") reps = std::stoi(argv[i + 1]);
       else if (a == "--io") io = argv[i + 1];
+      else if (a == "--backend") backend = argv[i + 1];
+      else if (a == "--exchange") exchange = argv[i + 1];
+      else if (a == "--gpu-mem") gpu_mem = xpose::parse_size(argv[i + 1]);
+      else if (a == "--trace") trace = argv[i + 1];
       else throw xpose::UsageError("unknown option " + a);
     }
     if (input.empty()) throw xpose::UsageError("usage: bench_e2e_vs_copy --input FILE:/dset [--workdir DIR] [--host-mem SIZE] [--reps N] [--io collective|independent]");
@@ -88,17 +103,28 @@ int main(int argc, char** argv) {
     t.force = true;
     t.quiet = true;
     t.read_transfer = t.write_transfer = transfer;
+    t.backend = backend;
+    t.exchange = xpose::mpi::parse_exchange_kind(exchange);
+    t.gpu_mem = gpu_mem;
     const auto copy_ref = xpose::io::DatasetRef::parse(workdir + "/bench-copy.h5:/data");
 
     std::vector<double> copy_s, xpose_s;
     xpose::TransposeReport last;
+    auto remove_on_root = [&](const std::string& path) {
+      MPI_Barrier(comm);
+      if (me == 0) std::remove(path.c_str());
+      MPI_Barrier(comm);
+    };
     for (int r = 0; r < reps + 1; ++r) {  // the first round warms the page cache and is dropped
       double c = plain_copy(comm, t.in, copy_ref, host_mem, transfer);
+      remove_on_root(copy_ref.file);  // keep memory-backed work dirs from holding three copies
       MPI_Barrier(comm);
+      t.trace_path = r == reps ? trace : "";
       auto t0 = Clock::now();
       last = xpose::run_transpose(comm, t);
       MPI_Barrier(comm);
       double x = std::chrono::duration<double>(Clock::now() - t0).count();
+      if (r < reps) remove_on_root(t.out.file);
       if (r > 0) {
         copy_s.push_back(c);
         xpose_s.push_back(x);
@@ -107,26 +133,29 @@ int main(int argc, char** argv) {
     xpose::VerifyOptions v;
     v.in = t.in;
     v.out = t.out;
-    v.host_mem = host_mem;
+    v.host_mem = std::min<std::int64_t>(host_mem, 1ll << 30);
     v.quiet = true;
+    if (!check) v.sample = 1000000;  // a million random elements instead of all
     auto result = xpose::verify(comm, v);
     const double bytes = static_cast<double>(last.plan.total_bytes());
     if (me == 0) {
-      std::printf("input %s: %s, %s, %d rank(s), host-mem %s, %lld stage(s), io %s, median of %d\n", input.c_str(),
-                  xpose::format_shape(last.plan.shape).c_str(), xpose::format_size(bytes).c_str(), last.plan.nranks,
-                  xpose::format_size(static_cast<double>(host_mem)).c_str(),
-                  static_cast<long long>(last.plan.num_stages()), io.c_str(), reps);
+      std::printf("input %s: %s, %s, %d rank(s), host-mem %s, %lld stage(s), io %s, backend %s, exchange %s, median of %d\n",
+                  input.c_str(), xpose::format_shape(last.plan.shape).c_str(), xpose::format_size(bytes).c_str(),
+                  last.plan.nranks, xpose::format_size(static_cast<double>(host_mem)).c_str(),
+                  static_cast<long long>(last.plan.num_stages()), io.c_str(), last.backend.c_str(),
+                  last.exchange.c_str(), reps);
       std::printf("%-22s %10s %12s %8s\n", "", "seconds", "GB/s (r+w)", "ratio");
       const double c = median(copy_s), x = median(xpose_s);
       std::printf("%-22s %10.3f %12.2f %8.2f\n", "plain HDF5 copy", c, 2 * bytes / c / 1e9, 1.0);
       std::printf("%-22s %10.3f %12.2f %8.2f\n", "xpose transpose", x, 2 * bytes / x / 1e9, x / c);
-      std::printf("last transpose phases (s): read %.3f  transpose %.3f  exchange %.3f  unpack %.3f  write %.3f  (overlapped: %s)\n",
-                  last.times.read, last.times.kernel, last.times.exchange, last.times.unpack, last.times.write,
-                  last.overlapped ? "yes" : "no");
-      std::printf("verify: %lld elements checked, %lld mismatches\n", static_cast<long long>(result.checked),
+      std::printf("last transpose phases (s): read %.3f  h2d %.3f  kernel %.3f  exchange %.3f  unpack %.3f  d2h %.3f"
+                  "  write %.3f  wall %.3f  (overlapped: %s)\n",
+                  last.times.read, last.times.h2d, last.times.kernel, last.times.exchange, last.times.unpack,
+                  last.times.d2h, last.times.write, last.times.wall, last.overlapped ? "yes" : "no");
+      if (!last.exchange_choice.empty()) std::printf("%s\n", last.exchange_choice.c_str());
+      std::printf("verify%s: %lld elements checked, %lld mismatches\n", check ? "" : " (sample)", static_cast<long long>(result.checked),
                   static_cast<long long>(result.mismatches));
-      std::remove((workdir + "/bench-transposed.h5").c_str());
-      std::remove((workdir + "/bench-copy.h5").c_str());
+      std::remove(t.out.file.c_str());
     }
     code = result.mismatches == 0 ? 0 : 8;
   } catch (const xpose::Error& e) {

@@ -40,6 +40,10 @@ int ranks_per_device(MPI_Comm comm) {
 
 }  // namespace
 
+bool ranks_share_gpus(MPI_Comm comm) {
+  return mpi::allreduce_max(comm, static_cast<std::int64_t>(ranks_per_device(comm))) > 1;
+}
+
 int select_cuda_device(MPI_Comm comm, bool quiet) {
   int count = 0;
   XPOSE_CHECK_CUDA(cudaGetDeviceCount(&count));
@@ -198,7 +202,8 @@ mpi::ExchangeKind pick_fastest_exchange(MPI_Comm comm, const std::string& backen
                                         std::string* report) {
   std::vector<mpi::ExchangeKind> candidates{mpi::ExchangeKind::Mpi};
   if (backend == "cuda") {
-    if (XPOSE_HAVE_NCCL) candidates.push_back(mpi::ExchangeKind::Nccl);
+    // NCCL refuses two ranks on one GPU.
+    if (XPOSE_HAVE_NCCL && !ranks_share_gpus(comm)) candidates.push_back(mpi::ExchangeKind::Nccl);
     if (mpi::mpi_is_cuda_aware()) candidates.push_back(mpi::ExchangeKind::MpiDevice);
   }
   const int n = mpi::size(comm);

@@ -5,6 +5,7 @@
 namespace xpose {
 
 bool cuda_device_available() { return false; }
+bool ranks_share_gpus(MPI_Comm) { return false; }
 int select_cuda_device(MPI_Comm, bool) { throw NotCompiledError("the CUDA backend"); }
 std::int64_t default_gpu_mem(MPI_Comm) { return 0; }
 std::unique_ptr<StageBackend> make_cuda_backend(const Plan&, MPI_Comm, const BackendChoice&, int) {

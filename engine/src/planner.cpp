@@ -60,6 +60,7 @@ Plan make_plan(const PlanRequest& req) {
     units = std::min(units, device_units);
   }
   units = std::min(units, req.max_count / unit);
+  if (req.max_buffer_bytes > 0) units = std::min(units, std::max<std::int64_t>(1, req.max_buffer_bytes / unit_bytes));
   if (units < 1)
     throw ResourceError(cat("one stage of ", unit, " elements per destination column exceeds the MPI count limit"));
   const std::int64_t cb = p.out_rows.block;

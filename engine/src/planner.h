@@ -27,6 +27,9 @@ struct PlanRequest {
   int device_buffers = 0;           ///< stage-sized device buffers (0: no device)
   std::int64_t max_count = 2147483647;  ///< elements per peer message (MPI int counts)
   std::int64_t max_width = 0;       ///< optional cap on the stage width (0: none); for tests/tuning
+  /// Cap on one stage buffer. Past a few hundred MiB a bigger stage buys no I/O efficiency, but
+  /// costs first-touch page faults, page pinning (CUDA) and a longer pipeline fill and drain.
+  std::int64_t max_buffer_bytes = 512ll << 20;
 };
 
 /// One stage: which matrices and which column offset inside every destination's block.

@@ -70,6 +70,8 @@ std::unique_ptr<StageBackend> make_cpu_backend(const Plan& plan, MPI_Comm comm, 
 /// The default --gpu-mem: 60% of the free memory of this rank's GPU, shared by the ranks that
 /// use the same GPU.
 std::int64_t default_gpu_mem(MPI_Comm comm);
+/// Whether some node has more ranks than GPUs (collective): then NCCL cannot be used.
+bool ranks_share_gpus(MPI_Comm comm);
 /// Whether this build has CUDA and this process sees a GPU.
 bool cuda_device_available();
 /// Selects this rank's GPU from its node-local rank (before anything is allocated); warns once

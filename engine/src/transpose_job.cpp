@@ -175,6 +175,8 @@ BackendChoice choose_backend(MPI_Comm comm, const TransposeOptions& o) {
   mpi::ExchangeKind exchange = o.exchange;
   if (backend == "cpu" && exchange != mpi::ExchangeKind::Auto && exchange != mpi::ExchangeKind::Mpi)
     throw UsageError(cat("--exchange ", mpi::exchange_kind_name(exchange), " needs the cuda backend"));
+  if (backend == "cuda" && exchange == mpi::ExchangeKind::Nccl && nranks > 1 && ranks_share_gpus(comm))
+    throw UsageError("--exchange nccl needs one GPU per rank, and ranks on a node here share GPUs (use mpi)");
   if (nranks == 1 || backend == "cpu") exchange = mpi::ExchangeKind::Mpi;
   return buffer_counts(backend, exchange, nranks);
 }

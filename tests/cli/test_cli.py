@@ -29,7 +29,8 @@ FAILURES = []
 def run(*xpose_args, np_=None, expect=OK, env=None):
     """Runs xpose under mpiexec; checks the exit code; returns the CompletedProcess."""
     nprocs = np_ if np_ is not None else ARGS.np
-    cmd = shlex.split(ARGS.mpiexec) + ["-n", str(nprocs), ARGS.xpose] + [str(a) for a in xpose_args]
+    extra = shlex.split(ARGS.extra) if xpose_args and xpose_args[0] == "transpose" else []
+    cmd = shlex.split(ARGS.mpiexec) + ["-n", str(nprocs), ARGS.xpose] + [str(a) for a in xpose_args] + extra
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=600, env=env)
     if expect is not None and proc.returncode != expect:
         raise AssertionError(
@@ -329,6 +330,7 @@ def main():
     parser.add_argument("--np", type=int, default=1)
     parser.add_argument("--mpiexec", default="mpiexec --oversubscribe")
     parser.add_argument("--group", action="append", choices=sorted(GROUPS), help="default: all")
+    parser.add_argument("--extra", default="", help="arguments appended to every transpose, e.g. '--backend cuda'")
     ARGS = parser.parse_args()
     os.environ.setdefault("OMPI_ALLOW_RUN_AS_ROOT", "1")
     os.environ.setdefault("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
@@ -337,10 +339,10 @@ def main():
         tmp = tempfile.mkdtemp(prefix=f"xpose-cli-{name}-")
         try:
             GROUPS[name](tmp)
-            print(f"PASS {name} (np={ARGS.np})")
+            print(f"PASS {name} (np={ARGS.np}{' ' + ARGS.extra if ARGS.extra else ''})")
         except AssertionError as e:
             failed += 1
-            print(f"FAIL {name} (np={ARGS.np}): {e}")
+            print(f"FAIL {name} (np={ARGS.np}{' ' + ARGS.extra if ARGS.extra else ''}): {e}")
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
     sys.exit(1 if failed else 0)
