@@ -4,7 +4,9 @@
 //
 //   mpirun -np 2 bench_e2e_vs_copy --input in.h5:/data --workdir /dev/shm [--host-mem 512MiB] [--reps 3]
 //       [--io collective|independent] [--backend auto|cpu|cuda] [--gpu-mem 8GiB] [--exchange auto|mpi|nccl]
-//       [--trace FILE] [--no-verify]
+//       [--trace FILE] [--no-verify] [--keep]
+// --no-verify checks a million random elements instead of all; --keep leaves the transposed file
+// (WORKDIR/bench-transposed.h5) for a separate `xpose verify`.
 #include <mpi.h>
 
 #include <algorithm>
@@ -70,11 +72,11 @@ int main(int argc, char** argv) {
     int reps = 3;
     std::string io = "collective", backend = "auto", exchange = "auto", trace;
     std::int64_t gpu_mem = 0;
-    bool check = true;
+    bool check = true, keep = false;
     for (int i = 1; i < argc; i += 2) {
       std::string a = argv[i];
-      if (a == "--no-verify") {
-        check = false;
+      if (a == "--no-verify" || a == "--keep") {
+        (a == "--keep" ? keep : check) = a == "--keep";
         --i;
         continue;
       }
@@ -155,7 +157,7 @@ int main(int argc, char** argv) {
       if (!last.exchange_choice.empty()) std::printf("%s\n", last.exchange_choice.c_str());
       std::printf("verify%s: %lld elements checked, %lld mismatches\n", check ? "" : " (sample)", static_cast<long long>(result.checked),
                   static_cast<long long>(result.mismatches));
-      std::remove(t.out.file.c_str());
+      if (!keep) std::remove(t.out.file.c_str());
     }
     code = result.mismatches == 0 ? 0 : 8;
   } catch (const xpose::Error& e) {

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# The GPU pipeline on one GPU (issue: GPU pipeline and exchange backends), in one batch:
+#  1. kernel tests; 2. CLI end-to-end tests with --backend cuda on 1 rank and on 2 ranks sharing
+#  the GPU; 3. a 32 GiB float32 matrix on /dev/shm through one rank with --gpu-mem 8GiB against a
+#  plain HDF5 copy, with a trace; 4. what users do today (h5py + PyTorch) against xpose.
+# Run from the repository root on the GPU machine, with the programs packed in .gpu-bundle/.
+set -uo pipefail
+source .gpu-bundle/env.sh
+B=$PWD/.gpu-bundle/bin
+OUT=${OUT:-/tmp/xpose-out}; mkdir -p "$OUT"
+W=/dev/shm/xpose-bench; rm -rf "$W"; mkdir -p "$W"
+log() { printf '\n=== %s (%s)\n' "$*" "$(date +%T)"; }
+# tmpfs holds the input and the output (64 GiB): make room if /dev/shm is smaller.
+mount -o remount,size=110G /dev/shm 2>/dev/null || true
+nvidia-smi -L; nproc; free -g | head -2; df -h /dev/shm | tail -1
+NP=$(nproc)
+
+log "1. kernel tests"
+"$B/xpose_gpu_tests" 2>&1 | tail -3
+
+log "2. CLI end-to-end tests, --backend cuda"
+for np in 1 2; do
+  python3 tests/cli/test_cli.py --xpose "$B/xpose" --np $np --mpiexec "mpirun --oversubscribe --bind-to none" \
+    --extra "--backend cuda" --group shapes --group dtypes --group layouts --group streaming --group resume 2>&1 | tail -6
+done
+
+log "3. 32 GiB float32, 1 rank, --gpu-mem 8GiB, against a plain HDF5 copy"
+mpirun --bind-to none -np "$NP" "$B/xpose" generate "$W/a.h5:/m" --shape 65536x131072 --dtype float32 --host-mem 1GiB
+"$B/bench_e2e_vs_copy" --input "$W/a.h5:/m" --workdir "$W" --backend cuda --gpu-mem 8GiB --host-mem 8GiB \
+  --reps 1 --trace "$OUT/trace-32gib.json" --no-verify --keep 2>&1 | tee "$OUT/e2e-32gib.txt"
+mpirun --bind-to none -np "$NP" "$B/xpose" verify "$W/a.h5:/m" "$W/bench-transposed.h5:/data" --host-mem 1GiB
+rm -f "$W"/*.h5 "$W"/.*.h5.*
+
+log "4. h5py + PyTorch against xpose, 8 GiB float32"
+mpirun --bind-to none -np "$NP" "$B/xpose" generate "$W/s.h5:/m" --shape 32768x65536 --dtype float32 -q
+python3 bench/torch_h5_baseline.py "$W/s.h5:/m" "$W/torch.h5:/m" 2>&1 | tee "$OUT/torch.txt"
+rm -f "$W/torch.h5"
+for cfg in "1 cuda" "$NP cuda" "$NP cpu"; do
+  set -- $cfg
+  echo "--- xpose -np $1 --backend $2"
+  mpirun --bind-to none -np "$1" "$B/xpose" transpose "$W/s.h5:/m" "$W/x.h5:/m" --backend "$2" --force \
+    --json "$OUT/s-$1-$2.json" 2>&1 | grep -v '^transpose:'
+done
+mpirun --bind-to none -np "$NP" "$B/xpose" verify "$W/s.h5:/m" "$W/x.h5:/m" --host-mem 1GiB
+rm -rf "$W"
+log "done"
