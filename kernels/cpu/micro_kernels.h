@@ -171,7 +171,44 @@ struct MicroSse2<16> {
 // ---- AVX2 (chosen at run time) ----------------------------------------------------------
 
 template <std::size_t S>
-struct MicroAvx2 : MicroSse2<S> {};  // 1- and 2-byte: the SSE2 blocks already fill a line
+struct MicroAvx2 : MicroSse2<S> {};  // 2-byte: the SSE2 block already writes whole 16 bytes
+
+/// 16x16 bytes. Each register holds row k in its low lane and row k+8 in its high lane, so
+/// three rounds of in-lane interleaving transpose both 8x16 halves at once; a final qword
+/// permute joins each column's two halves.
+template <>
+struct MicroAvx2<1> {
+  static constexpr int M = 16;
+  static inline XPOSE_TARGET_AVX2 void run(const Byte* in, std::ptrdiff_t ip, Byte* out,
+                                           std::ptrdiff_t op) {
+#define XPOSE_LD(r) _mm_loadu_si128(reinterpret_cast<const __m128i*>(in + (r)*ip))
+#define XPOSE_LD2(r) \
+  _mm256_inserti128_si256(_mm256_castsi128_si256(XPOSE_LD(r)), XPOSE_LD(r + 8), 1)
+    const __m256i a0 = XPOSE_LD2(0), a1 = XPOSE_LD2(1), a2 = XPOSE_LD2(2), a3 = XPOSE_LD2(3);
+    const __m256i a4 = XPOSE_LD2(4), a5 = XPOSE_LD2(5), a6 = XPOSE_LD2(6), a7 = XPOSE_LD2(7);
+#undef XPOSE_LD2
+#undef XPOSE_LD
+    const __m256i b0 = _mm256_unpacklo_epi8(a0, a1), b1 = _mm256_unpackhi_epi8(a0, a1);
+    const __m256i b2 = _mm256_unpacklo_epi8(a2, a3), b3 = _mm256_unpackhi_epi8(a2, a3);
+    const __m256i b4 = _mm256_unpacklo_epi8(a4, a5), b5 = _mm256_unpackhi_epi8(a4, a5);
+    const __m256i b6 = _mm256_unpacklo_epi8(a6, a7), b7 = _mm256_unpackhi_epi8(a6, a7);
+    const __m256i c0 = _mm256_unpacklo_epi16(b0, b2), c1 = _mm256_unpackhi_epi16(b0, b2);
+    const __m256i c2 = _mm256_unpacklo_epi16(b1, b3), c3 = _mm256_unpackhi_epi16(b1, b3);
+    const __m256i c4 = _mm256_unpacklo_epi16(b4, b6), c5 = _mm256_unpackhi_epi16(b4, b6);
+    const __m256i c6 = _mm256_unpacklo_epi16(b5, b7), c7 = _mm256_unpackhi_epi16(b5, b7);
+    // d_k: columns 2k and 2k+1, rows 0-7 in the low lane and rows 8-15 in the high lane.
+    const __m256i d[8] = {_mm256_unpacklo_epi32(c0, c4), _mm256_unpackhi_epi32(c0, c4),
+                          _mm256_unpacklo_epi32(c1, c5), _mm256_unpackhi_epi32(c1, c5),
+                          _mm256_unpacklo_epi32(c2, c6), _mm256_unpackhi_epi32(c2, c6),
+                          _mm256_unpacklo_epi32(c3, c7), _mm256_unpackhi_epi32(c3, c7)};
+    for (int k = 0; k < 8; ++k) {
+      const __m256i e = _mm256_permute4x64_epi64(d[k], 0xD8);  // qwords 0, 2, 1, 3
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(out + (2 * k) * op), _mm256_castsi256_si128(e));
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(out + (2 * k + 1) * op),
+                       _mm256_extracti128_si256(e, 1));
+    }
+  }
+};
 
 /// 8x8 of 32-bit: interleave pairs, then quads, then swap 128-bit lanes.
 template <>
@@ -240,5 +277,92 @@ struct MicroAvx2<16> {
 };
 
 #endif  // XPOSE_CPU_X86
+
+// ---- streaming row copies ---------------------------------------------------------------
+// Copy one tile row from an L1 buffer to its place in the output. The whole cache lines go out
+// with non-temporal stores, which skip the read-for-ownership a normal store pays (a third
+// memory stream); the partial lines at either end use normal stores, because the neighbouring
+// tile writes their other part later and a partial non-temporal line is costly.
+
+XPOSE_ALWAYS_INLINE void stream_row_portable(Byte* dst, const Byte* src, std::size_t n) {
+  std::memcpy(dst, src, n);
+}
+
+#if XPOSE_CPU_X86
+// The whole 64-byte lines [first, last) inside dst[0, n); first == last == dst + n if none.
+XPOSE_ALWAYS_INLINE void whole_lines(Byte* dst, std::size_t n, Byte*& first, Byte*& last) {
+  const auto a = reinterpret_cast<std::uintptr_t>(dst);
+  const std::uintptr_t f = (a + 63) & ~std::uintptr_t{63};
+  const std::uintptr_t l = (a + n) & ~std::uintptr_t{63};
+  first = l > f ? dst + (f - a) : dst + n;
+  last = l > f ? dst + (l - a) : dst + n;
+}
+
+XPOSE_ALWAYS_INLINE void stream_row_sse2(Byte* dst, const Byte* src, std::size_t n) {
+  Byte *first, *last;
+  whole_lines(dst, n, first, last);
+  std::memcpy(dst, src, static_cast<std::size_t>(first - dst));
+  for (Byte* p = first; p < last; p += 64) {
+    const Byte* q = src + (p - dst);
+    for (int k = 0; k < 64; k += 16)
+      _mm_stream_si128(reinterpret_cast<__m128i*>(p + k),
+                       _mm_loadu_si128(reinterpret_cast<const __m128i*>(q + k)));
+  }
+  std::memcpy(last, src + (last - dst), n - static_cast<std::size_t>(last - dst));
+}
+
+inline XPOSE_TARGET_AVX2 void stream_row_avx2(Byte* dst, const Byte* src, std::size_t n) {
+  Byte *first, *last;
+  whole_lines(dst, n, first, last);
+  std::memcpy(dst, src, static_cast<std::size_t>(first - dst));
+  for (Byte* p = first; p < last; p += 64) {
+    const Byte* q = src + (p - dst);
+    _mm256_stream_si256(reinterpret_cast<__m256i*>(p),
+                        _mm256_loadu_si256(reinterpret_cast<const __m256i*>(q)));
+    _mm256_stream_si256(reinterpret_cast<__m256i*>(p + 32),
+                        _mm256_loadu_si256(reinterpret_cast<const __m256i*>(q + 32)));
+  }
+  std::memcpy(last, src + (last - dst), n - static_cast<std::size_t>(last - dst));
+}
+#endif
+
+/// Orders earlier non-temporal stores before what follows (they are weakly ordered), so the
+/// pool's completion handshake publishes them.
+XPOSE_ALWAYS_INLINE void stream_fence() {
+#if XPOSE_CPU_X86
+  _mm_sfence();
+#endif
+}
+
+// ---- instruction-set policies -----------------------------------------------------------
+
+struct PortableIsa {
+  template <std::size_t S>
+  using Micro = MicroPortable<S>;
+  static constexpr bool kCanStream = false;
+  static XPOSE_ALWAYS_INLINE void stream_row(Byte* dst, const Byte* src, std::size_t n) {
+    stream_row_portable(dst, src, n);
+  }
+};
+
+#if XPOSE_CPU_X86
+struct Sse2Isa {
+  template <std::size_t S>
+  using Micro = MicroSse2<S>;
+  static constexpr bool kCanStream = true;
+  static XPOSE_ALWAYS_INLINE void stream_row(Byte* dst, const Byte* src, std::size_t n) {
+    stream_row_sse2(dst, src, n);
+  }
+};
+
+struct Avx2Isa {
+  template <std::size_t S>
+  using Micro = MicroAvx2<S>;
+  static constexpr bool kCanStream = true;
+  static inline XPOSE_TARGET_AVX2 void stream_row(Byte* dst, const Byte* src, std::size_t n) {
+    stream_row_avx2(dst, src, n);
+  }
+};
+#endif
 
 }  // namespace xpose::kernels::cpu

@@ -1,7 +1,10 @@
 /// @file
 /// Internals of the CPU kernels that tests and benchmarks may reach: which instruction set the
-/// micro-kernels use, so every path can be tested on one machine.
+/// micro-kernels use and when the streamed path starts, so every path can be tested on one
+/// machine.
 #pragma once
+
+#include <cstdint>
 
 namespace xpose::kernels::cpu {
 
@@ -22,6 +25,14 @@ CpuIsa active_cpu_isa() noexcept;
 /// UnsupportedInputError where this processor or build cannot run it.
 void set_cpu_isa(CpuIsa isa);
 
+/// Size (bytes moved per call) from which transpose_cpu takes the streamed path: tiles staged
+/// in an L1 buffer and written with non-temporal stores. Below it, tiles go straight to the
+/// output with normal stores.
+std::int64_t stream_min_bytes() noexcept;
+
+/// Sets stream_min_bytes() (tests use 0 to stream everything); negative restores the default.
+void set_stream_min_bytes(std::int64_t bytes) noexcept;
+
 /// Restores the previous instruction set when it goes out of scope.
 class ScopedCpuIsa {
  public:
@@ -37,6 +48,20 @@ class ScopedCpuIsa {
 
  private:
   CpuIsa saved_;
+};
+
+/// Restores the previous stream_min_bytes() when it goes out of scope.
+class ScopedStreamMinBytes {
+ public:
+  explicit ScopedStreamMinBytes(std::int64_t bytes) : saved_(stream_min_bytes()) {
+    set_stream_min_bytes(bytes);
+  }
+  ~ScopedStreamMinBytes() { set_stream_min_bytes(saved_); }
+  ScopedStreamMinBytes(const ScopedStreamMinBytes&) = delete;
+  ScopedStreamMinBytes& operator=(const ScopedStreamMinBytes&) = delete;
+
+ private:
+  std::int64_t saved_;
 };
 
 }  // namespace xpose::kernels::cpu

@@ -84,7 +84,7 @@ std::string describe(cpu::CpuIsa isa, std::size_t es, const TransposeShape& s, i
 }
 
 // transpose_cpu == transpose_naive, byte for byte over the whole output buffer (gaps included),
-// for every instruction set, plane and thread count.
+// for every instruction set, both paths (direct and streamed), plane and thread count.
 void expect_matches_naive(TransposeShape shape, std::size_t es) {
   const auto s = shape.resolved();
   const std::int64_t max_index = s.batch * s.rows * s.cols;
@@ -92,14 +92,18 @@ void expect_matches_naive(TransposeShape shape, std::size_t es) {
     const Bytes in = make_input(s, es, plane);
     Bytes expected = poisoned_output(s, es);
     transpose_naive(in.data(), expected.data(), es, s);
-    for (auto isa : isas_here()) {
-      cpu::ScopedCpuIsa use(isa);
-      for (int threads : {1, 2, 3}) {
-        Bytes out = poisoned_output(s, es);
-        transpose_cpu(in.data(), out.data(), es, shape, threads);
-        ASSERT_TRUE(out == expected) << describe(isa, es, s, threads) << " plane " << plane;
+    for (auto isa : isas_here())
+      for (bool streamed : {false, true}) {
+        cpu::ScopedCpuIsa use(isa);
+        // Both paths on every shape: direct (huge threshold) and streamed (threshold 0).
+        cpu::ScopedStreamMinBytes path(streamed ? 0 : std::int64_t{1} << 62);
+        for (int threads : {1, 2, 3}) {
+          Bytes out = poisoned_output(s, es);
+          transpose_cpu(in.data(), out.data(), es, shape, threads);
+          ASSERT_TRUE(out == expected) << describe(isa, es, s, threads) << " plane " << plane
+                                       << (streamed ? " streamed" : " direct");
+        }
       }
-    }
   }
 }
 
