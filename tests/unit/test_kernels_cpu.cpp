@@ -92,17 +92,30 @@ void expect_matches_naive(TransposeShape shape, std::size_t es) {
     const Bytes in = make_input(s, es, plane);
     Bytes expected = poisoned_output(s, es);
     transpose_naive(in.data(), expected.data(), es, s);
+    Bytes storage(expected.size() + 128);
     for (auto isa : isas_here())
       for (bool streamed : {false, true}) {
         cpu::ScopedCpuIsa use(isa);
         // Both paths on every shape: direct (huge threshold) and streamed (threshold 0).
         cpu::ScopedStreamMinBytes path(streamed ? 0 : std::int64_t{1} << 62);
-        for (int threads : {1, 2, 3}) {
-          Bytes out = poisoned_output(s, es);
-          transpose_cpu(in.data(), out.data(), es, shape, threads);
-          ASSERT_TRUE(out == expected) << describe(isa, es, s, threads) << " plane " << plane
-                                       << (streamed ? " streamed" : " direct");
-        }
+        // Output on a cache-line boundary and one element off it: the streamed path tiles
+        // differently for line-aligned and unaligned output rows.
+        for (std::size_t misalign : {std::size_t{0}, es})
+          for (int threads : {1, 2, 3}) {
+            std::fill(storage.begin(), storage.end(), kPoison);
+            const std::size_t at =
+                (64 - reinterpret_cast<std::uintptr_t>(storage.data()) % 64) % 64 + misalign;
+            const auto first = storage.begin() + static_cast<std::ptrdiff_t>(at);
+            const auto last = first + static_cast<std::ptrdiff_t>(expected.size());
+            transpose_cpu(in.data(), &*first, es, shape, threads);
+            ASSERT_TRUE(std::equal(first, last, expected.begin()))
+                << describe(isa, es, s, threads) << " plane " << plane
+                << (streamed ? " streamed" : " direct") << " misalign " << misalign;
+            auto poisoned = [](unsigned char c) { return c == kPoison; };
+            ASSERT_TRUE(std::all_of(storage.begin(), first, poisoned) &&
+                        std::all_of(last, storage.end(), poisoned))
+                << describe(isa, es, s, threads) << ": write outside the output buffer";
+          }
       }
   }
 }
