@@ -1,6 +1,11 @@
 #include "kernels/cpu/thread_pool.h"
 
 #include <algorithm>
+#include <chrono>
+
+#if defined(__x86_64__) || defined(_M_X64)
+#include <immintrin.h>
+#endif
 
 namespace xpose::kernels::cpu {
 
@@ -11,6 +16,18 @@ thread_local bool t_in_task = false;
 
 // More workers than this would only oversubscribe the machine.
 constexpr int kMaxThreads = 1024;
+
+// After a job, workers poll for the next one this long before sleeping: waking a sleeping
+// thread costs 20-50 us here (a virtual machine), longer than a small transpose takes.
+constexpr auto kSpinBeforeSleep = std::chrono::microseconds(100);
+
+inline void cpu_relax() {
+#if defined(__x86_64__) || defined(_M_X64)
+  _mm_pause();
+#else
+  std::this_thread::yield();
+#endif
+}
 
 struct InTaskScope {
   bool saved = t_in_task;
@@ -92,11 +109,19 @@ void ThreadPool::run_erased(std::int64_t n_tasks, int threads, TaskFn fn) {
   // The caller works too; it does not wait for workers to wake up, only for those that joined
   // to leave, so a short job is not held up by a sleeping worker.
   drain();
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    job_open_ = false;  // from here no worker joins
+  }
+  const auto spin_until = std::chrono::steady_clock::now() + kSpinBeforeSleep;
+  for (int k = 0; active_.load(std::memory_order_acquire) != 0; ++k) {
+    cpu_relax();
+    if (k % 64 == 63 && std::chrono::steady_clock::now() > spin_until) break;
+  }
   std::exception_ptr error;
   {
     std::unique_lock<std::mutex> lock(mutex_);
-    job_open_ = false;
-    done_.wait(lock, [this] { return active_ == 0; });
+    done_.wait(lock, [this] { return active_.load(std::memory_order_acquire) == 0; });
     error = error_;
     error_ = nullptr;
   }
@@ -105,17 +130,26 @@ void ThreadPool::run_erased(std::int64_t n_tasks, int threads, TaskFn fn) {
 
 void ThreadPool::worker_main(int index) {
   std::uint64_t seen = 0;
-  std::unique_lock<std::mutex> lock(mutex_);
   for (;;) {
+    const auto spin_until = std::chrono::steady_clock::now() + kSpinBeforeSleep;
+    for (int k = 0; generation_.load(std::memory_order_acquire) == seen &&
+                    !stop_.load(std::memory_order_relaxed);
+         ++k) {
+      cpu_relax();
+      if (k % 64 == 63 && std::chrono::steady_clock::now() > spin_until) break;
+    }
+    std::unique_lock<std::mutex> lock(mutex_);
     wake_.wait(lock, [&] { return stop_ || generation_ != seen; });
     if (stop_) return;
     seen = generation_;
     if (!job_open_ || index >= job_workers_) continue;
-    ++active_;
+    active_.fetch_add(1, std::memory_order_relaxed);  // under mutex_, so the caller sees it
     lock.unlock();
     drain();
-    lock.lock();
-    if (--active_ == 0 && !job_open_) done_.notify_one();
+    if (active_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+      lock.lock();  // the caller tests active_ under mutex_: no lost wake-up
+      done_.notify_one();
+    }
   }
 }
 

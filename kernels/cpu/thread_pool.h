@@ -61,14 +61,14 @@ class ThreadPool {
   std::condition_variable wake_;
   std::condition_variable done_;
   std::vector<std::thread> workers_;
-  bool stop_ = false;
+  std::atomic<bool> stop_{false};
 
   // The current job. Workers join it only while job_open_ is set, so a worker that wakes late
   // never touches a job its caller has already finished.
-  std::uint64_t generation_ = 0;
+  std::atomic<std::uint64_t> generation_{0};  // written under mutex_, read by spinning workers
   bool job_open_ = false;
-  int job_workers_ = 0;  // workers with index < job_workers_ may join
-  int active_ = 0;       // workers inside the current job
+  int job_workers_ = 0;         // workers with index < job_workers_ may join
+  std::atomic<int> active_{0};  // workers inside the current job
   TaskFn fn_;
   std::int64_t n_tasks_ = 0;
   std::atomic<std::int64_t> next_{0};

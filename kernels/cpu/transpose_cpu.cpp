@@ -21,8 +21,9 @@ namespace {
 // Below this many bytes moved a call runs on the calling thread: waking a worker costs more.
 constexpr std::int64_t kParallelMinBytes = 64 * 1024;
 // Work handed out per task: large enough that the shared counter is cheap, small enough that
-// two threads end together.
+// the threads end together; smaller calls get smaller tasks (at least 4 per thread).
 constexpr std::int64_t kTaskBytes = 256 * 1024;
+constexpr std::int64_t kMinTaskBytes = 16 * 1024;
 
 // Tile side of the direct path, in elements: a tile row is 64-256 bytes, so every cache line
 // fetched is used whole, and a tile (in + out) stays in L1.
@@ -60,12 +61,14 @@ Byte* tile_buffer() {
   return buffer->bytes;
 }
 
-// In-place tiles go through a stack buffer of at most this many bytes.
+// In-place tiles go through three buffers of this many bytes, carved from the tile buffer.
 constexpr std::size_t kInplaceBufferBytes = 16 * 1024;
 constexpr std::int64_t inplace_tile_side(std::size_t elem_size) {
   return elem_size <= 2 ? 64 : elem_size == 4 ? 64 : 32;
 }
-static_assert(64 * 64 * 4 <= kInplaceBufferBytes && 32 * 32 * 16 <= kInplaceBufferBytes, "");
+static_assert(64 * 64 * 4 <= kInplaceBufferBytes && 32 * 32 * 16 <= kInplaceBufferBytes &&
+                  3 * kInplaceBufferBytes <= kTileBufferBytes,
+              "");
 
 // Constant-initialised (no static-order hazard); -1 means "not chosen yet": use the best.
 std::atomic<int> g_isa{-1};
@@ -196,8 +199,8 @@ XPOSE_ALWAYS_INLINE void out_of_place_task(const OutOfPlaceJob& job, std::int64_
 
 // ---- in-place square ------------------------------------------------------------------------
 
-// Task (b, I) swaps tile pairs (I, J), J >= I, of matrix b through a stack buffer. Task I
-// holds tiles - I pairs; the pool hands out small I (the big tasks) first, so they balance.
+// Task (b, I) swaps the tile pairs (I, J), J >= I, of matrix b. Task I holds tiles - I pairs;
+// the pool hands out small I (the big tasks) first, so they balance.
 struct InPlaceJob {
   Byte* buf;
   std::int64_t n;
@@ -205,14 +208,25 @@ struct InPlaceJob {
   std::int64_t tile, tiles;
 };
 
+// Copies h rows of `bytes` bytes.
+XPOSE_ALWAYS_INLINE void copy_rows(Byte* dst, std::ptrdiff_t dp, const Byte* src, std::ptrdiff_t sp,
+                                   std::int64_t h, std::size_t bytes) {
+  for (std::int64_t r = 0; r < h; ++r) std::memcpy(dst + r * dp, src + r * sp, bytes);
+}
+
+// Both tiles of a pair are copied whole into L1 buffers, transposed there, and copied back
+// whole: the matrix is only touched in full row segments, so power-of-two pitches (every row
+// of a tile in one L1 set) cost no conflict misses.
 template <class Isa, std::size_t S>
 XPOSE_ALWAYS_INLINE void in_place_task(const InPlaceJob& job, std::int64_t task) {
   using Micro = typename Isa::template Micro<S>;
-  alignas(64) Byte scratch[kInplaceBufferBytes];
   const std::int64_t b = task / job.tiles;
   const std::int64_t ti = task % job.tiles;
   const std::int64_t T = job.tile;
-  const std::ptrdiff_t sp = T * static_cast<std::ptrdiff_t>(S);  // scratch pitch
+  const std::ptrdiff_t bp = T * static_cast<std::ptrdiff_t>(S);  // buffer pitch
+  Byte* const upper_buf = tile_buffer();
+  Byte* const lower_buf = upper_buf + kInplaceBufferBytes;
+  Byte* const out_buf = lower_buf + kInplaceBufferBytes;
   const std::ptrdiff_t p = job.pitch;
   Byte* m = job.buf + b * job.stride;
   const std::int64_t i0 = ti * T;
@@ -222,10 +236,15 @@ XPOSE_ALWAYS_INLINE void in_place_task(const InPlaceJob& job, std::int64_t task)
     const std::int64_t w = std::min(T, job.n - j0);
     Byte* upper = m + i0 * p + j0 * static_cast<std::ptrdiff_t>(S);  // tile (I, J): h x w
     Byte* lower = m + j0 * p + i0 * static_cast<std::ptrdiff_t>(S);  // tile (J, I): w x h
-    for (std::int64_t r = 0; r < h; ++r)
-      std::memcpy(scratch + r * sp, upper + r * p, static_cast<std::size_t>(w) * S);
-    if (tj != ti) transpose_tile<Micro, S>(lower, p, upper, p, w, h);
-    transpose_tile<Micro, S>(scratch, sp, lower, p, h, w);
+    const auto wb = static_cast<std::size_t>(w) * S, hb = static_cast<std::size_t>(h) * S;
+    copy_rows(upper_buf, bp, upper, p, h, wb);
+    if (tj != ti) copy_rows(lower_buf, bp, lower, p, w, hb);
+    transpose_tile<Micro, S>(upper_buf, bp, out_buf, bp, h, w);
+    copy_rows(lower, p, out_buf, bp, w, hb);
+    if (tj != ti) {
+      transpose_tile<Micro, S>(lower_buf, bp, out_buf, bp, w, h);
+      copy_rows(upper, p, out_buf, bp, h, wb);
+    }
   }
 }
 
@@ -322,10 +341,15 @@ InPlaceFn in_place_kernel(CpuIsa isa, std::size_t elem_size) {
   }
 }
 
-// Threads for a call moving `bytes` bytes in `tasks` tasks.
-int threads_for(int threads, std::int64_t bytes, std::int64_t tasks) {
-  if (bytes < kParallelMinBytes) return 1;
-  return static_cast<int>(std::min<std::int64_t>(resolve_threads(threads), tasks));
+// Threads for a call moving `bytes` bytes: one for small calls, where waking a worker costs
+// more than it saves.
+int threads_for(int threads, std::int64_t bytes) {
+  return bytes < kParallelMinBytes ? 1 : resolve_threads(threads);
+}
+
+// Bytes per task for a call moving `bytes` on `threads` threads.
+std::int64_t task_bytes_for(std::int64_t bytes, int threads) {
+  return std::clamp<std::int64_t>(bytes / (4 * threads), kMinTaskBytes, kTaskBytes);
 }
 
 }  // namespace
@@ -425,23 +449,23 @@ void transpose_cpu(const void* in, void* out, std::size_t elem_size, const Trans
   }
   job.tiles_i = (s.rows + job.tile_h - 1) / job.tile_h;
   job.tiles_j = (s.cols + job.tile_w - 1) / job.tile_w;
-  // A task is a block of band_group x group tiles moving about kTaskBytes, near square in
+  // A task is a block of band_group x group tiles moving about task_bytes, near square in
   // elements: that touches the fewest pages per byte (every input and output row is on its own
   // page, and TLB misses are a large part of the cost). Thin matrices get long strips instead.
   std::int64_t side = 1;
-  while ((side + 1) * (side + 1) * es <= cpu::kTaskBytes) ++side;
+  const int nthreads = cpu::threads_for(threads, bytes);
+  const std::int64_t task_bytes = cpu::task_bytes_for(bytes, nthreads);
+  while ((side + 1) * (side + 1) * es <= task_bytes) ++side;
   const std::int64_t tile_bytes = std::min(job.tile_h, s.rows) * std::min(job.tile_w, s.cols) * es;
   job.band_group = std::clamp<std::int64_t>(side / job.tile_h, 1, job.tiles_i);
-  job.group =
-      std::clamp<std::int64_t>(cpu::kTaskBytes / (job.band_group * tile_bytes), 1, job.tiles_j);
-  job.band_group = std::clamp<std::int64_t>(cpu::kTaskBytes / (job.group * tile_bytes),
-                                            job.band_group, job.tiles_i);
+  job.group = std::clamp<std::int64_t>(task_bytes / (job.band_group * tile_bytes), 1, job.tiles_j);
+  job.band_group =
+      std::clamp<std::int64_t>(task_bytes / (job.group * tile_bytes), job.band_group, job.tiles_i);
   job.groups_per_band = (job.tiles_j + job.group - 1) / job.group;
   job.tasks_per_matrix = (job.tiles_i + job.band_group - 1) / job.band_group * job.groups_per_band;
   const std::int64_t tasks = s.batch * job.tasks_per_matrix;
   const cpu::OutOfPlaceFn kernel = cpu::out_of_place_kernel(isa, elem_size);
-  cpu::ThreadPool::instance().run(tasks, cpu::threads_for(threads, bytes, tasks),
-                                  [&](std::int64_t t) { kernel(job, t); });
+  cpu::ThreadPool::instance().run(tasks, nthreads, [&](std::int64_t t) { kernel(job, t); });
 }
 
 void transpose_inplace_cpu(void* buf, std::size_t elem_size, std::int64_t n, std::int64_t batch,
@@ -464,7 +488,7 @@ void transpose_inplace_cpu(void* buf, std::size_t elem_size, std::int64_t n, std
 
   const std::int64_t tasks = batch * job.tiles;
   const cpu::InPlaceFn kernel = cpu::in_place_kernel(cpu::current_isa(), elem_size);
-  cpu::ThreadPool::instance().run(tasks, cpu::threads_for(threads, batch * n * n * es, tasks),
+  cpu::ThreadPool::instance().run(tasks, cpu::threads_for(threads, batch * n * n * es),
                                   [&](std::int64_t t) { kernel(job, t); });
 }
 
@@ -481,10 +505,12 @@ void copy_2d_cpu(const void* src, std::int64_t src_pitch, void* dst, std::int64_
 
   const auto* s = static_cast<const Byte*>(src);
   auto* d = static_cast<Byte*>(dst);
-  // Long rows are cut into pieces, short rows grouped, so every task moves about kTaskBytes.
-  const std::int64_t pieces = (row_bytes + cpu::kTaskBytes - 1) / cpu::kTaskBytes;
+  // Long rows are cut into pieces, short rows grouped, so every task moves about task_bytes.
+  const int nthreads = cpu::threads_for(threads, rows * row_bytes);
+  const std::int64_t task_bytes = cpu::task_bytes_for(rows * row_bytes, nthreads);
+  const std::int64_t pieces = (row_bytes + task_bytes - 1) / task_bytes;
   const std::int64_t piece = (row_bytes + pieces - 1) / pieces;
-  const std::int64_t rows_per_task = std::max<std::int64_t>(1, cpu::kTaskBytes / row_bytes);
+  const std::int64_t rows_per_task = std::max<std::int64_t>(1, task_bytes / row_bytes);
   const std::int64_t tasks =
       pieces > 1 ? rows * pieces : (rows + rows_per_task - 1) / rows_per_task;
   auto task = [&](std::int64_t t) {
@@ -499,7 +525,7 @@ void copy_2d_cpu(const void* src, std::int64_t src_pitch, void* dst, std::int64_
     for (std::int64_t r = t * rows_per_task; r < r_end; ++r)
       std::memcpy(d + r * dst_pitch, s + r * src_pitch, static_cast<std::size_t>(row_bytes));
   };
-  cpu::ThreadPool::instance().run(tasks, cpu::threads_for(threads, rows * row_bytes, tasks), task);
+  cpu::ThreadPool::instance().run(tasks, nthreads, task);
 }
 
 }  // namespace xpose::kernels
