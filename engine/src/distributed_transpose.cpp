@@ -180,6 +180,19 @@ struct DistributedTranspose::Impl {
   std::size_t workspace_bytes = 0;
   std::size_t need_out_of_place = 0, need_in_place = 0;
 
+  Impl() = default;
+  Impl(const Impl&) = delete;
+  Impl& operator=(const Impl&) = delete;
+  // Members die in reverse order, the workspace before the engine: a device run still in flight
+  // must finish before its buffers are freed. Never throws.
+  ~Impl() {
+    try {
+      if (engine) engine->synchronize();
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "xpose: warning: DistributedTranspose: %s\n", e.what());
+    }
+  }
+
   std::size_t elem() const { return g.elem; }
 
   mpi::Exchange* exchange_for(Transport t) {
