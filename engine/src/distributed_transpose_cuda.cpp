@@ -168,6 +168,12 @@ class DeviceEngine final : public Engine {
     for (auto& e : ends_) e = make_event();
     const bool mpi = cfg_.transport == Transport::Mpi || cfg_.transport == Transport::MpiDevice;
     if (g_.nranks > 1 && mpi) type_ = mpi::element_datatype(g_.elem);
+    // Pinning gigabytes takes long: done here, not in the first (timed) run. In place, which
+    // also stages this rank's own block, grows them on first use.
+    if (g_.nranks > 1 && cfg_.transport == Transport::Mpi) {
+      send_pinned_.get(out_of_place_.send_elements * es());
+      recv_pinned_.get(out_of_place_.receive_elements * es());
+    }
   }
 
   void synchronize() override { XPOSE_CHECK_CUDA(cudaEventSynchronize(done_.get())); }

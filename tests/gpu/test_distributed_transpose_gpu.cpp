@@ -110,9 +110,12 @@ std::int64_t run_once(DistributedTranspose& plan, bool inplace, std::uint64_t se
   std::vector<std::byte> out(plan.local_output_bytes());
   if (inplace) {
     DeviceBytes buf(plan.local_inplace_bytes());
-    if (buf.size() > 0) XPOSE_CHECK_CUDA(cudaMemset(buf.get(), 0xCD, buf.size()));
+    // Everything on `stream`: a copy or memset on the legacy stream would not be ordered
+    // before work on a non-blocking stream.
+    if (buf.size() > 0) XPOSE_CHECK_CUDA(cudaMemsetAsync(buf.get(), 0xCD, buf.size(), stream));
     if (!in.empty())
-      XPOSE_CHECK_CUDA(cudaMemcpy(buf.get(), in.data(), in.size(), cudaMemcpyHostToDevice));
+      XPOSE_CHECK_CUDA(
+          cudaMemcpyAsync(buf.get(), in.data(), in.size(), cudaMemcpyHostToDevice, stream));
     plan.execute_inplace(buf.get(), stream);
     if (!out.empty())
       XPOSE_CHECK_CUDA(
@@ -121,8 +124,9 @@ std::int64_t run_once(DistributedTranspose& plan, bool inplace, std::uint64_t se
   } else {
     DeviceBytes d_in(in.size()), d_out(out.size());
     if (!in.empty())
-      XPOSE_CHECK_CUDA(cudaMemcpy(d_in.get(), in.data(), in.size(), cudaMemcpyHostToDevice));
-    if (!out.empty()) XPOSE_CHECK_CUDA(cudaMemset(d_out.get(), 0xCD, out.size()));
+      XPOSE_CHECK_CUDA(
+          cudaMemcpyAsync(d_in.get(), in.data(), in.size(), cudaMemcpyHostToDevice, stream));
+    if (!out.empty()) XPOSE_CHECK_CUDA(cudaMemsetAsync(d_out.get(), 0xCD, out.size(), stream));
     plan.execute(d_in.get(), d_out.get(), stream);
     if (!out.empty())
       XPOSE_CHECK_CUDA(
