@@ -3,7 +3,7 @@
 // The ratio (transpose time / copy time) is what the transpose costs on top of moving the bytes.
 //
 //   mpirun -np 2 bench_e2e_vs_copy --input in.h5:/data --workdir /dev/shm [--host-mem 512MiB] [--reps 3]
-//       [--io collective|independent] [--backend auto|cpu|cuda] [--gpu-mem 8GiB] [--exchange auto|mpi|nccl]
+//       [--io auto|collective|independent] [--backend auto|cpu|cuda] [--gpu-mem 8GiB] [--exchange auto|mpi|nccl]
 //       [--trace FILE] [--no-verify] [--keep]
 // --no-verify checks a million random elements instead of all; --keep leaves the transposed file
 // (WORKDIR/bench-transposed.h5) for a separate `xpose verify`.
@@ -70,7 +70,7 @@ int main(int argc, char** argv) {
     std::string input, workdir = "/tmp";
     std::int64_t host_mem = 0;
     int reps = 3;
-    std::string io = "collective", backend = "auto", exchange = "auto", trace;
+    std::string io = "auto", backend = "auto", exchange = "auto", trace;
     std::int64_t gpu_mem = 0;
     bool check = true, keep = false;
     for (int i = 1; i < argc; i += 2) {
@@ -105,6 +105,7 @@ int main(int argc, char** argv) {
     t.force = true;
     t.quiet = true;
     t.read_transfer = t.write_transfer = transfer;
+    t.direct_io = io == "auto";
     t.backend = backend;
     t.exchange = xpose::mpi::parse_exchange_kind(exchange);
     t.gpu_mem = gpu_mem;
@@ -150,6 +151,7 @@ int main(int argc, char** argv) {
       const double c = median(copy_s), x = median(xpose_s);
       std::printf("%-22s %10.3f %12.2f %8.2f\n", "plain HDF5 copy", c, 2 * bytes / c / 1e9, 1.0);
       std::printf("%-22s %10.3f %12.2f %8.2f\n", "xpose transpose", x, 2 * bytes / x / 1e9, x / c);
+      std::printf("xpose io: %s\n", last.io.c_str());
       std::printf("last transpose phases (s): read %.3f  h2d %.3f  kernel %.3f  exchange %.3f  unpack %.3f  d2h %.3f"
                   "  write %.3f  wall %.3f  (overlapped: %s)\n",
                   last.times.read, last.times.h2d, last.times.kernel, last.times.exchange, last.times.unpack,

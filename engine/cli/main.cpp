@@ -78,8 +78,10 @@ void add_transpose_options(po::options_description& d) {
       ("force,f", "replace the output file if it exists")
       ("chunk", po::value<std::string>(), "chunk the output dataset, e.g. 1024x1024 (default: contiguous)")
       ("threads", po::value<int>()->default_value(0), "CPU threads per rank (0: the node's cores over its ranks)")
-      ("io", po::value<std::string>()->default_value("collective"),
-       "HDF5 transfers: collective or independent MPI-IO")
+      ("io", po::value<std::string>()->default_value("auto"),
+       "how data is read and written: auto (direct memory-mapped reads and positioned writes of "
+       "contiguous, unfiltered datasets; collective HDF5 otherwise), collective or independent "
+       "(always through HDF5 and MPI-IO)")
       ("backend", po::value<std::string>()->default_value("auto"),
        "where pieces are transposed: cuda, cpu, or auto (cuda where every rank sees a GPU)")
       ("gpu-mem", po::value<std::string>(),
@@ -96,9 +98,9 @@ void add_transpose_options(po::options_description& d) {
 }
 
 io::Transfer parse_transfer(const std::string& s) {
-  if (s == "collective") return io::Transfer::Collective;
+  if (s == "collective" || s == "auto") return io::Transfer::Collective;
   if (s == "independent") return io::Transfer::Independent;
-  throw UsageError(cat("--io must be collective or independent, not '", s, "'"));
+  throw UsageError(cat("--io must be auto, collective or independent, not '", s, "'"));
 }
 
 TransposeOptions transpose_options(const po::variables_map& vm) {
@@ -111,6 +113,7 @@ TransposeOptions transpose_options(const po::variables_map& vm) {
   if (vm.count("chunk")) o.chunk = parse_shape(vm["chunk"].as<std::string>());
   o.threads = vm["threads"].as<int>();
   o.read_transfer = o.write_transfer = parse_transfer(vm["io"].as<std::string>());
+  o.direct_io = vm["io"].as<std::string>() == "auto";
   o.exchange = mpi::parse_exchange_kind(vm["exchange"].as<std::string>());
   o.backend = vm["backend"].as<std::string>();
   if (vm.count("gpu-mem")) o.gpu_mem = parse_size(vm["gpu-mem"].as<std::string>());
@@ -156,6 +159,7 @@ void print_phase_table(const TransposeReport& r) {
               r.overlapped ? "" : " only in the wall time: --no-overlap");
   for (const auto& row : phase_rows(r))
     std::printf("  %-9s %9.3f %7.2f\n", row.name, row.seconds, row.seconds > 0 ? row.bytes / row.seconds / 1e9 : 0.0);
+  std::printf("  io: %s\n", r.io.c_str());
   if (!r.exchange_choice.empty()) std::printf("  %s\n", r.exchange_choice.c_str());
 }
 
@@ -178,7 +182,7 @@ void json_summary(JsonWriter& j, const TransposeOptions& o, const TransposeRepor
     j.value("bytes", r->plan.total_bytes()).value("ranks", r->plan.nranks);
     j.value("backend", r->backend).value("exchange", r->exchange).value("stages", r->plan.num_stages());
     j.value("stage_width", r->plan.width).value("memory_per_rank", r->plan.memory_per_rank());
-    j.value("overlapped", r->overlapped);
+    j.value("overlapped", r->overlapped).value("io", r->io);
     j.begin_object("phases");
     for (const auto& row : phase_rows(*r))
       j.begin_object(row.name)

@@ -20,6 +20,7 @@
 #include "engine/src/stop_signals.h"
 #include "engine/src/progress.h"
 #include "engine/src/trace.h"
+#include "io/raw_storage.h"
 #include "kernels/transpose.h"
 #include "mpi/comm.h"
 #include "xpose/config.h"
@@ -312,6 +313,18 @@ TransposeReport run_transpose(MPI_Comm comm, const TransposeOptions& o) {
     });
   }
 
+  // Direct I/O where every rank can use it (contiguous, unfiltered datasets); HDF5 otherwise.
+  std::unique_ptr<io::RawStorage> raw_in, raw_out;
+  if (o.direct_io) {
+    raw_in = io::RawStorage::open(o.in.file, in, false);
+    raw_out = io::RawStorage::open(output.temporary_path(), output.dataset(), true);
+    if (mpi::allreduce_max(comm, std::int64_t{raw_in ? 0 : 1}) != 0) raw_in.reset();
+    if (mpi::allreduce_max(comm, std::int64_t{raw_out ? 0 : 1}) != 0) raw_out.reset();
+  }
+  auto transfer_name = [](io::Transfer t) { return t == io::Transfer::Collective ? "collective" : "independent"; };
+  report.io = cat(raw_in ? "direct" : transfer_name(o.read_transfer), " read, ",
+                  raw_out ? "direct" : transfer_name(o.write_transfer), " write");
+
   std::unique_ptr<StageBackend> backend;
   mpi::collectively(comm, [&] {
     backend = choice.backend == "cuda" ? make_cuda_backend(plan, comm, choice, threads)
@@ -350,8 +363,11 @@ TransposeReport run_transpose(MPI_Comm comm, const TransposeOptions& o) {
         for (int q = 0; q < nranks; ++q)
           if (g.widths[q] > 0)
             boxes.push_back(stage_box(plan, st, my_row0, g.my_rows, plan.out_rows.offset(q) + st.col_offset, g.widths[q]));
-      // HDF5 packs the union in file order: [nb][my_rows][sum_w], the pieces side by side.
-      in.read(boxes, backend->input_slot(static_cast<int>(k % 2)), o.read_transfer);
+      // The union in file order: [nb][my_rows][sum_w], the pieces side by side.
+      if (raw_in)
+        raw_in->read(boxes, backend->input_slot(static_cast<int>(k % 2)), threads);
+      else
+        in.read(boxes, backend->input_slot(static_cast<int>(k % 2)), o.read_transfer);
     });
   };
   auto submit_write = [&](std::int64_t k) {
@@ -361,9 +377,14 @@ TransposeReport run_transpose(MPI_Comm comm, const TransposeOptions& o) {
       PhaseScope scope(trace, "write", "io", t.write, k);
       std::vector<io::Box> boxes;
       if (g.my_w > 0) boxes.push_back(stage_box(plan, st, my_out0 + st.col_offset, g.my_w, 0, plan.rows));
-      output.dataset().write(boxes, backend->output_slot(static_cast<int>(k % 2)), o.write_transfer);
       // Durable before the journal counts it: a lost node must not lose a counted stage.
-      output.flush();
+      if (raw_out) {
+        raw_out->write(boxes, backend->output_slot(static_cast<int>(k % 2)), threads);
+        raw_out->sync();
+      } else {
+        output.dataset().write(boxes, backend->output_slot(static_cast<int>(k % 2)), o.write_transfer);
+        output.flush();
+      }
     });
   };
 
@@ -436,6 +457,7 @@ TransposeReport run_transpose(MPI_Comm comm, const TransposeOptions& o) {
     mpi::collectively(comm, [&] {
       if (me == 0) Journal{identity, stopped_after}.save(journal_path);
     });
+    raw_out.reset();
     output.suspend();
     progress.finish();
     XPOSE_CHECK_MPI(MPI_Barrier(comm));
@@ -443,6 +465,7 @@ TransposeReport run_transpose(MPI_Comm comm, const TransposeOptions& o) {
                                stages, "; the partial output is kept: rerun with --resume to continue"));
   }
 
+  raw_out.reset();  // closes its descriptor; the data is synced
   mpi::collectively(comm, [&] {
     output.set_fixed_attribute("xpose_complete", "yes", 3);
     output.commit();

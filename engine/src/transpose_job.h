@@ -25,6 +25,7 @@ struct TransposeOptions {
   int threads = 0;                  ///< CPU threads per rank; 0 = cores / ranks per node
   io::Transfer read_transfer = io::Transfer::Collective;
   io::Transfer write_transfer = io::Transfer::Collective;
+  bool direct_io = true;            ///< raw reads/writes of contiguous datasets (io/raw_storage.h)
   mpi::ExchangeKind exchange = mpi::ExchangeKind::Auto;
   std::string backend = "auto";     ///< cpu, cuda, or auto (cuda where a GPU is visible)
   bool overlap = true;              ///< run HDF5 on its own thread, overlapping the stages
@@ -43,6 +44,7 @@ struct TransposeReport {
   std::string exchange_choice;  ///< how --exchange auto decided, if it did
   bool overlapped = false;
   std::int64_t first_stage = 0;  ///< > 0 when the run resumed an interrupted one
+  std::string io;                ///< how data was read and written, e.g. "direct read, direct write"
 };
 
 /// The default --host-mem: a quarter of the node's available memory shared by its ranks,

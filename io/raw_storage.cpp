@@ -1,0 +1,173 @@
+#include "io/raw_storage.h"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <thread>
+
+namespace xpose::io {
+
+namespace {
+
+/// Runs fn(i) for i in [0, n) on up to `threads` threads, in contiguous blocks.
+template <typename Fn>
+void parallel_for(std::int64_t n, int threads, std::int64_t min_per_thread, Fn fn) {
+  const int t = static_cast<int>(std::max<std::int64_t>(1, std::min<std::int64_t>(threads, n / std::max<std::int64_t>(1, min_per_thread))));
+  if (t <= 1) {
+    for (std::int64_t i = 0; i < n; ++i) fn(i);
+    return;
+  }
+  std::vector<std::thread> pool;
+  std::vector<std::exception_ptr> errors(static_cast<std::size_t>(t));
+  for (int k = 0; k < t; ++k)
+    pool.emplace_back([&, k] {
+      try {
+        for (std::int64_t i = n * k / t; i < n * (k + 1) / t; ++i) fn(i);
+      } catch (...) {
+        errors[static_cast<std::size_t>(k)] = std::current_exception();
+      }
+    });
+  for (auto& th : pool) th.join();
+  for (auto& e : errors)
+    if (e) std::rethrow_exception(e);
+}
+
+}  // namespace
+
+std::unique_ptr<RawStorage> RawStorage::open(const std::string& path, const Dataset& dataset, bool writable) {
+  const auto& info = dataset.info();
+  if (info.layout != Layout::Contiguous || !info.filters.empty()) return nullptr;
+  hid_t dcpl = H5Dget_create_plist(dataset.id());
+  if (dcpl < 0) return nullptr;
+  const int external = H5Pget_external_count(dcpl);
+  H5Pclose(dcpl);
+  if (external != 0) return nullptr;
+  const haddr_t address = H5Dget_offset(dataset.id());
+  if (address == HADDR_UNDEF) {
+    H5Eclear2(H5E_DEFAULT);
+    return nullptr;
+  }
+  std::unique_ptr<RawStorage> raw(new RawStorage());
+  raw->path_ = path;
+  raw->writable_ = writable;
+  raw->offset_ = static_cast<std::int64_t>(address);
+  raw->elem_ = info.element.size;
+  raw->shape_ = info.shape;
+  raw->bytes_ = element_count(info.shape) * static_cast<std::int64_t>(info.element.size);
+  raw->fd_ = ::open(path.c_str(), writable ? O_WRONLY : O_RDONLY);
+  if (raw->fd_ < 0) return nullptr;
+  struct stat st {};
+  if (::fstat(raw->fd_, &st) != 0 || st.st_size < raw->offset_ + raw->bytes_) return nullptr;  // not allocated yet
+  if (!writable && raw->bytes_ > 0) {
+    const std::int64_t page = ::sysconf(_SC_PAGESIZE);
+    raw->map_offset_ = raw->offset_ / page * page;
+    raw->map_length_ = static_cast<std::size_t>(raw->offset_ + raw->bytes_ - raw->map_offset_);
+    void* map = ::mmap(nullptr, raw->map_length_, PROT_READ, MAP_SHARED, raw->fd_, raw->map_offset_);
+    if (map == MAP_FAILED) return nullptr;
+    raw->map_ = map;
+  }
+  return raw;
+}
+
+RawStorage::~RawStorage() {
+  if (map_) ::munmap(map_, map_length_);
+  if (fd_ >= 0) ::close(fd_);
+}
+
+std::vector<RawStorage::Run> RawStorage::runs(const std::vector<Box>& input) const {
+  std::vector<Run> out;
+  if (input.empty()) return out;
+  const std::size_t rank = shape_.size();
+  std::vector<Box> boxes = input;
+  std::sort(boxes.begin(), boxes.end(), [](const Box& a, const Box& b) { return a.start.back() < b.start.back(); });
+  for (const auto& b : boxes) {
+    if (b.start.size() != rank || b.count.size() != rank)
+      throw IoError(cat("raw access to '", path_, "': a box of rank ", b.start.size(), " for a dataset of rank ", rank));
+    for (std::size_t d = 0; d < rank; ++d)
+      if (b.start[d] < 0 || b.count[d] < 0 || b.start[d] + b.count[d] > shape_[d])
+        throw IoError(cat("raw access to '", path_, "': box outside the dataset ", format_shape(shape_)));
+    for (std::size_t d = 0; d + 1 < rank; ++d)
+      if (b.start[d] != boxes[0].start[d] || b.count[d] != boxes[0].count[d])
+        throw IoError(cat("raw access to '", path_, "': boxes must differ only in their last axis"));
+  }
+  for (std::size_t i = 1; i < boxes.size(); ++i)
+    if (boxes[i].start.back() < boxes[i - 1].start.back() + boxes[i - 1].count.back())
+      throw IoError(cat("raw access to '", path_, "': overlapping boxes"));
+  std::int64_t row_elems = 0;  // elements of one row of the union
+  for (const auto& b : boxes) row_elems += b.count.back();
+  if (row_elems == 0) return out;
+  std::int64_t rows = 1;
+  for (std::size_t d = 0; d + 1 < rank; ++d) rows *= boxes[0].count[d];
+  const auto s = static_cast<std::int64_t>(elem_);
+  out.reserve(static_cast<std::size_t>(rows * static_cast<std::int64_t>(boxes.size())));
+  std::vector<std::int64_t> index(rank - 1, 0);
+  for (std::int64_t r = 0; r < rows; ++r) {
+    // Linear element offset of this row's first element (column 0) in the dataset.
+    std::int64_t linear = 0;
+    for (std::size_t d = 0; d + 1 < rank; ++d) linear = linear * shape_[d] + boxes[0].start[d] + index[d];
+    linear *= shape_.back();
+    std::int64_t mem = r * row_elems;
+    for (const auto& b : boxes) {
+      if (b.count.back() == 0) continue;
+      Run run{offset_ + (linear + b.start.back()) * s, mem * s, b.count.back() * s};
+      // Adjacent in the file and in memory: one run (whole rows merge into bands).
+      if (!out.empty() && out.back().file + out.back().bytes == run.file && out.back().memory + out.back().bytes == run.memory)
+        out.back().bytes += run.bytes;
+      else
+        out.push_back(run);
+      mem += b.count.back();
+    }
+    for (std::size_t d = rank - 1; d-- > 0;) {  // next row index, last axis fastest
+      if (++index[d] < boxes[0].count[d]) break;
+      index[d] = 0;
+    }
+  }
+  return out;
+}
+
+void RawStorage::read(const std::vector<Box>& boxes, void* buffer, int threads) const {
+  if (writable_) throw InternalError(cat("raw storage of '", path_, "' was opened for writing"));
+  const auto all = runs(boxes);
+  const auto* base = static_cast<const std::byte*>(map_) + (offset_ - map_offset_) - offset_;
+  auto* dst = static_cast<std::byte*>(buffer);
+  // Each run is small (a piece of one row); give each thread many.
+  parallel_for(static_cast<std::int64_t>(all.size()), threads, 256, [&](std::int64_t i) {
+    const Run& r = all[static_cast<std::size_t>(i)];
+    std::memcpy(dst + r.memory, base + r.file, static_cast<std::size_t>(r.bytes));
+  });
+}
+
+void RawStorage::write(const std::vector<Box>& boxes, const void* buffer, int threads) {
+  if (!writable_) throw InternalError(cat("raw storage of '", path_, "' was opened for reading"));
+  // Split long runs (whole bands) into pieces so several threads write at once.
+  const std::int64_t piece = 16ll << 20;
+  std::vector<Run> pieces;
+  for (const Run& r : runs(boxes))
+    for (std::int64_t o = 0; o < r.bytes; o += piece)
+      pieces.push_back({r.file + o, r.memory + o, std::min(piece, r.bytes - o)});
+  const auto* src = static_cast<const std::byte*>(buffer);
+  parallel_for(static_cast<std::int64_t>(pieces.size()), threads, 1, [&](std::int64_t i) {
+    const Run& r = pieces[static_cast<std::size_t>(i)];
+    std::int64_t done = 0;
+    while (done < r.bytes) {
+      ssize_t n = ::pwrite(fd_, src + r.memory + done, static_cast<std::size_t>(r.bytes - done), r.file + done);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0)
+        throw IoError(cat("cannot write '", path_, "' at offset ", r.file + done, ": ",
+                          n < 0 ? std::strerror(errno) : "no progress (disk full?)"));
+      done += n;
+    }
+  });
+}
+
+void RawStorage::sync() {
+  if (writable_ && ::fdatasync(fd_) != 0 && errno != EINVAL && errno != EROFS)
+    throw IoError(cat("cannot sync '", path_, "': ", std::strerror(errno)));
+}
+
+}  // namespace xpose::io

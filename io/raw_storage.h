@@ -1,0 +1,58 @@
+/// @file
+/// Direct access to the raw bytes of a contiguous, unfiltered HDF5 dataset. HDF5 keeps the file's
+/// metadata; the data, which such a dataset stores row-major at one file offset, is read through
+/// a read-only memory map and written with positioned writes, from several threads. A stage's
+/// strided column pieces then cost memory copies instead of one system call per piece per row
+/// (measured: 8 KiB pieces read through HDF5 ran at 0.7 GB/s, a plain copy at 2.7 GB/s).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "io/h5.h"
+
+namespace xpose::io {
+
+class RawStorage {
+ public:
+  /// Maps `dataset` of the file at `path` (for `writable`, the file must already hold the
+  /// dataset's allocated storage). nullptr where the dataset is not contiguous, is filtered,
+  /// uses external storage, or has no allocated storage yet.
+  static std::unique_ptr<RawStorage> open(const std::string& path, const Dataset& dataset, bool writable);
+  ~RawStorage();
+  RawStorage(const RawStorage&) = delete;
+  RawStorage& operator=(const RawStorage&) = delete;
+
+  /// Same contract as Dataset::read for boxes that share every extent but the last and do not
+  /// overlap (the stage reads: one box per destination, side by side): the elements of the union
+  /// in file row-major order, packed. `threads` copy in parallel. Throws IoError on a bad box.
+  void read(const std::vector<Box>& boxes, void* buffer, int threads) const;
+  /// The counterpart of read for writes.
+  void write(const std::vector<Box>& boxes, const void* buffer, int threads);
+  /// Forces written data to stable storage (fdatasync).
+  void sync();
+
+  std::int64_t file_offset() const { return offset_; }
+
+ private:
+  RawStorage() = default;
+  struct Run {
+    std::int64_t file, memory, bytes;  ///< byte offsets and length
+  };
+  std::vector<Run> runs(const std::vector<Box>& boxes) const;
+
+  std::string path_;
+  int fd_ = -1;
+  bool writable_ = false;
+  std::int64_t offset_ = 0;      ///< file offset of the first element
+  std::int64_t bytes_ = 0;       ///< bytes of the dataset
+  std::size_t elem_ = 0;
+  Shape shape_;
+  void* map_ = nullptr;          ///< read-only map of [map_offset_, offset_ + bytes_)
+  std::size_t map_length_ = 0;
+  std::int64_t map_offset_ = 0;
+};
+
+}  // namespace xpose::io
