@@ -391,8 +391,15 @@ struct DistributedTranspose::Impl {
     std::byte* ws = workspace_bytes >= need_out_of_place ? workspace : scratch_ws.data();
     double best = std::numeric_limits<double>::infinity();
     std::size_t best_index = 0;
+    std::vector<Transport> dropped;
     for (std::size_t i = 0; i < cands.size(); ++i) {
       auto& c = cands[i];
+      // A transport whose first candidate was far behind is not tried further: its schedules
+      // differ by less than that, and each try costs (pinning staging buffers, slow runs).
+      if (std::find(dropped.begin(), dropped.end(), c.transport) != dropped.end()) {
+        c.pruned = true;
+        continue;
+      }
       auto eng = make_engine(c);
       auto once = [&] {
         XPOSE_CHECK_MPI(MPI_Barrier(comm.get()));
@@ -405,6 +412,7 @@ struct DistributedTranspose::Impl {
       if (first > 4 * best) {
         c.seconds = first;
         c.pruned = true;
+        dropped.push_back(c.transport);
         continue;
       }
       // The repetition count comes from an agreed time, so every rank runs the same number.
@@ -656,7 +664,11 @@ std::string DistributedTranspose::report() const {
   for (const auto& c : I.measured) {
     char t[32];
     std::snprintf(t, sizeof t, "%.3f ms", c.seconds * 1e3);
-    os << "    " << describe(c, I.g) << ": " << t << (c.pruned ? " (one run, pruned)" : "") << "\n";
+    if (c.pruned && c.seconds < 0)
+      os << "    " << describe(c, I.g) << ": not tried (its transport was far behind)\n";
+    else
+      os << "    " << describe(c, I.g) << ": " << t << (c.pruned ? " (one run, pruned)" : "")
+         << "\n";
   }
   if (!I.notes.empty()) os << "  " << I.notes;
   return os.str();

@@ -124,8 +124,12 @@ class DistributedTranspose {
   /// NCCL or CUDA-aware MPI missing from this build), ResourceError (allocation failed).
   DistributedTranspose(MPI_Comm comm, std::int64_t rows, std::int64_t cols, ElementType type,
                        const Options& options = Options());
+  /// Waits for the plan's last device run, then frees its buffers and communicators. Collective
+  /// (the communicator is freed): destroy plans on every rank, before MPI_Finalize.
   ~DistributedTranspose();
+  /// Plans move; a moved-from plan may only be destroyed or assigned to.
   DistributedTranspose(DistributedTranspose&&) noexcept;
+  /// Move assignment (the plan assigned over is destroyed: collective).
   DistributedTranspose& operator=(DistributedTranspose&&) noexcept;
   DistributedTranspose(const DistributedTranspose&) = delete;
   DistributedTranspose& operator=(const DistributedTranspose&) = delete;
