@@ -83,7 +83,10 @@ std::vector<RawStorage::Run> RawStorage::runs(const std::vector<Box>& input) con
   std::vector<Run> out;
   if (input.empty()) return out;
   const std::size_t rank = shape_.size();
-  std::vector<Box> boxes = input;
+  std::vector<Box> boxes;
+  for (const auto& b : input)
+    if (element_count(b.count) > 0) boxes.push_back(b);  // empty boxes select nothing
+  if (boxes.empty()) return out;
   std::sort(boxes.begin(), boxes.end(), [](const Box& a, const Box& b) { return a.start.back() < b.start.back(); });
   for (const auto& b : boxes) {
     if (b.start.size() != rank || b.count.size() != rank)
