@@ -17,6 +17,7 @@ out=${2:-${OUT:-inmem-out}}
 python=${PYTHON:-python3}
 mkdir -p "$out"
 if ! command -v mpirun >/dev/null; then
+  # shellcheck source=/dev/null
   [ -f .gpu-bundle/env.sh ] && source .gpu-bundle/env.sh
 fi
 launch=(mpirun -np 2 --bind-to none)
@@ -45,10 +46,12 @@ for precision in single double; do
 done
 
 step "bench_inmem_transpose 32768 x 32768 complex64, 2 ranks"
+rm -f "$out/xpose.wisdom"
 timeout 300 "${launch[@]}" "$bin/bench_inmem_transpose" --reps 10 --chunks 32,128 \
-  --csv "$out/inmem.csv" >"$out/inmem.log" 2>"$out/inmem.err"
+  --wisdom "$out/xpose.wisdom" --csv "$out/inmem.csv" >"$out/inmem.log" 2>"$out/inmem.err"
 inmem_rc=$?
 cat "$out/inmem.log"
+cat "$out/xpose.wisdom" 2>/dev/null
 grep -iE "error|abort" "$out/inmem.err" | head -5
 
 step "PyTorch: pack, all_to_all_single (NCCL), local transpose; 2 GPUs"
