@@ -74,8 +74,7 @@ TEST(RawStorage, ReadsWhatHdf5Reads) {
   std::mt19937 rng(7);
   for (const Shape& shape : {Shape{37, 53}, Shape{3, 17, 29}, Shape{2, 3, 5, 41}})
     for (std::size_t elem : {1, 2, 4, 8, 16}) {
-      const std::string file = dir.path + "/in.h5";
-      std::filesystem::remove(file);
+      const std::string file = dir.path + "/in-" + format_shape(shape) + "-" + std::to_string(elem) + ".h5";
       make_file(file, shape, elem == 16 ? ElementType::complex128() : ElementType{ElementKind::UnsignedInt, elem});
       auto in = InputFile::open(DatasetRef::parse(file + ":/d"), MPI_COMM_SELF);
       auto raw = RawStorage::open(file, in.dataset(), false);
