@@ -1,6 +1,7 @@
 /// @file
 /// Register-level transposes of small square blocks, one set per instruction set. Each kernel
-/// `Micro` has `M` (the block side, in elements) and
+/// `Micro` has `M` (the block side, in elements), `Smaller` (a kernel with a smaller M for the
+/// edges, or void) and
 ///   `run(in, in_pitch, out, out_pitch)`: out[c][r] = in[r][c] for r, c < M, pitches in bytes.
 /// Private to kernels/cpu: included by transpose_cpu.cpp only.
 #pragma once
@@ -54,6 +55,7 @@ XPOSE_ALWAYS_INLINE void transpose_scalar(const Byte* in, std::ptrdiff_t ip, Byt
 template <std::size_t S>
 struct MicroPortable {
   static constexpr int M = 4;
+  using Smaller = void;
   static XPOSE_ALWAYS_INLINE void run(const Byte* in, std::ptrdiff_t ip, Byte* out,
                                       std::ptrdiff_t op) {
     transpose_scalar<S>(in, ip, out, op, M, M);
@@ -71,6 +73,7 @@ struct MicroSse2;
 template <>
 struct MicroSse2<1> {
   static constexpr int M = 8;
+  using Smaller = void;
   static XPOSE_ALWAYS_INLINE void run(const Byte* in, std::ptrdiff_t ip, Byte* out,
                                       std::ptrdiff_t op) {
     auto ld = [&](int r) { return _mm_loadl_epi64(reinterpret_cast<const __m128i*>(in + r * ip)); };
@@ -96,6 +99,7 @@ struct MicroSse2<1> {
 template <>
 struct MicroSse2<2> {
   static constexpr int M = 8;
+  using Smaller = void;
   static XPOSE_ALWAYS_INLINE void run(const Byte* in, std::ptrdiff_t ip, Byte* out,
                                       std::ptrdiff_t op) {
     auto ld = [&](int r) { return _mm_loadu_si128(reinterpret_cast<const __m128i*>(in + r * ip)); };
@@ -127,6 +131,7 @@ struct MicroSse2<2> {
 template <>
 struct MicroSse2<4> {
   static constexpr int M = 4;
+  using Smaller = void;
   static XPOSE_ALWAYS_INLINE void run(const Byte* in, std::ptrdiff_t ip, Byte* out,
                                       std::ptrdiff_t op) {
     auto ld = [&](int r) { return _mm_loadu_ps(reinterpret_cast<const float*>(in + r * ip)); };
@@ -143,6 +148,7 @@ struct MicroSse2<4> {
 template <>
 struct MicroSse2<8> {
   static constexpr int M = 2;
+  using Smaller = void;
   static XPOSE_ALWAYS_INLINE void run(const Byte* in, std::ptrdiff_t ip, Byte* out,
                                       std::ptrdiff_t op) {
     const __m128d r0 = _mm_loadu_pd(reinterpret_cast<const double*>(in));
@@ -156,6 +162,7 @@ struct MicroSse2<8> {
 template <>
 struct MicroSse2<16> {
   static constexpr int M = 2;
+  using Smaller = void;
   static XPOSE_ALWAYS_INLINE void run(const Byte* in, std::ptrdiff_t ip, Byte* out,
                                       std::ptrdiff_t op) {
     auto ld = [](const Byte* p) { return _mm_loadu_si128(reinterpret_cast<const __m128i*>(p)); };
@@ -179,6 +186,7 @@ struct MicroAvx2 : MicroSse2<S> {};  // 2-byte: the SSE2 block already writes wh
 template <>
 struct MicroAvx2<1> {
   static constexpr int M = 16;
+  using Smaller = MicroSse2<1>;
   static inline XPOSE_TARGET_AVX2 void run(const Byte* in, std::ptrdiff_t ip, Byte* out,
                                            std::ptrdiff_t op) {
 #define XPOSE_LD(r) _mm_loadu_si128(reinterpret_cast<const __m128i*>(in + (r)*ip))
@@ -214,6 +222,7 @@ struct MicroAvx2<1> {
 template <>
 struct MicroAvx2<4> {
   static constexpr int M = 8;
+  using Smaller = MicroSse2<4>;
   static inline XPOSE_TARGET_AVX2 void run(const Byte* in, std::ptrdiff_t ip, Byte* out,
                                            std::ptrdiff_t op) {
     // No lambdas here: they would not inherit the avx2 target of the enclosing function.
@@ -246,6 +255,7 @@ struct MicroAvx2<4> {
 template <>
 struct MicroAvx2<8> {
   static constexpr int M = 4;
+  using Smaller = MicroSse2<8>;
   static inline XPOSE_TARGET_AVX2 void run(const Byte* in, std::ptrdiff_t ip, Byte* out,
                                            std::ptrdiff_t op) {
 #define XPOSE_LD(r) _mm256_loadu_pd(reinterpret_cast<const double*>(in + (r)*ip))
@@ -266,6 +276,7 @@ struct MicroAvx2<8> {
 template <>
 struct MicroAvx2<16> {
   static constexpr int M = 2;
+  using Smaller = void;
   static inline XPOSE_TARGET_AVX2 void run(const Byte* in, std::ptrdiff_t ip, Byte* out,
                                            std::ptrdiff_t op) {
     const __m256i r0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(in));

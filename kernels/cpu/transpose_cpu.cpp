@@ -4,6 +4,7 @@
 #include <atomic>
 #include <cstring>
 #include <memory>
+#include <type_traits>
 
 #include "kernels/cpu/micro_kernels.h"
 #include "kernels/cpu/thread_pool.h"
@@ -57,7 +58,7 @@ struct alignas(64) TileBuffer {
   Byte bytes[kTileBufferBytes];
 };
 Byte* tile_buffer() {
-  thread_local const std::unique_ptr<TileBuffer> buffer = std::make_unique<TileBuffer>();
+  thread_local const std::unique_ptr<TileBuffer> buffer(new TileBuffer);  // not zeroed
   return buffer->bytes;
 }
 
@@ -102,21 +103,40 @@ struct OutOfPlaceJob {
   bool stream;  // through a buffer, non-temporal stores
 };
 
-// Transposes an h x w tile straight into the output: the path for data that fits in cache.
+// Transposes the edges of a block that full Micro blocks leave: the bottom rows [hm, h) and
+// the right columns [wm, w) of the rows above, with the next smaller kernel, down to scalar.
+template <class Micro, std::size_t S>
+XPOSE_ALWAYS_INLINE void transpose_edges(const Byte* in, std::ptrdiff_t ip, Byte* out,
+                                         std::ptrdiff_t op, std::int64_t h, std::int64_t w,
+                                         std::int64_t hm, std::int64_t wm);
+
+// Transposes an h x w block straight into the output: full Micro blocks, column blocks outer
+// and row blocks inner, so each output row segment is written front to back.
 template <class Micro, std::size_t S>
 XPOSE_ALWAYS_INLINE void transpose_tile(const Byte* in, std::ptrdiff_t ip, Byte* out,
                                         std::ptrdiff_t op, std::int64_t h, std::int64_t w) {
-  constexpr std::int64_t M = Micro::M;
-  const std::int64_t hm = h - h % M;
-  const std::int64_t wm = w - w % M;
-  // Column blocks outer, row blocks inner: each output row segment is written front to back.
-  for (std::int64_t j = 0; j < wm; j += M) {
-    const Byte* src = in + j * static_cast<std::ptrdiff_t>(S);
-    Byte* dst = out + j * op;
-    for (std::int64_t i = 0; i < hm; i += M) Micro::run(src + i * ip, ip, dst + i * S, op);
-    if (hm < h) transpose_scalar<S>(src + hm * ip, ip, dst + hm * S, op, h - hm, M);
+  if constexpr (std::is_void_v<Micro>) {
+    transpose_scalar<S>(in, ip, out, op, h, w);
+  } else {
+    constexpr std::int64_t M = Micro::M;
+    const std::int64_t hm = h - h % M;
+    const std::int64_t wm = w - w % M;
+    for (std::int64_t j = 0; j < wm; j += M) {
+      const Byte* src = in + j * static_cast<std::ptrdiff_t>(S);
+      Byte* dst = out + j * op;
+      for (std::int64_t i = 0; i < hm; i += M) Micro::run(src + i * ip, ip, dst + i * S, op);
+    }
+    transpose_edges<Micro, S>(in, ip, out, op, h, w, hm, wm);
   }
-  if (wm < w) transpose_scalar<S>(in + wm * S, ip, out + wm * op, op, h, w - wm);
+}
+
+template <class Micro, std::size_t S>
+XPOSE_ALWAYS_INLINE void transpose_edges(const Byte* in, std::ptrdiff_t ip, Byte* out,
+                                         std::ptrdiff_t op, std::int64_t h, std::int64_t w,
+                                         std::int64_t hm, std::int64_t wm) {
+  using Next = typename Micro::Smaller;
+  if (hm < h) transpose_tile<Next, S>(in + hm * ip, ip, out + hm * S, op, h - hm, w);
+  if (wm < w) transpose_tile<Next, S>(in + wm * S, ip, out + wm * op, op, hm, w - wm);
 }
 
 // Transposes an h x w tile through `buf` (the output tile, pitch bp), then streams whole output
@@ -145,9 +165,8 @@ XPOSE_ALWAYS_INLINE void transpose_tile_streamed(const Byte* in, std::ptrdiff_t 
       for (std::int64_t r = i; r < i + M; ++r)
         for (std::int64_t k = 0; k < next_bytes; k += 64) __builtin_prefetch(next + r * ip + k);
     for (std::int64_t j = 0; j < wm; j += M) Micro::run(src + j * S, ip, dst + j * bp, bp);
-    if (wm < w) transpose_scalar<S>(src + wm * S, ip, dst + wm * bp, bp, M, w - wm);
   }
-  if (hm < h) transpose_scalar<S>(in + hm * ip, ip, buf + hm * S, bp, h - hm, w);
+  transpose_edges<Micro, S>(in, ip, buf, bp, h, w, hm, wm);
   for (std::int64_t r = 0; r < w; ++r)
     Isa::stream_row(out + r * op, buf + r * bp, static_cast<std::size_t>(bp));
 }
@@ -352,6 +371,20 @@ std::int64_t task_bytes_for(std::int64_t bytes, int threads) {
   return std::clamp<std::int64_t>(bytes / (4 * threads), kMinTaskBytes, kTaskBytes);
 }
 
+// Runs tasks 0..tasks-1 (together moving `bytes`) on the pool, handing them out in runs of
+// consecutive tasks of about task_bytes: a batch of tiny matrices is one task per matrix, far
+// less work than taking a task from the shared counter.
+template <class Fn>
+void run_grouped(std::int64_t tasks, std::int64_t bytes, std::int64_t task_bytes, int threads,
+                 const Fn& fn) {
+  const std::int64_t per_task = std::max<std::int64_t>(1, bytes / std::max<std::int64_t>(1, tasks));
+  const std::int64_t run = std::clamp<std::int64_t>(task_bytes / per_task, 1, tasks);
+  ThreadPool::instance().run((tasks + run - 1) / run, threads, [&](std::int64_t g) {
+    const std::int64_t end = std::min(tasks, (g + 1) * run);
+    for (std::int64_t t = g * run; t < end; ++t) fn(t);
+  });
+}
+
 }  // namespace
 
 const char* cpu_isa_name(CpuIsa isa) noexcept {
@@ -437,7 +470,9 @@ void transpose_cpu(const void* in, void* out, std::size_t elem_size, const Trans
   job.out_stride = s.out_batch_stride * es;
   const std::int64_t bytes = s.batch * s.rows * s.cols * es;
   const cpu::CpuIsa isa = cpu::current_isa();
-  job.stream = isa != cpu::CpuIsa::portable &&
+  // Streaming pays for output rows of at least a cache line; shorter ones could only be
+  // written partially anyway.
+  job.stream = isa != cpu::CpuIsa::portable && s.rows * es >= 64 &&
                bytes >= cpu::g_stream_min_bytes.load(std::memory_order_relaxed);
   if (job.stream) {
     const bool out_aligned =
@@ -463,9 +498,9 @@ void transpose_cpu(const void* in, void* out, std::size_t elem_size, const Trans
       std::clamp<std::int64_t>(task_bytes / (job.group * tile_bytes), job.band_group, job.tiles_i);
   job.groups_per_band = (job.tiles_j + job.group - 1) / job.group;
   job.tasks_per_matrix = (job.tiles_i + job.band_group - 1) / job.band_group * job.groups_per_band;
-  const std::int64_t tasks = s.batch * job.tasks_per_matrix;
   const cpu::OutOfPlaceFn kernel = cpu::out_of_place_kernel(isa, elem_size);
-  cpu::ThreadPool::instance().run(tasks, nthreads, [&](std::int64_t t) { kernel(job, t); });
+  cpu::run_grouped(s.batch * job.tasks_per_matrix, bytes, task_bytes, nthreads,
+                   [&](std::int64_t t) { kernel(job, t); });
 }
 
 void transpose_inplace_cpu(void* buf, std::size_t elem_size, std::int64_t n, std::int64_t batch,
@@ -486,10 +521,11 @@ void transpose_inplace_cpu(void* buf, std::size_t elem_size, std::int64_t n, std
   job.tile = cpu::inplace_tile_side(elem_size);
   job.tiles = (n + job.tile - 1) / job.tile;
 
-  const std::int64_t tasks = batch * job.tiles;
   const cpu::InPlaceFn kernel = cpu::in_place_kernel(cpu::current_isa(), elem_size);
-  cpu::ThreadPool::instance().run(tasks, cpu::threads_for(threads, batch * n * n * es),
-                                  [&](std::int64_t t) { kernel(job, t); });
+  const std::int64_t bytes = batch * n * n * es;
+  const int nthreads = cpu::threads_for(threads, bytes);
+  cpu::run_grouped(batch * job.tiles, bytes, cpu::task_bytes_for(bytes, nthreads), nthreads,
+                   [&](std::int64_t t) { kernel(job, t); });
 }
 
 void copy_2d_cpu(const void* src, std::int64_t src_pitch, void* dst, std::int64_t dst_pitch,
