@@ -22,6 +22,7 @@
 #include <memory>
 #include <string>
 #include <thread>
+#include <type_traits>
 #include <vector>
 
 #include "kernels/cpu/thread_pool.h"
@@ -102,16 +103,15 @@ struct Buffer {
   unsigned char* data() { return mem.get(); }
 };
 
-// The payload of element k under `seed`: a cheap hash, distinct per run (so a stale output
-// fails) and never zero.
-void payload(unsigned char* dst, std::size_t es, std::uint64_t k, std::uint64_t seed) {
+// The payload of element k under `seed`: the top bytes of a multiplicative hash (cheap, and
+// they depend on every bit of k), distinct per run so a stale output fails; never zero.
+template <std::size_t ES>
+inline void payload(unsigned char* dst, std::uint64_t k, std::uint64_t seed) {
+  constexpr int shift = ES >= 8 ? 0 : static_cast<int>(64 - 8 * ES);
   std::uint64_t v[2];
-  for (int h = 0; h < (es > 8 ? 2 : 1); ++h) {
-    std::uint64_t x = (2 * k + h + seed) * 0x9E3779B97F4A7C15ULL;
-    x ^= x >> 29;
-    v[h] = x | 1;
-  }
-  std::memcpy(dst, v, es);
+  v[0] = (((2 * k + seed) * 0x9E3779B97F4A7C15ULL) >> shift) | 1;
+  v[1] = (((2 * k + 1 + seed) * 0x9E3779B97F4A7C15ULL) >> shift) | 1;
+  std::memcpy(dst, v, ES);
 }
 
 // Runs fn(begin, end) over [0, n) split across `threads` std::threads (fill and verify only).
@@ -122,23 +122,24 @@ void split(std::int64_t n, int threads, const std::function<void(std::int64_t, s
   for (auto& th : pool) th.join();
 }
 
-void fill(unsigned char* p, std::size_t es, std::int64_t count, std::uint64_t seed) {
+template <std::size_t ES>
+void fill(unsigned char* p, std::int64_t count, std::uint64_t seed) {
   split(count, 2, [&](std::int64_t b, std::int64_t e) {
     for (std::int64_t k = b; k < e; ++k)
-      payload(p + k * es, es, static_cast<std::uint64_t>(k), seed);
+      payload<ES>(p + k * ES, static_cast<std::uint64_t>(k), seed);
   });
 }
 
 // out (n x n) must be the transpose of the matrix fill() wrote with `seed`.
-bool verify_transpose(const unsigned char* out, std::size_t es, std::int64_t n,
-                      std::uint64_t seed) {
+template <std::size_t ES>
+bool verify_transpose(const unsigned char* out, std::int64_t n, std::uint64_t seed) {
   std::atomic<bool> ok{true};
   split(n, 2, [&](std::int64_t b, std::int64_t e) {
     unsigned char want[16];
     for (std::int64_t j = b; j < e && ok; ++j)
       for (std::int64_t i = 0; i < n; ++i) {
-        payload(want, es, static_cast<std::uint64_t>(i * n + j), seed);
-        if (std::memcmp(out + (j * n + i) * es, want, es) != 0) {
+        payload<ES>(want, static_cast<std::uint64_t>(i * n + j), seed);
+        if (std::memcmp(out + (j * n + i) * ES, want, ES) != 0) {
           std::fprintf(stderr, "mismatch at output (%lld, %lld)\n", static_cast<long long>(j),
                        static_cast<long long>(i));
           ok = false;
@@ -147,6 +148,23 @@ bool verify_transpose(const unsigned char* out, std::size_t es, std::int64_t n,
       }
   });
   return ok;
+}
+
+// Element size as a compile-time constant for fill and verify.
+template <class Fn>
+auto with_elem_size(std::size_t es, Fn&& fn) {
+  switch (es) {
+    case 1:
+      return fn(std::integral_constant<std::size_t, 1>{});
+    case 2:
+      return fn(std::integral_constant<std::size_t, 2>{});
+    case 4:
+      return fn(std::integral_constant<std::size_t, 4>{});
+    case 8:
+      return fn(std::integral_constant<std::size_t, 8>{});
+    default:
+      return fn(std::integral_constant<std::size_t, 16>{});
+  }
 }
 
 // memcpy of `bytes` split into one contiguous piece per thread, on the kernels' own pool so it
@@ -216,7 +234,7 @@ int main(int argc, char** argv) try {
       std::vector<double> ms;
       for (int rep = -2; rep < opt.reps; ++rep) {  // two warm-up runs
         ++seed;
-        fill(in.data(), es, n * n, seed);
+        with_elem_size(es, [&](auto c) { fill<c()>(in.data(), n * n, seed); });
         const auto t0 = std::chrono::steady_clock::now();
         run(threads);
         const auto t1 = std::chrono::steady_clock::now();
@@ -246,7 +264,10 @@ int main(int argc, char** argv) try {
       measure(
           "transpose_cpu", t,
           [&](int th) { xpose::kernels::transpose_cpu(in.data(), out.data(), es, shape, th); },
-          [&](std::uint64_t s) { return verify_transpose(out.data(), es, n, s); });
+          [&](std::uint64_t s) {
+            return with_elem_size(es,
+                                  [&](auto c) { return verify_transpose<c()>(out.data(), n, s); });
+          });
   }
 
   // "x copy" divides by the faster of memcpy and copy_2d_cpu (chunked memcpy) at the same
