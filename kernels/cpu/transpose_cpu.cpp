@@ -87,8 +87,8 @@ void check_elem_size(const char* who, std::size_t elem_size) {
 
 // ---- out-of-place ---------------------------------------------------------------------------
 
-// One call's geometry, in bytes, and how it is cut into tasks. A task is a run of `group`
-// tiles along one band of `tile` input rows.
+// One call's geometry, in bytes, and how it is cut into tasks: tiles of tile_h input rows by
+// tile_w input columns, and tasks of band_group x group tiles.
 struct OutOfPlaceJob {
   const Byte* in;
   Byte* out;
