@@ -31,6 +31,8 @@ const char* transport_name(Transport transport) {
       return "mpi-device";
     case Transport::Nccl:
       return "nccl";
+    case Transport::Peer:
+      return "peer";
   }
   return "?";
 }
@@ -48,9 +50,10 @@ const char* schedule_name(Schedule schedule) {
 }
 
 Transport parse_transport(const std::string& name) {
-  for (auto t : {Transport::Auto, Transport::Mpi, Transport::MpiDevice, Transport::Nccl})
+  for (auto t :
+       {Transport::Auto, Transport::Mpi, Transport::MpiDevice, Transport::Nccl, Transport::Peer})
     if (name == transport_name(t)) return t;
-  throw UsageError(cat("unknown transport '", name, "' (use auto, mpi, mpi-device or nccl)"));
+  throw UsageError(cat("unknown transport '", name, "' (use auto, mpi, mpi-device, nccl or peer)"));
 }
 
 Schedule parse_schedule(const std::string& name) {
@@ -108,35 +111,45 @@ struct TransportSupport {
   }
 };
 
-/// Collective; the same answer on every rank.
+/// Collective; the same answer on every rank. `usable` is in order of preference.
 TransportSupport transport_support(MPI_Comm comm, MemorySpace memory) {
   TransportSupport s;
-  s.usable.push_back(Transport::Mpi);
   if (memory == MemorySpace::Host) {
-    s.why_not[Transport::MpiDevice] = "it moves device memory, and this plan is for host memory";
-    s.why_not[Transport::Nccl] = "it moves device memory, and this plan is for host memory";
+    s.usable.push_back(Transport::Mpi);
+    for (auto t : {Transport::MpiDevice, Transport::Nccl, Transport::Peer})
+      s.why_not[t] = "it moves device memory, and this plan is for host memory";
     return s;
   }
-  // NCCL first: it is the preferred one.
+  // Every rank's GPU, by UUID: NCCL refuses two ranks on one GPU ("duplicate GPU"), and the peer
+  // transport needs to find each peer's GPU among the devices this process sees.
+  const int n = mpi::size(comm);
+  std::vector<std::string> uuids(static_cast<std::size_t>(n));
+  {
+    const std::string uuid = dtx::device::current_device_uuid();
+    std::vector<char> all(static_cast<std::size_t>(n) * 16);
+    XPOSE_CHECK_MPI(MPI_Allgather(uuid.data(), 16, MPI_BYTE, all.data(), 16, MPI_BYTE, comm));
+    for (int i = 0; i < n; ++i) uuids[i].assign(&all[static_cast<std::size_t>(i) * 16], 16);
+  }
+  // Peer first: within a node it moves blocks at NVLink speed with no staging at all.
+  const std::string peer_reason = dtx::device::peer_unavailable_reason(comm, uuids);
+  if (peer_reason.empty())
+    s.usable.push_back(Transport::Peer);
+  else
+    s.why_not[Transport::Peer] = peer_reason;
   if (!XPOSE_HAVE_NCCL) {
     s.why_not[Transport::Nccl] = "the nccl transport";
     s.not_compiled[Transport::Nccl] = true;
   } else {
-    // NCCL refuses two ranks on one GPU ("duplicate GPU"): compare the devices' UUIDs.
-    const std::string uuid = dtx::device::current_device_uuid();
-    const int n = mpi::size(comm);
-    std::vector<char> all(static_cast<std::size_t>(n) * 16);
-    XPOSE_CHECK_MPI(MPI_Allgather(uuid.data(), 16, MPI_BYTE, all.data(), 16, MPI_BYTE, comm));
     int a = -1, b = -1;
     for (int i = 0; i < n && a < 0; ++i)
       for (int j = i + 1; j < n; ++j)
-        if (std::memcmp(&all[i * 16], &all[j * 16], 16) == 0) {
+        if (uuids[i] == uuids[j]) {
           a = i;
           b = j;
           break;
         }
     if (a < 0)
-      s.usable.insert(s.usable.begin(), Transport::Nccl);
+      s.usable.push_back(Transport::Nccl);
     else
       s.why_not[Transport::Nccl] =
           cat("ranks ", a, " and ", b, " use the same GPU, and NCCL needs one GPU per rank");
@@ -144,11 +157,12 @@ TransportSupport transport_support(MPI_Comm comm, MemorySpace memory) {
   const std::int64_t unaware =
       mpi::allreduce_max(comm, std::int64_t{mpi::mpi_is_cuda_aware() ? 0 : 1});
   if (unaware == 0)
-    s.usable.insert(s.usable.end() - 1, Transport::MpiDevice);
+    s.usable.push_back(Transport::MpiDevice);
   else
     s.why_not[Transport::MpiDevice] =
         "the MPI library is not CUDA-aware (on every rank), so it cannot read device memory; "
         "use mpi (staged through host memory) or nccl";
+  s.usable.push_back(Transport::Mpi);
   return s;
 }
 
@@ -196,7 +210,8 @@ struct DistributedTranspose::Impl {
   std::size_t elem() const { return g.elem; }
 
   mpi::Exchange* exchange_for(Transport t) {
-    if (g.nranks == 1) return nullptr;
+    // The peer transport writes through CUDA IPC mappings and needs no exchange.
+    if (g.nranks == 1 || t == Transport::Peer) return nullptr;
     auto it = exchanges.find(t);
     if (it != exchanges.end()) return it->second.get();
     mpi::ExchangeKind kind = mpi::ExchangeKind::Mpi;
@@ -215,8 +230,10 @@ struct DistributedTranspose::Impl {
     cfg.comm = comm.get();
     cfg.exchange = exchange_for(c.transport);
     cfg.threads = opt.threads;
-    return opt.memory == MemorySpace::Device ? dtx::make_device_engine(cfg)
-                                             : dtx::make_host_engine(cfg);
+    if (opt.memory == MemorySpace::Host) return dtx::make_host_engine(cfg);
+    // One rank exchanges nothing: the device engine transposes locally whatever was asked.
+    if (c.transport == Transport::Peer && g.nranks > 1) return dtx::make_peer_engine(cfg);
+    return dtx::make_device_engine(cfg);
   }
 
   // Piece heights are the same on every rank: they come from global block sizes only.
@@ -268,8 +285,9 @@ struct DistributedTranspose::Impl {
         add(Candidate{t, Schedule::Bulk, block_out});
       };
       // The host MPI path prefers one all-to-all (shared-memory MPI copies with the CPU anyway);
-      // device paths prefer to hide the kernels behind the transfers.
-      if (opt.memory == MemorySpace::Host) {
+      // device paths prefer to hide the kernels behind the transfers; the peer transport has no
+      // transfers to hide behind: one kernel per peer is its simplest form.
+      if (opt.memory == MemorySpace::Host || t == Transport::Peer) {
         add_bulk();
         add_pipelined();
       } else {
@@ -477,6 +495,16 @@ struct DistributedTranspose::Impl {
     // Exchanges the choice does not use are released (an unused NCCL communicator holds memory).
     for (auto it = exchanges.begin(); it != exchanges.end();)
       it = it->first == chosen.transport ? std::next(it) : exchanges.erase(it);
+    if (chosen.transport == Transport::Peer) {
+      // The peer transport packs nothing: it needs no workspace (in place, its engine keeps a
+      // landing buffer that the other ranks can map).
+      need_out_of_place = need_in_place = 0;
+      if (opt.allocate_workspace) {
+        own_workspace = Allocation();
+        workspace = nullptr;
+        workspace_bytes = 0;
+      }
+    }
   }
 
   void check_buffer(const void* p, std::size_t bytes, const char* what) const {
@@ -640,6 +668,10 @@ void DistributedTranspose::execute_inplace(void* buffer, Stream stream) {
     I.ensure_workspace(true);
   });
   I.engine->run(buffer, buffer, true, I.workspace, stream);
+}
+
+void DistributedTranspose::forget_buffers() {
+  impl_->engine->forget_buffers();
 }
 
 Transport DistributedTranspose::transport() const {

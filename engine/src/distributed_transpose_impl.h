@@ -113,11 +113,17 @@ class Engine {
                    CUstream_st* stream) = 0;
   /// Waits until the work of the last run is complete (device engines); for timing.
   virtual void synchronize() {}
+  /// Drops what the engine keeps about earlier runs' buffers (the peer engine's CUDA IPC
+  /// mappings), so the caller may free them. Collective.
+  virtual void forget_buffers() {}
 };
 
 std::unique_ptr<Engine> make_host_engine(const EngineConfig& config);
 /// Throws NotCompiledError in builds without CUDA.
 std::unique_ptr<Engine> make_device_engine(const EngineConfig& config);
+/// Transport::Peer (distributed_transpose_peer.cpp): push through CUDA IPC. Throws
+/// NotCompiledError in builds without CUDA.
+std::unique_ptr<Engine> make_peer_engine(const EngineConfig& config);
 
 // ---- device helpers (CUDA builds; the stub throws NotCompiledError or answers "no") ----------
 namespace device {
@@ -131,6 +137,9 @@ void fill(std::byte* p, int value, std::int64_t bytes);
 bool is_device_pointer(const void* p);
 /// UUID of the current device, 16 bytes.
 std::string current_device_uuid();
+/// Why Transport::Peer cannot be used on `comm` ("" when it can), the same answer on every rank
+/// (collective). `uuids` holds every rank's current_device_uuid(), in rank order.
+std::string peer_unavailable_reason(MPI_Comm comm, const std::vector<std::string>& uuids);
 }  // namespace device
 
 /// Frees memory of one space (a namespace-scope type: a nested one with a default member

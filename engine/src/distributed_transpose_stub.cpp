@@ -8,6 +8,10 @@ std::unique_ptr<Engine> make_device_engine(const EngineConfig&) {
   throw NotCompiledError("DistributedTranspose on device memory (CUDA)");
 }
 
+std::unique_ptr<Engine> make_peer_engine(const EngineConfig&) {
+  throw NotCompiledError("DistributedTranspose on device memory (CUDA)");
+}
+
 namespace device {
 bool compiled() {
   return false;
@@ -23,6 +27,9 @@ bool is_device_pointer(const void*) {
   return false;
 }
 std::string current_device_uuid() {
+  throw NotCompiledError("device memory (CUDA)");
+}
+std::string peer_unavailable_reason(MPI_Comm, const std::vector<std::string>&) {
   throw NotCompiledError("device memory (CUDA)");
 }
 }  // namespace device

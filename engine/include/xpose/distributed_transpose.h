@@ -62,6 +62,10 @@ enum class Transport {
   Mpi,        ///< MPI on host buffers; a Device plan stages through pinned host memory
   MpiDevice,  ///< MPI on device buffers: needs a CUDA-aware MPI (refused otherwise)
   Nccl,       ///< NCCL send/receive on device buffers: one GPU per rank (refused otherwise)
+  /// Device memory of one node through CUDA IPC: each rank's kernels write its blocks straight
+  /// into the other ranks' outputs. Needs every rank on one node, each with its own GPU, and
+  /// peer access between every pair (refused otherwise). execute() is host-synchronous.
+  Peer,
 };
 
 /// How local transposes and transfers are ordered.
@@ -80,7 +84,7 @@ enum class Planning {
              ///< cannot be allocated
 };
 
-/// "auto", "mpi", "mpi-device", "nccl".
+/// "auto", "mpi", "mpi-device", "nccl", "peer".
 const char* transport_name(Transport transport);
 /// "auto", "bulk", "pipelined".
 const char* schedule_name(Schedule schedule);
@@ -183,11 +187,24 @@ class DistributedTranspose {
   /// local_output_bytes(); they must not overlap, and `in` is left unchanged. On a Device plan
   /// the work is ordered on `stream` (it starts after the work queued there before it, and work
   /// queued after it sees the result); with the NCCL or device MPI transports the call returns
-  /// without waiting for the GPU, with the staged MPI transport after the transfers.
+  /// without waiting for the GPU, with the staged MPI transport after the transfers, with the
+  /// peer transport once every block has landed (it first waits for `stream`, since the other
+  /// ranks write into `out` directly). The peer transport keeps `out` mapped in the other ranks'
+  /// processes for later calls: see forget_buffers().
   void execute(const void* in, void* out, Stream stream = nullptr);
   /// In-place transpose (collective): `buffer` holds local_inplace_bytes(); on entry its first
   /// local_input_bytes() are the input, on return its first local_output_bytes() the output.
+  /// With the peer transport the blocks land in a buffer of local_output_bytes() that the plan
+  /// allocates on first use (the other ranks cannot write into `buffer` while it is still being
+  /// read), then are copied into `buffer`, ordered on `stream`.
   void execute_inplace(void* buffer, Stream stream = nullptr);
+
+  /// Forgets the buffers given to earlier executes (collective). The peer transport keeps the
+  /// other ranks' outputs mapped (CUDA IPC) so repeated executes on the same buffers open them
+  /// once; CUDA leaves freeing memory that another process still maps undefined, so call this
+  /// before freeing such an output while the plan lives (destroying the plan does it too).
+  /// Other transports keep nothing, and it returns at once.
+  void forget_buffers();
 
   /// The transport in use (never Auto; Mpi on one rank, where nothing is exchanged).
   Transport transport() const;
@@ -201,9 +218,10 @@ class DistributedTranspose {
   /// The plan's communicator (a duplicate of the one given).
   MPI_Comm comm() const;
 
-  /// Transports a plan for `memory` could use on `comm`, by agreement of all ranks (collective):
-  /// Mpi always; Nccl where built and no two ranks share a GPU; MpiDevice where the MPI is
-  /// CUDA-aware. A Device query needs the current device selected on every rank.
+  /// Transports a plan for `memory` could use on `comm`, by agreement of all ranks (collective),
+  /// preferred first: Peer where every rank is on one node with its own GPU and every pair of
+  /// GPUs has peer access; Nccl where built and no two ranks share a GPU; MpiDevice where the MPI
+  /// is CUDA-aware; Mpi always. A Device query needs the current device selected on every rank.
   static std::vector<Transport> available_transports(MPI_Comm comm, MemorySpace memory);
 
  private:
