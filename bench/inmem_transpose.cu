@@ -1,7 +1,7 @@
 // bench_inmem_transpose: xpose's in-memory distributed transpose on device memory (default
 // 32768 x 32768 complex64 over the ranks, one GPU each), every transport and schedule this
-// machine offers, against a raw MPI_Alltoall of the same bytes from host buffers and a local
-// cudaMemcpy D2D of the same bytes, measured in the same run.
+// machine offers (peer, nccl, mpi-device, mpi), against a raw MPI_Alltoall of the same bytes from
+// host buffers and a local cudaMemcpy D2D of the same bytes, measured in the same run.
 //
 //   mpirun -np 2 bench_inmem_transpose [--rows R] [--cols C] [--batch B] [--reps N]
 //       [--chunks MiB,MiB,..] [--no-host] [--no-inplace] [--no-auto] [--wisdom FILE] [--csv FILE]
@@ -156,9 +156,15 @@ class Bench {
       for (auto c : a_.chunks_mib) run_config(t, Schedule::Pipelined, c << 20, false);
     }
     if (a_.inplace) {
-      // In place with the preferred transport (the first available).
-      run_config(transports.front(), Schedule::Pipelined,
-                 a_.chunks_mib.size() > 1 ? a_.chunks_mib[1] << 20 : 64 << 20, true);
+      // In place with the two preferred transports (the peer transport lands in its own buffer
+      // and copies over; the others stage through their workspace).
+      const std::int64_t chunk = a_.chunks_mib.size() > 1 ? a_.chunks_mib[1] << 20 : 64 << 20;
+      for (std::size_t i = 0; i < std::min<std::size_t>(2, transports.size()); ++i) {
+        if (transports[i] == Transport::Mpi && !a_.host && ranks_ > 1) continue;
+        const bool peer = transports[i] == Transport::Peer;
+        run_config(transports[i], peer ? Schedule::Bulk : Schedule::Pipelined, peer ? 0 : chunk,
+                   true);
+      }
     }
     if (a_.auto_plan) run_auto();
     print();
@@ -271,6 +277,7 @@ class Bench {
                                                            cudaMemcpyDeviceToDevice, stream_));
                       });
       r.wrong = verify(buf);
+      plan.forget_buffers();  // the peer transport may keep buffers mapped in the other ranks
       XPOSE_CHECK_CUDA(cudaFree(buf));
     } else {
       r.ms = time_gpu([&] { plan.execute(d_in_, d_out_, stream_); }, [&] { poison_output(); });
@@ -312,6 +319,8 @@ class Bench {
     const double gb = static_cast<double>(in_bytes_) / 1e9;
     const Row* best = nullptr;
     const Row* best_staged = nullptr;
+    const Row* best_peer = nullptr;
+    const Row* best_nccl = nullptr;
     for (const auto& r : rows_) {
       char ratio[32] = "-";
       if (raw_ms_ > 0) std::snprintf(ratio, sizeof ratio, "%.3f", r.ms / raw_ms_);
@@ -322,14 +331,22 @@ class Bench {
       if (r.wrong == 0 && r.name.rfind("xpose", 0) == 0) {
         if (!best || r.ms < best->ms) best = &r;
         if (r.transport == "mpi" && (!best_staged || r.ms < best_staged->ms)) best_staged = &r;
+        if (r.transport == "peer" && (!best_peer || r.ms < best_peer->ms)) best_peer = &r;
+        if (r.transport == "nccl" && (!best_nccl || r.ms < best_nccl->ms)) best_nccl = &r;
       }
     }
     if (best) std::printf("# best xpose: %s, %.3f ms\n", best->name.c_str(), best->ms);
     if (best_staged && raw_ms_ > 0)
       std::printf("# best host-staged MPI: %s, %.3f ms = %.3f x raw MPI_Alltoall (goal <= 1.15)\n",
                   best_staged->name.c_str(), best_staged->ms, best_staged->ms / raw_ms_);
-    std::printf("RESULT best_ms=%.4f raw_mpi_ms=%.4f staged_ms=%.4f\n", best ? best->ms : -1.0,
-                raw_ms_ > 0 ? raw_ms_ : -1.0, best_staged ? best_staged->ms : -1.0);
+    if (best_peer)
+      std::printf("# best peer: %s, %.3f ms\n", best_peer->name.c_str(), best_peer->ms);
+    if (best_nccl)
+      std::printf("# best nccl: %s, %.3f ms\n", best_nccl->name.c_str(), best_nccl->ms);
+    std::printf("RESULT best_ms=%.4f raw_mpi_ms=%.4f staged_ms=%.4f peer_ms=%.4f nccl_ms=%.4f\n",
+                best ? best->ms : -1.0, raw_ms_ > 0 ? raw_ms_ : -1.0,
+                best_staged ? best_staged->ms : -1.0, best_peer ? best_peer->ms : -1.0,
+                best_nccl ? best_nccl->ms : -1.0);
     if (!a_.csv.empty()) {
       FILE* f = std::fopen(a_.csv.c_str(), "w");
       if (!f) {

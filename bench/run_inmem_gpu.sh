@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The in-memory distributed transpose on a machine with 2 GPUs, in one call: the GPU tests of
-# DistributedTranspose at 2 ranks, the distributed 2-D FFT client (single and double precision),
-# bench_inmem_transpose (every transport and schedule beside a raw host MPI_Alltoall), and
+# DistributedTranspose at 2 ranks (the peer transport's among them), the distributed 2-D FFT
+# client (single and double precision), bench_inmem_transpose (every transport and schedule:
+# peer, nccl, mpi-device, staged mpi, beside a raw host MPI_Alltoall), and
 # PyTorch doing the same job; a short table at the end. About 3 minutes.
 #
 #   source .gpu-bundle/env.sh && bench/run_inmem_gpu.sh [.gpu-bundle/bin] [OUT_DIR]
@@ -29,10 +30,11 @@ nvidia-smi topo -m >"$out/topo.txt" 2>&1
 step() { echo; echo "== $1 ($(date +%T))"; }
 
 step "GPU tests, 2 ranks"
-timeout 180 "${launch[@]}" "$bin/xpose_gpu_tests" --gtest_filter='DistributedTransposeGpu*' \
+timeout 180 "${launch[@]}" "$bin/xpose_gpu_tests" \
+  --gtest_filter='DistributedTransposeGpu*:PeerTransportGpu*' \
   >"$out/gpu_tests.log" 2>&1
 tests_rc=$?
-grep -E "^transports|refused as expected|choice:|^\[  (PASSED|FAILED|SKIPPED) |Failure|FAILED|Expected|Which is" \
+grep -E "^transports|refused as expected|peer transport not available|choice:|peer/bulk: |^\[  (PASSED|FAILED|SKIPPED) |Failure|FAILED|Expected|Which is" \
   "$out/gpu_tests.log" | sed 's/\x1b\[[0-9;]*m//g' | head -40
 
 fft_rc=()
@@ -67,6 +69,8 @@ value() {  # value FILE KEY: what follows KEY= on the RESULT line
 best=$(value "$out/inmem.log" best_ms)
 raw=$(value "$out/inmem.log" raw_mpi_ms)
 staged=$(value "$out/inmem.log" staged_ms)
+peer=$(value "$out/inmem.log" peer_ms)
+nccl=$(value "$out/inmem.log" nccl_ms)
 torch=$(value "$out/torch.log" torch_ms)
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a > 0 && b > 0) printf "%.3f", a / b; else print "n/a" }'; }
 verdict() { awk -v r="$1" -v g="$2" 'BEGIN { if (r == "n/a") print "?"; else if (r <= g) print "met"; else print "MISSED" }'; }
@@ -81,6 +85,10 @@ for i in 0 1; do
 done
 printf "%-44s %s ms (rc %s)\n" "xpose best, 32768^2 complex64" "${best:-n/a}" "$inmem_rc"
 printf "%-44s %s\n" "  config" "$(sed -n 's/^# best xpose: //p' "$out/inmem.log")"
+printf "%-44s %s ms (%s)\n" "xpose best peer (CUDA IPC)" "${peer:-n/a}" \
+  "$(sed -n 's/^# best peer: \(.*\), [0-9.]* ms$/\1/p' "$out/inmem.log")"
+printf "%-44s %s ms (%s)\n" "xpose best nccl" "${nccl:-n/a}" \
+  "$(sed -n 's/^# best nccl: \(.*\), [0-9.]* ms$/\1/p' "$out/inmem.log")"
 printf "%-44s %s ms\n" "raw host MPI_Alltoall, same bytes" "${raw:-n/a}"
 r=$(ratio "$staged" "$raw")
 printf "%-44s %s ms = %s x raw (goal <= 1.15: %s)\n" "xpose best host-staged mpi" "${staged:-n/a}" "$r" "$(verdict "$r" 1.15)"
