@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -816,6 +817,16 @@ void check_output_target(const DatasetRef& out, const DatasetRef& in, bool force
     throw OutputRefusedError(cat("output '", file, "' is a directory"));
   if (out_exists && !force)
     throw OutputRefusedError(cat("output '", file, "' exists (use --force to replace it)"));
+}
+
+void check_free_space(const std::string& file, std::int64_t bytes) {
+  struct statvfs fs {};
+  const std::string dir = directory_of(file);
+  if (::statvfs(dir.c_str(), &fs) != 0) return;  // unknown: the writes will tell
+  const auto available = static_cast<std::int64_t>(fs.f_bavail) * static_cast<std::int64_t>(fs.f_frsize);
+  if (available < bytes)
+    throw IoError(cat("not enough space for '", file, "': it needs ", format_size(static_cast<double>(bytes)), ", '", dir,
+                      "' has ", format_size(static_cast<double>(available)), " available"));
 }
 
 std::string temporary_path_for(const std::string& final_path) {

@@ -125,6 +125,10 @@ void check_transposable(const Dataset& dataset);
 /// for `generate`) skips the comparison with the input.
 void check_output_target(const DatasetRef& out, const DatasetRef& in, bool force);
 
+/// Throws IoError when the file system holding `file` has less than `bytes` available, so a run
+/// that cannot finish fails at once, with the numbers, instead of part way.
+void check_free_space(const std::string& file, std::int64_t bytes);
+
 /// Options for a created dataset.
 struct CreateOptions {
   Shape chunk;  ///< empty: contiguous

@@ -3,10 +3,14 @@
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <csignal>
+#include <cstdio>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <thread>
 
@@ -37,7 +41,53 @@ void parallel_for(std::int64_t n, int threads, std::int64_t min_per_thread, Fn f
     if (e) std::rethrow_exception(e);
 }
 
+// A write through a map into a file system that has run out of space raises SIGBUS instead of
+// returning ENOSPC. The run checks free space before it starts; this is the net for what that
+// cannot foresee: report once, remove the partial output, and end the process with the I/O exit
+// code (the launcher then ends the job). Only async-signal-safe calls here.
+char g_guarded_path[4096];
+char g_also_remove[4096];
+volatile std::sig_atomic_t g_guard_armed = 0;
+
+extern "C" void on_sigbus(int) {
+  static const char kMessage[] = "xpose: error: writing the output failed (file system full?); the partial output is removed\n";
+  ssize_t ignored = ::write(STDERR_FILENO, kMessage, sizeof kMessage - 1);
+  (void)ignored;
+  if (g_guard_armed) ::unlink(g_guarded_path);
+  if (g_guard_armed && g_also_remove[0]) ::unlink(g_also_remove);
+  ::_exit(static_cast<int>(ExitCode::IoFailure));
+}
+
+void arm_sigbus_guard(const std::string& path) {
+  std::snprintf(g_guarded_path, sizeof g_guarded_path, "%s", path.c_str());
+  g_guard_armed = 1;
+  struct sigaction action {};
+  action.sa_handler = on_sigbus;
+  sigemptyset(&action.sa_mask);
+  sigaction(SIGBUS, &action, nullptr);
+}
+
+/// Whether writes through a shared map suit the file system holding `fd`.
+bool map_writes(int fd) {
+  if (const char* forced = std::getenv("XPOSE_DIRECT_WRITE")) return std::string(forced) == "mmap";
+  struct statfs fs {};
+  if (::fstatfs(fd, &fs) != 0) return false;
+  switch (static_cast<unsigned long>(fs.f_type)) {
+    case 0x01021994UL:  // tmpfs
+    case 0xEF53UL:      // ext2/3/4
+    case 0x58465342UL:  // xfs
+    case 0x9123683EUL:  // btrfs
+      return true;
+    default:
+      return false;  // network and parallel file systems: positioned writes
+  }
+}
+
 }  // namespace
+
+void RawStorage::also_remove_on_write_failure(const std::string& path) {
+  std::snprintf(g_also_remove, sizeof g_also_remove, "%s", path.c_str());
+}
 
 std::unique_ptr<RawStorage> RawStorage::open(const std::string& path, const Dataset& dataset, bool writable) {
   const auto& info = dataset.info();
@@ -59,22 +109,28 @@ std::unique_ptr<RawStorage> RawStorage::open(const std::string& path, const Data
   raw->elem_ = info.element.size;
   raw->shape_ = info.shape;
   raw->bytes_ = element_count(info.shape) * static_cast<std::int64_t>(info.element.size);
-  raw->fd_ = ::open(path.c_str(), writable ? O_WRONLY : O_RDONLY);
+  raw->fd_ = ::open(path.c_str(), writable ? O_RDWR : O_RDONLY);
   if (raw->fd_ < 0) return nullptr;
   struct stat st {};
   if (::fstat(raw->fd_, &st) != 0 || st.st_size < raw->offset_ + raw->bytes_) return nullptr;  // not allocated yet
-  if (!writable && raw->bytes_ > 0) {
+  if (raw->bytes_ > 0 && (!writable || map_writes(raw->fd_))) {
     const std::int64_t page = ::sysconf(_SC_PAGESIZE);
     raw->map_offset_ = raw->offset_ / page * page;
     raw->map_length_ = static_cast<std::size_t>(raw->offset_ + raw->bytes_ - raw->map_offset_);
-    void* map = ::mmap(nullptr, raw->map_length_, PROT_READ, MAP_SHARED, raw->fd_, raw->map_offset_);
-    if (map == MAP_FAILED) return nullptr;
-    raw->map_ = map;
+    void* map = ::mmap(nullptr, raw->map_length_, writable ? PROT_READ | PROT_WRITE : PROT_READ, MAP_SHARED,
+                       raw->fd_, raw->map_offset_);
+    if (map == MAP_FAILED) {
+      if (!writable) return nullptr;
+    } else {
+      raw->map_ = map;
+      if (writable) arm_sigbus_guard(path);
+    }
   }
   return raw;
 }
 
 RawStorage::~RawStorage() {
+  if (map_ && writable_) g_guard_armed = 0;
   if (map_) ::munmap(map_, map_length_);
   if (fd_ >= 0) ::close(fd_);
 }
@@ -134,7 +190,7 @@ std::vector<RawStorage::Run> RawStorage::runs(const std::vector<Box>& input) con
 }
 
 void RawStorage::read(const std::vector<Box>& boxes, void* buffer, int threads) const {
-  if (writable_) throw InternalError(cat("raw storage of '", path_, "' was opened for writing"));
+  if (writable_ || !map_) throw InternalError(cat("raw storage of '", path_, "' was opened for writing"));
   const auto all = runs(boxes);
   const auto* base = static_cast<const std::byte*>(map_) + (offset_ - map_offset_) - offset_;
   auto* dst = static_cast<std::byte*>(buffer);
@@ -148,12 +204,24 @@ void RawStorage::read(const std::vector<Box>& boxes, void* buffer, int threads) 
 void RawStorage::write(const std::vector<Box>& boxes, const void* buffer, int threads) {
   if (!writable_) throw InternalError(cat("raw storage of '", path_, "' was opened for reading"));
   // Split long runs (whole bands) into pieces so several threads write at once.
-  const std::int64_t piece = 16ll << 20;
+  const std::int64_t piece = map_ ? (4ll << 20) : (16ll << 20);
   std::vector<Run> pieces;
   for (const Run& r : runs(boxes))
     for (std::int64_t o = 0; o < r.bytes; o += piece)
       pieces.push_back({r.file + o, r.memory + o, std::min(piece, r.bytes - o)});
+  for (const Run& r : pieces) {
+    dirty_begin_ = dirty_begin_ < 0 ? r.file : std::min(dirty_begin_, r.file);
+    dirty_end_ = std::max(dirty_end_, r.file + r.bytes);
+  }
   const auto* src = static_cast<const std::byte*>(buffer);
+  if (map_) {
+    auto* base = static_cast<std::byte*>(map_) - map_offset_;
+    parallel_for(static_cast<std::int64_t>(pieces.size()), threads, 1, [&](std::int64_t i) {
+      const Run& r = pieces[static_cast<std::size_t>(i)];
+      std::memcpy(base + r.file, src + r.memory, static_cast<std::size_t>(r.bytes));
+    });
+    return;
+  }
   parallel_for(static_cast<std::int64_t>(pieces.size()), threads, 1, [&](std::int64_t i) {
     const Run& r = pieces[static_cast<std::size_t>(i)];
     std::int64_t done = 0;
@@ -169,7 +237,18 @@ void RawStorage::write(const std::vector<Box>& boxes, const void* buffer, int th
 }
 
 void RawStorage::sync() {
-  if (writable_ && ::fdatasync(fd_) != 0 && errno != EINVAL && errno != EROFS)
+  if (!writable_) return;
+  if (map_ && dirty_begin_ >= 0) {
+    const std::int64_t page = ::sysconf(_SC_PAGESIZE);
+    const std::int64_t begin = dirty_begin_ / page * page;
+    auto* base = static_cast<std::byte*>(map_) - map_offset_;
+    // A full disk shows up here for mapped writes (or as SIGBUS on a sparse file system that
+    // cannot allocate: outputs are allocated before the first write, see OutputFile::create).
+    if (::msync(base + begin, static_cast<std::size_t>(dirty_end_ - begin), MS_SYNC) != 0)
+      throw IoError(cat("cannot write '", path_, "': ", std::strerror(errno)));
+  }
+  dirty_begin_ = dirty_end_ = -1;
+  if (::fdatasync(fd_) != 0 && errno != EINVAL && errno != EROFS)
     throw IoError(cat("cannot sync '", path_, "': ", std::strerror(errno)));
 }
 

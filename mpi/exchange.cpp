@@ -95,6 +95,14 @@ class MpiExchange final : public Exchange {
 
 }  // namespace
 
+void warm_up(Exchange& exchange, MPI_Comm comm, const void* send, void* recv, kernels::DeviceStream stream) {
+  ExchangeLayout layout;
+  layout.send_counts.assign(static_cast<std::size_t>(size(comm)), 1);
+  layout.recv_counts = layout.send_counts;
+  layout.finalize(comm);
+  exchange.alltoallv(send, recv, layout, stream);
+}
+
 bool mpi_is_cuda_aware() {
 #if defined(MPIX_CUDA_AWARE_SUPPORT) && MPIX_CUDA_AWARE_SUPPORT
   return MPIX_Query_cuda_support() == 1;

@@ -52,6 +52,11 @@ class Exchange {
                          kernels::DeviceStream stream) = 0;
 };
 
+/// Sends one element to every peer, so a transport that connects lazily (NCCL, MPI's shared
+/// memory and network paths) has its connections up before the timed work starts. `send` and
+/// `recv` hold at least `nranks` elements in the exchange's memory space. Collective.
+void warm_up(Exchange& exchange, MPI_Comm comm, const void* send, void* recv, kernels::DeviceStream stream);
+
 /// The one dispatch point. `kind` must not be Auto here (the caller resolves Auto by timing).
 /// Throws NotCompiledError for transports this build lacks, and UsageError for MpiDevice when
 /// the MPI library is not CUDA-aware.

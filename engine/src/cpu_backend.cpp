@@ -56,6 +56,7 @@ class CpuBackend final : public StageBackend {
       send_ = HostBuffer(bytes);
       recv_ = HostBuffer(bytes);
       exchange_ = mpi::make_exchange(mpi::ExchangeKind::Mpi, comm, elem_);
+      mpi::warm_up(*exchange_, comm, send_.data(), recv_.data(), nullptr);
     }
   }
   std::string name() const override { return "cpu"; }

@@ -80,10 +80,13 @@ class CudaBackend final : public StageBackend {
       exchange_ = mpi::make_exchange(choice.exchange, comm, elem_);
       if (exchange_->on_device()) {
         d_recv_ = cuda::DeviceBuffer(bytes);
+        mpi::warm_up(*exchange_, comm, d_send_.data(), d_recv_.data(), stream_.get());
       } else {
         h_send_ = cuda::PinnedBuffer(bytes);
         h_recv_ = cuda::PinnedBuffer(bytes);
+        mpi::warm_up(*exchange_, comm, h_send_.data(), h_recv_.data(), stream_.get());
       }
+      stream_.sync();
     }
   }
 

@@ -299,6 +299,9 @@ TransposeReport run_transpose(MPI_Comm comm, const TransposeOptions& o) {
     mpi::collectively(comm, [&] { output = io::OutputFile::reopen(o.out, io_comm.get()); });
   } else {
     mpi::collectively(comm, [&] {
+      if (me == 0) io::check_free_space(o.out.file, plan.total_bytes() + (1 << 20));
+    });
+    mpi::collectively(comm, [&] {
       io::CreateOptions create;
       create.chunk = o.chunk;
       output = io::OutputFile::create(o.out, plan.out_shape, in.type(), create, io_comm.get());
@@ -316,14 +319,15 @@ TransposeReport run_transpose(MPI_Comm comm, const TransposeOptions& o) {
   // Direct I/O where every rank can use it (contiguous, unfiltered datasets); HDF5 otherwise.
   std::unique_ptr<io::RawStorage> raw_in, raw_out;
   if (o.direct_io) {
+    io::RawStorage::also_remove_on_write_failure(journal_path);
     raw_in = io::RawStorage::open(o.in.file, in, false);
     raw_out = io::RawStorage::open(output.temporary_path(), output.dataset(), true);
     if (mpi::allreduce_max(comm, std::int64_t{raw_in ? 0 : 1}) != 0) raw_in.reset();
     if (mpi::allreduce_max(comm, std::int64_t{raw_out ? 0 : 1}) != 0) raw_out.reset();
   }
   auto transfer_name = [](io::Transfer t) { return t == io::Transfer::Collective ? "collective" : "independent"; };
-  report.io = cat(raw_in ? "direct" : transfer_name(o.read_transfer), " read, ",
-                  raw_out ? "direct" : transfer_name(o.write_transfer), " write");
+  report.io = cat(raw_in ? "direct (mmap)" : transfer_name(o.read_transfer), " read, ",
+                  raw_out ? cat("direct (", raw_out->method(), ")") : transfer_name(o.write_transfer), " write");
 
   std::unique_ptr<StageBackend> backend;
   mpi::collectively(comm, [&] {

@@ -320,6 +320,47 @@ def group_resume(tmp):
     check(sha(dst) == sha(ref) and not os.path.exists(journal), "a restart over an old journal went wrong")
 
 
+def group_diskfull(tmp):
+    """A full file system: refused up front when the output cannot fit; when the space goes while
+    the run writes, exit 7 and no partial output or journal is left (each write method)."""
+    small = os.path.join(tmp, "small")
+    os.mkdir(small)
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=20M", "tmpfs", small], capture_output=True).returncode != 0:
+        print("  (skipped: cannot mount a small tmpfs here)")
+        return
+    try:
+        src = os.path.join(tmp, "in.h5")
+        make_input(src, pattern((2000, 2000), np.float64))  # 30.5 MiB: does not fit
+        proc = run("transpose", f"{src}:/data", f"{small}/out.h5:/data", expect=IO_FAILURE)
+        check("not enough space" in proc.stderr, proc.stderr)
+        check(os.listdir(small) == [], f"left in the full file system: {os.listdir(small)}")
+        make_input(src, pattern((1000, 1000), np.float64))  # 7.6 MiB: fits in the 9 MiB left ...
+        for method in ("mmap", "pwrite"):
+            with open(os.path.join(small, "fill"), "wb") as f:
+                f.write(b"\0" * (11 << 20))
+            env = dict(os.environ, XPOSE_DIRECT_WRITE=method)
+            cmd = shlex.split(ARGS.mpiexec) + ["-n", str(ARGS.np), ARGS.xpose, "transpose", f"{src}:/data",
+                                                f"{small}/out.h5:/data", "--max-stage-width", "5", "--quiet"]
+            proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            partial = os.path.join(small, ".out.h5.xpose-partial")
+            while not os.path.exists(partial) and proc.poll() is None:
+                pass
+            try:  # ... until something else takes it while the run writes
+                with open(os.path.join(small, "fill2"), "wb") as f:
+                    f.write(b"\0" * (9 << 20))
+            except OSError:
+                pass
+            out, err = proc.communicate(timeout=300)
+            check(proc.returncode == IO_FAILURE, f"{method}: exit {proc.returncode}, expected 7\n{err}")
+            left = [n for n in os.listdir(small) if not n.startswith("fill")]
+            check(left == [], f"{method}: left behind: {left}")
+            for n in ("fill", "fill2"):
+                if os.path.exists(os.path.join(small, n)):
+                    os.remove(os.path.join(small, n))
+    finally:
+        subprocess.run(["umount", small], capture_output=True)
+
+
 GROUPS = {name[len("group_"):]: fn for name, fn in globals().items() if name.startswith("group_")}
 
 
