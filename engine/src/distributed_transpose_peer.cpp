@@ -70,9 +70,18 @@ struct LandingRecord {
   std::int32_t unused;
 };
 
+/// Handles of this process's allocations already exported, by buffer id (never reused).
+struct Exported {
+  std::uint64_t buffer_id = 0;
+  cudaIpcMemHandle_t handle{};
+};
+constexpr std::size_t kExportsKept = 16;
+
+constexpr int kRecordBytes = static_cast<int>(sizeof(LandingRecord));
+
 /// Exports the allocation holding `p` through CUDA IPC; false when it cannot be (memory from a
 /// stream-ordered pool, managed memory, or a driver without the calls).
-bool export_landing(const std::byte* p, LandingRecord& rec) {
+bool export_landing(const std::byte* p, LandingRecord& rec, std::vector<Exported>& exported) {
   const DriverCalls& d = driver_calls();
   if (d.get_address_range == nullptr || d.get_attribute == nullptr) return false;
   const auto ptr = reinterpret_cast<CUdeviceptr>(p);
@@ -87,7 +96,15 @@ bool export_landing(const std::byte* p, LandingRecord& rec) {
   if (d.get_address_range(&base, &size, ptr) != CUDA_SUCCESS ||
       d.get_attribute(&id, CU_POINTER_ATTRIBUTE_BUFFER_ID, ptr) != CUDA_SUCCESS)
     return false;
-  XPOSE_CHECK_CUDA(cudaIpcGetMemHandle(&rec.handle, reinterpret_cast<void*>(base)));
+  const auto known = std::find_if(exported.begin(), exported.end(),
+                                  [&](const Exported& e) { return e.buffer_id == id; });
+  if (known != exported.end()) {
+    rec.handle = known->handle;
+  } else {
+    XPOSE_CHECK_CUDA(cudaIpcGetMemHandle(&rec.handle, reinterpret_cast<void*>(base)));
+    if (exported.size() >= kExportsKept) exported.erase(exported.begin());
+    exported.push_back(Exported{id, rec.handle});
+  }
   rec.offset = static_cast<std::uint64_t>(ptr - base);
   rec.buffer_id = id;
   rec.present = 1;
@@ -174,7 +191,7 @@ class PeerEngine final : public Engine {
     std::byte* landing = nullptr;
     agree(cfg_.comm, [&] {
       if (out_bytes == 0) return;
-      if (!inplace && export_landing(dst, mine)) {
+      if (!inplace && export_landing(dst, mine, exported_)) {
         landing = dst;
         return;
       }
@@ -185,14 +202,14 @@ class PeerEngine final : public Engine {
         landing_bytes_ = static_cast<std::int64_t>(out_bytes);
       }
       landing = landing_.data();
-      if (!export_landing(landing, mine))
+      if (!export_landing(landing, mine, exported_))
         throw RuntimeFailure(cat("the peer transport cannot export its landing buffer of ",
                                  out_bytes, " bytes through CUDA IPC on rank ", g_.me));
     });
 
     std::vector<LandingRecord> all(static_cast<std::size_t>(g_.nranks));
-    XPOSE_CHECK_MPI(
-        MPI_Allgather(&mine, sizeof mine, MPI_BYTE, all.data(), sizeof mine, MPI_BYTE, cfg_.comm));
+    XPOSE_CHECK_MPI(MPI_Allgather(&mine, kRecordBytes, MPI_BYTE, all.data(), kRecordBytes, MPI_BYTE,
+                                  cfg_.comm));
 
     std::vector<std::byte*> target(static_cast<std::size_t>(g_.nranks), nullptr);
     target[g_.me] = landing;
@@ -303,6 +320,7 @@ class PeerEngine final : public Engine {
   std::vector<OwnedStream> remote_;  ///< one per peer (none for this rank)
   OwnedEvent done_;
   std::vector<Mapping> mappings_;
+  std::vector<Exported> exported_;
   Allocation landing_;  ///< in place, or for outputs CUDA IPC cannot export
   std::int64_t landing_bytes_ = 0;
   std::uint64_t runs_ = 0;
