@@ -82,6 +82,7 @@ struct Candidate {
   std::int64_t piece_rows = 1;
   double seconds = -1;  ///< measured (MAX over ranks), or -1
   bool pruned = false;  ///< measured once only: far slower than the best so far
+  bool failed = false;  ///< its first run failed (the transport was dropped)
 
   bool same_choice(const Candidate& o) const {
     return transport == o.transport && schedule == o.schedule && piece_rows == o.piece_rows;
@@ -410,6 +411,7 @@ struct DistributedTranspose::Impl {
     double best = std::numeric_limits<double>::infinity();
     std::size_t best_index = 0;
     std::vector<Transport> dropped;
+    std::string failure;
     for (std::size_t i = 0; i < cands.size(); ++i) {
       auto& c = cands[i];
       // A transport whose first candidate was far behind is not tried further: its schedules
@@ -426,7 +428,19 @@ struct DistributedTranspose::Impl {
         eng->synchronize();
         return mpi::allreduce_max(comm.get(), MPI_Wtime() - t0);
       };
-      const double first = once();  // also the warm-up (connections, first touch)
+      double first = 0;  // also the warm-up (connections, first touch)
+      try {
+        first = once();
+      } catch (const RuntimeFailure& e) {
+        // Peer access can be offered and CUDA IPC still refused (a container that isolates the
+        // processes): the opening is agreed on by every rank, so all of them drop it here.
+        if (c.transport != Transport::Peer) throw;
+        notes += cat("measure: ", describe(c, g), " failed, transport dropped: ", e.what(), "\n");
+        failure = e.what();
+        c.failed = true;
+        dropped.push_back(c.transport);
+        continue;
+      }
       if (first > 4 * best) {
         c.seconds = first;
         c.pruned = true;
@@ -444,6 +458,8 @@ struct DistributedTranspose::Impl {
         best_index = i;
       }
     }
+    if (best == std::numeric_limits<double>::infinity())
+      throw RuntimeFailure(cat("DistributedTranspose: no candidate ran: ", failure));
     measured = cands;
     chosen = cands[best_index];
     return true;
@@ -696,8 +712,10 @@ std::string DistributedTranspose::report() const {
   for (const auto& c : I.measured) {
     char t[32];
     std::snprintf(t, sizeof t, "%.3f ms", c.seconds * 1e3);
-    if (c.pruned && c.seconds < 0)
-      os << "    " << describe(c, I.g) << ": not tried (its transport was far behind)\n";
+    if (c.failed)
+      os << "    " << describe(c, I.g) << ": failed (see below)\n";
+    else if (c.pruned && c.seconds < 0)
+      os << "    " << describe(c, I.g) << ": not tried (its transport was dropped: far behind, or failed)\n";
     else
       os << "    " << describe(c, I.g) << ": " << t << (c.pruned ? " (one run, pruned)" : "")
          << "\n";
