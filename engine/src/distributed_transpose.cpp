@@ -715,7 +715,8 @@ std::string DistributedTranspose::report() const {
     if (c.failed)
       os << "    " << describe(c, I.g) << ": failed (see below)\n";
     else if (c.pruned && c.seconds < 0)
-      os << "    " << describe(c, I.g) << ": not tried (its transport was dropped: far behind, or failed)\n";
+      os << "    " << describe(c, I.g)
+         << ": not tried (its transport was dropped: far behind, or failed)\n";
     else
       os << "    " << describe(c, I.g) << ": " << t << (c.pruned ? " (one run, pruned)" : "")
          << "\n";
