@@ -295,45 +295,63 @@ TransposeReport run_transpose(MPI_Comm comm, const TransposeOptions& o) {
   XPOSE_CHECK_MPI(MPI_Bcast(&first_stage, 1, MPI_INT64_T, 0, comm));
 
   io::OutputFile output;
-  if (first_stage > 0) {
-    mpi::collectively(comm, [&] { output = io::OutputFile::reopen(o.out, io_comm.get()); });
-  } else {
-    mpi::collectively(comm, [&] {
-      if (me == 0) io::check_free_space(o.out.file, plan.total_bytes() + (1 << 20));
-    });
-    mpi::collectively(comm, [&] {
-      io::CreateOptions create;
-      create.chunk = o.chunk;
-      output = io::OutputFile::create(o.out, plan.out_shape, in.type(), create, io_comm.get());
-    });
-    mpi::collectively(comm, [&] {
-      output.copy_attributes_from(in);
-      write_provenance(output, o, plan.shape);
-      output.set_fixed_attribute("xpose_complete", "no", 3);
-      // On disk before the journal names it: from here the file stays valid whatever happens.
-      output.flush();
-      if (me == 0) Journal{identity, 0}.save(journal_path);
-    });
-  }
-
-  // Direct I/O where every rank can use it (contiguous, unfiltered datasets); HDF5 otherwise.
   std::unique_ptr<io::RawStorage> raw_in, raw_out;
-  if (o.direct_io) {
-    io::RawStorage::also_remove_on_write_failure(journal_path);
-    raw_in = io::RawStorage::open(o.in.file, in, false);
-    raw_out = io::RawStorage::open(output.temporary_path(), output.dataset(), true);
-    if (mpi::allreduce_max(comm, std::int64_t{raw_in ? 0 : 1}) != 0) raw_in.reset();
-    if (mpi::allreduce_max(comm, std::int64_t{raw_out ? 0 : 1}) != 0) raw_out.reset();
+  std::unique_ptr<StageBackend> backend;
+  try {
+    if (first_stage > 0) {
+      mpi::collectively(comm, [&] { output = io::OutputFile::reopen(o.out, io_comm.get()); });
+    } else {
+      mpi::collectively(comm, [&] {
+        if (me == 0) io::check_free_space(o.out.file, plan.total_bytes() + (1 << 20));
+      });
+      mpi::collectively(comm, [&] {
+        io::CreateOptions create;
+        create.chunk = o.chunk;
+        output = io::OutputFile::create(o.out, plan.out_shape, in.type(), create, io_comm.get());
+      });
+      mpi::collectively(comm, [&] {
+        output.copy_attributes_from(in);
+        write_provenance(output, o, plan.shape);
+        output.set_fixed_attribute("xpose_complete", "no", 3);
+        // On disk before the journal names it: from here the file stays valid whatever happens.
+        output.flush();
+      });
+      mpi::collectively(comm, [&] {
+        if (me == 0) Journal{identity, 0}.save(journal_path);
+      });
+    }
+
+    // Direct I/O where every rank can use it (contiguous, unfiltered datasets); HDF5 otherwise.
+    if (o.direct_io) {
+      io::RawStorage::also_remove_on_write_failure(journal_path);
+      raw_in = io::RawStorage::open(o.in.file, in, false);
+      raw_out = io::RawStorage::open(output.temporary_path(), output.dataset(), true);
+      if (mpi::allreduce_max(comm, std::int64_t{raw_in ? 0 : 1}) != 0) raw_in.reset();
+      if (mpi::allreduce_max(comm, std::int64_t{raw_out ? 0 : 1}) != 0) raw_out.reset();
+    }
+    mpi::collectively(comm, [&] {
+      backend = choice.backend == "cuda" ? make_cuda_backend(plan, comm, choice, threads)
+                                         : make_cpu_backend(plan, comm, threads);
+    });
+  } catch (const Error&) {
+    // Every rank is here with the same error (each step above agrees collectively), so the
+    // output can be closed collectively: a fresh one is removed, a resumed one kept.
+    raw_out.reset();
+    if (first_stage > 0) {
+      try {
+        output.suspend();
+      } catch (const Error&) {
+      }
+    } else {
+      output.discard();
+      if (me == 0) std::remove(journal_path.c_str());
+    }
+    throw;
   }
   auto transfer_name = [](io::Transfer t) { return t == io::Transfer::Collective ? "collective" : "independent"; };
   report.io = cat(raw_in ? "direct (mmap)" : transfer_name(o.read_transfer), " read, ",
                   raw_out ? cat("direct (", raw_out->method(), ")") : transfer_name(o.write_transfer), " write");
 
-  std::unique_ptr<StageBackend> backend;
-  mpi::collectively(comm, [&] {
-    backend = choice.backend == "cuda" ? make_cuda_backend(plan, comm, choice, threads)
-                                       : make_cpu_backend(plan, comm, threads);
-  });
   report.plan = plan;
   report.backend = backend->name();
   report.exchange = nranks > 1 ? backend->exchange_name() : "none";
@@ -447,10 +465,10 @@ TransposeReport run_transpose(MPI_Comm comm, const TransposeOptions& o) {
     for (std::int64_t k = std::max<std::int64_t>(first_stage, stopped_after - 2); k < stopped_after; ++k)
       if (writes[k].valid()) writes[k].get();
   } catch (const Error& e) {
-    if (me == 0) std::remove(journal_path.c_str());
+    std::remove(journal_path.c_str());  // whichever rank fails: the others are about to be ended
     abort_job(comm, e, temp_path);
   } catch (const std::exception& e) {
-    if (me == 0) std::remove(journal_path.c_str());
+    std::remove(journal_path.c_str());
     abort_job(comm, InternalError(e.what()), temp_path);
   }
 

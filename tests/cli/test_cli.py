@@ -342,8 +342,11 @@ def group_diskfull(tmp):
             cmd = shlex.split(ARGS.mpiexec) + ["-n", str(ARGS.np), ARGS.xpose, "transpose", f"{src}:/data",
                                                 f"{small}/out.h5:/data", "--max-stage-width", "5", "--quiet"]
             proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-            partial = os.path.join(small, ".out.h5.xpose-partial")
-            while not os.path.exists(partial) and proc.poll() is None:
+            # Once the run is writing stages (its journal exists), the space goes. (A file
+            # system filling up while the output is being created is covered by the check up
+            # front; HDF5's own collective error paths are not made for it.)
+            journal = os.path.join(small, ".out.h5.xpose-journal")
+            while not os.path.exists(journal) and proc.poll() is None:
                 pass
             try:  # ... until something else takes it while the run writes
                 with open(os.path.join(small, "fill2"), "wb") as f:
