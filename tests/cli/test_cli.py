@@ -353,7 +353,12 @@ def group_diskfull(tmp):
                     f.write(b"\0" * (9 << 20))
             except OSError:
                 pass
-            out, err = proc.communicate(timeout=300)
+            try:
+                out, err = proc.communicate(timeout=300)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.communicate()
+                raise AssertionError(f"{method}: the run did not end within 300 s on a full file system")
             check(proc.returncode == IO_FAILURE, f"{method}: exit {proc.returncode}, expected 7\n{err}")
             left = [n for n in os.listdir(small) if not n.startswith("fill")]
             check(left == [], f"{method}: left behind: {left}")
