@@ -189,6 +189,20 @@ std::vector<RawStorage::Run> RawStorage::runs(const std::vector<Box>& input) con
   return out;
 }
 
+std::byte* RawStorage::address(const Shape& index) const {
+  if (!map_) return nullptr;
+  std::int64_t linear = 0;
+  for (std::size_t d = 0; d < shape_.size(); ++d) linear = linear * shape_[d] + (d < index.size() ? index[d] : 0);
+  return static_cast<std::byte*>(map_) + (offset_ - map_offset_) + linear * static_cast<std::int64_t>(elem_);
+}
+
+void RawStorage::mark_written(const std::vector<Box>& boxes) {
+  for (const Run& r : runs(boxes)) {
+    dirty_begin_ = dirty_begin_ < 0 ? r.file : std::min(dirty_begin_, r.file);
+    dirty_end_ = std::max(dirty_end_, r.file + r.bytes);
+  }
+}
+
 void RawStorage::read(const std::vector<Box>& boxes, void* buffer, int threads) const {
   if (writable_ || !map_) throw InternalError(cat("raw storage of '", path_, "' was opened for writing"));
   const auto all = runs(boxes);

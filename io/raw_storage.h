@@ -41,6 +41,11 @@ class RawStorage {
   void sync();
 
   std::int64_t file_offset() const { return offset_; }
+  /// The mapped address of the element at `index` (one coordinate per dimension); nullptr when
+  /// the storage is not mapped (positioned writes). Kernels may read or write there directly.
+  std::byte* address(const Shape& index) const;
+  /// Records that `boxes` were written through address(), so sync() makes them durable.
+  void mark_written(const std::vector<Box>& boxes);
   /// "mmap" or "pwrite" for a writable storage, "mmap" for a readable one.
   const char* method() const { return map_ ? "mmap" : "pwrite"; }
 

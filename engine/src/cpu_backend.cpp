@@ -47,11 +47,13 @@ namespace {
 
 class CpuBackend final : public StageBackend {
  public:
-  CpuBackend(const Plan& plan, MPI_Comm comm, int threads)
+  CpuBackend(const Plan& plan, MPI_Comm comm, int threads, bool use_views)
       : comm_(comm), elem_(plan.elem_size), threads_(threads) {
     const std::int64_t bytes = plan.buffer_bytes();
-    for (auto& b : in_) b = HostBuffer(bytes);
-    for (auto& b : out_) b = HostBuffer(bytes);
+    if (!use_views) {
+      for (auto& b : in_) b = HostBuffer(bytes);
+      for (auto& b : out_) b = HostBuffer(bytes);
+    }
     if (plan.nranks > 1) {
       send_ = HostBuffer(bytes);
       recv_ = HostBuffer(bytes);
@@ -64,45 +66,78 @@ class CpuBackend final : public StageBackend {
   std::byte* input_slot(int i) override { return in_[i].data(); }
   std::byte* output_slot(int i) override { return out_[i].data(); }
 
-  void transform(const StageGeometry& g, int slot, PhaseTimes& t, Trace& trace) override {
+  void transform(const StageGeometry& g, int slot, const StageViews* views, PhaseTimes& t, Trace& trace) override {
+    StageViews own;
+    if (!views) {  // the slots as views: pieces side by side, output rows [nb][my_w][R]
+      own.in = in_[slot].data();
+      own.in_pitch = g.sum_w;
+      own.in_batch_stride = g.my_rows * g.sum_w;
+      own.in_col = g.col_prefix;
+      own.out = out_[slot].data();
+      own.out_pitch = g.rows_total;
+      own.out_batch_stride = g.my_w * g.rows_total;
+      views = &own;
+    }
+    const StageViews& v = *views;
     const auto es = static_cast<std::int64_t>(elem_);
     const std::int64_t k = g.stage.index;
-    // Pack: each piece [nb][my_rows][w_q] (pitch sum_w) becomes a contiguous [nb][w_q][my_rows]
-    // segment. With one rank that segment is already the output band [nb][w][R].
-    std::byte* packed = g.nranks > 1 ? send_.data() : out_[slot].data();
+    auto piece_shape = [&](int q) {
+      kernels::TransposeShape ts;
+      ts.rows = g.my_rows;
+      ts.cols = g.widths[q];
+      ts.batch = g.nb;
+      ts.in_pitch = v.in_pitch;
+      ts.in_batch_stride = v.in_batch_stride;
+      return ts;
+    };
     {
+      // This rank's own piece goes straight to its output rows; every other piece becomes a
+      // contiguous [nb][w_q][my_rows] segment of the send buffer.
       PhaseScope scope(trace, "transpose", "main", t.kernel, k);
       for (int q = 0; q < g.nranks; ++q) {
         if (g.widths[q] == 0 || g.my_rows == 0) continue;
-        kernels::TransposeShape ts;
-        ts.rows = g.my_rows;
-        ts.cols = g.widths[q];
-        ts.batch = g.nb;
-        ts.in_pitch = g.sum_w;
-        ts.out_pitch = g.my_rows;
-        ts.in_batch_stride = g.my_rows * g.sum_w;
-        ts.out_batch_stride = g.widths[q] * g.my_rows;
-        kernels::transpose_cpu(in_[slot].data() + g.col_prefix[q] * es, packed + g.nb * g.my_rows * g.col_prefix[q] * es,
-                               elem_, ts, threads_);
+        kernels::TransposeShape ts = piece_shape(q);
+        std::byte* dst;
+        if (q == g.me) {
+          ts.out_pitch = v.out_pitch;
+          ts.out_batch_stride = v.out_batch_stride;
+          dst = v.out + g.row_offset[g.me] * es;
+        } else {
+          ts.out_pitch = g.my_rows;
+          ts.out_batch_stride = g.widths[q] * g.my_rows;
+          dst = send_.data() + g.nb * g.my_rows * g.col_prefix[q] * es;
+        }
+        kernels::transpose_cpu(v.in + v.in_col[q] * es, dst, elem_, ts, threads_);
       }
     }
     if (g.nranks == 1) return;
     mpi::ExchangeLayout layout;
     {
       PhaseScope scope(trace, "exchange", "main", t.exchange, k);
-      layout = g.exchange_layout(comm_);
+      const auto n = static_cast<std::size_t>(g.nranks);
+      layout.send_counts.assign(n, 0);
+      layout.recv_counts.assign(n, 0);
+      layout.send_displs.assign(n, 0);
+      layout.recv_displs.assign(n, 0);
+      for (int q = 0; q < g.nranks; ++q) {
+        if (q == g.me) continue;  // kept locally, above
+        layout.send_counts[q] = g.nb * g.my_rows * g.widths[q];
+        layout.send_displs[q] = g.nb * g.my_rows * g.col_prefix[q];
+        layout.recv_counts[q] = g.nb * g.my_w * g.rows_of[q];
+        layout.recv_displs[q] = g.nb * g.my_w * g.row_offset[q];
+      }
+      layout.finalize(comm_);
       exchange_->alltoallv(send_.data(), recv_.data(), layout, nullptr);
     }
-    // Unpack: the pieces from each rank sit side by side in the output rows [nb][my_w][R].
+    // Unpack: the pieces from each rank sit side by side in the output rows.
     PhaseScope scope(trace, "unpack", "main", t.unpack, k);
     for (int p = 0; p < g.nranks; ++p) {
       const std::int64_t rp = g.rows_of[p];
-      if (rp == 0 || g.my_w == 0) continue;
+      if (p == g.me || rp == 0 || g.my_w == 0) continue;
       const std::byte* src = recv_.data() + layout.recv_displs[p] * es;
       for (std::int64_t b = 0; b < g.nb; ++b)
-        kernels::copy_2d_cpu(src + b * g.my_w * rp * es, rp * es,
-                             out_[slot].data() + (b * g.my_w * g.rows_total + g.row_offset[p]) * es,
-                             g.rows_total * es, rp * es, g.my_w, threads_);
+        kernels::copy_2d_cpu(src + b * g.my_w * rp * es, rp * es, v.out + (b * v.out_batch_stride + g.row_offset[p]) * es,
+                             v.out_pitch * es, rp * es, g.my_w, threads_);
     }
   }
 
@@ -116,8 +151,8 @@ class CpuBackend final : public StageBackend {
 
 }  // namespace
 
-std::unique_ptr<StageBackend> make_cpu_backend(const Plan& plan, MPI_Comm comm, int threads) {
-  return std::make_unique<CpuBackend>(plan, comm, threads);
+std::unique_ptr<StageBackend> make_cpu_backend(const Plan& plan, MPI_Comm comm, int threads, bool use_views) {
+  return std::make_unique<CpuBackend>(plan, comm, threads, use_views);
 }
 
 }  // namespace xpose

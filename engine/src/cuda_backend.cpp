@@ -97,7 +97,7 @@ class CudaBackend final : public StageBackend {
   std::byte* input_slot(int i) override { return in_[i].data(); }
   std::byte* output_slot(int i) override { return out_[i].data(); }
 
-  void transform(const StageGeometry& g, int slot, PhaseTimes& t, Trace& trace) override {
+  void transform(const StageGeometry& g, int slot, const StageViews*, PhaseTimes& t, Trace& trace) override {
     const auto es = static_cast<std::int64_t>(elem_);
     const std::int64_t k = g.stage.index;
     cudaStream_t s = stream_.get();

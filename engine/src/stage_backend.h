@@ -43,6 +43,18 @@ struct StageGeometry {
   mpi::ExchangeLayout exchange_layout(MPI_Comm comm) const;
 };
 
+/// Where a stage's pieces are read from and its output rows written to, when that is not the
+/// backend's own slots: the CPU backend works straight on memory-mapped input and output files.
+struct StageViews {
+  const std::byte* in = nullptr;          ///< element (first matrix, this rank's first input row, column 0)
+  std::int64_t in_pitch = 0;              ///< elements between input rows
+  std::int64_t in_batch_stride = 0;       ///< elements between matrices
+  std::vector<std::int64_t> in_col;       ///< first column of piece q, relative to `in`
+  std::byte* out = nullptr;               ///< element (first matrix, first output row of the stage, 0)
+  std::int64_t out_pitch = 0;
+  std::int64_t out_batch_stride = 0;
+};
+
 /// Which backend and transport, and how many stage-sized buffers each needs.
 struct BackendChoice {
   std::string backend = "cpu";                       ///< "cpu" or "cuda"
@@ -60,12 +72,15 @@ class StageBackend {
   virtual std::byte* input_slot(int i) = 0;
   /// Host slot i holds the result to write: [nb][my_w][R].
   virtual std::byte* output_slot(int i) = 0;
-  /// input_slot(slot) -> output_slot(slot). Collective (the exchange).
-  virtual void transform(const StageGeometry& g, int slot, PhaseTimes& times, Trace& trace) = 0;
+  /// input_slot(slot) -> output_slot(slot), or views->in -> views->out where the backend
+  /// supports views. Collective (the exchange).
+  virtual void transform(const StageGeometry& g, int slot, const StageViews* views, PhaseTimes& times,
+                         Trace& trace) = 0;
 };
 
-/// Host buffers only: the cache-blocked CPU kernel and the host MPI exchange.
-std::unique_ptr<StageBackend> make_cpu_backend(const Plan& plan, MPI_Comm comm, int threads);
+/// Host buffers only: the cache-blocked CPU kernel and the host MPI exchange. With `use_views`
+/// the stages work on StageViews and the backend keeps no input/output slots.
+std::unique_ptr<StageBackend> make_cpu_backend(const Plan& plan, MPI_Comm comm, int threads, bool use_views);
 
 /// The default --gpu-mem: 60% of the free memory of this rank's GPU, shared by the ranks that
 /// use the same GPU.

@@ -70,6 +70,23 @@ io::Box stage_box(const Plan& plan, const Stage& s, std::int64_t row0, std::int6
   return box;
 }
 
+/// The stage's pieces and output rows inside the mapped input and output files.
+StageViews mapped_views(const Plan& plan, const Stage& st, const io::RawStorage& in,
+                        const io::RawStorage& out, std::int64_t my_row0, std::int64_t my_out0) {
+  StageViews v;
+  const io::Box in_first = stage_box(plan, st, my_row0, 1, 0, 1);
+  const io::Box out_first = stage_box(plan, st, my_out0 + st.col_offset, 1, 0, 1);
+  v.in = in.address(in_first.start);
+  v.in_pitch = plan.cols;
+  v.in_batch_stride = plan.rows * plan.cols;
+  v.in_col.resize(static_cast<std::size_t>(plan.nranks));
+  for (int q = 0; q < plan.nranks; ++q) v.in_col[q] = plan.out_rows.offset(q) + st.col_offset;
+  v.out = out.address(out_first.start);
+  v.out_pitch = plan.rows;
+  v.out_batch_stride = plan.cols * plan.rows;
+  return v;
+}
+
 void write_provenance(io::OutputFile& out, const TransposeOptions& o, const Shape& in_shape) {
   char resolved[PATH_MAX];
   std::string source = realpath(o.in.file.c_str(), resolved) ? std::string(resolved) : o.in.file;
@@ -297,6 +314,7 @@ TransposeReport run_transpose(MPI_Comm comm, const TransposeOptions& o) {
   io::OutputFile output;
   std::unique_ptr<io::RawStorage> raw_in, raw_out;
   std::unique_ptr<StageBackend> backend;
+  bool fused = false;
   try {
     if (first_stage > 0) {
       mpi::collectively(comm, [&] { output = io::OutputFile::reopen(o.out, io_comm.get()); });
@@ -329,9 +347,12 @@ TransposeReport run_transpose(MPI_Comm comm, const TransposeOptions& o) {
       if (mpi::allreduce_max(comm, std::int64_t{raw_in ? 0 : 1}) != 0) raw_in.reset();
       if (mpi::allreduce_max(comm, std::int64_t{raw_out ? 0 : 1}) != 0) raw_out.reset();
     }
+    // The CPU backend works straight on mapped files when both sides are mapped: the transpose
+    // reads the input's pages and writes the output's, with no read or write copies.
+    fused = choice.backend == "cpu" && raw_in && raw_out && raw_out->address(Shape{}) != nullptr;
     mpi::collectively(comm, [&] {
       backend = choice.backend == "cuda" ? make_cuda_backend(plan, comm, choice, threads)
-                                         : make_cpu_backend(plan, comm, threads);
+                                         : make_cpu_backend(plan, comm, threads, fused);
     });
   } catch (const Error&) {
     // Every rank is here with the same error (each step above agrees collectively), so the
@@ -349,8 +370,9 @@ TransposeReport run_transpose(MPI_Comm comm, const TransposeOptions& o) {
     throw;
   }
   auto transfer_name = [](io::Transfer t) { return t == io::Transfer::Collective ? "collective" : "independent"; };
-  report.io = cat(raw_in ? "direct (mmap)" : transfer_name(o.read_transfer), " read, ",
-                  raw_out ? cat("direct (", raw_out->method(), ")") : transfer_name(o.write_transfer), " write");
+  report.io = fused ? std::string("mapped input and output: the transpose reads and writes the files' pages")
+                    : cat(raw_in ? "direct (mmap)" : transfer_name(o.read_transfer), " read, ",
+                          raw_out ? cat("direct (", raw_out->method(), ")") : transfer_name(o.write_transfer), " write");
 
   report.plan = plan;
   report.backend = backend->name();
@@ -377,6 +399,7 @@ TransposeReport run_transpose(MPI_Comm comm, const TransposeOptions& o) {
   IoWorker io(threaded);
   auto submit_read = [&](std::int64_t k) {
     return io.submit([&, k] {
+      if (fused) return;  // the transform reads the mapped input itself
       const Stage st = plan.stage(k);
       const StageGeometry g = StageGeometry::make(plan, st, me);
       PhaseScope scope(trace, "read", "io", t.read, k);
@@ -400,7 +423,10 @@ TransposeReport run_transpose(MPI_Comm comm, const TransposeOptions& o) {
       std::vector<io::Box> boxes;
       if (g.my_w > 0) boxes.push_back(stage_box(plan, st, my_out0 + st.col_offset, g.my_w, 0, plan.rows));
       // Durable before the journal counts it: a lost node must not lose a counted stage.
-      if (raw_out) {
+      if (fused) {
+        raw_out->mark_written(boxes);  // the transform wrote them through the map
+        raw_out->sync();
+      } else if (raw_out) {
         raw_out->write(boxes, backend->output_slot(static_cast<int>(k % 2)), threads);
         raw_out->sync();
       } else {
@@ -433,7 +459,12 @@ TransposeReport run_transpose(MPI_Comm comm, const TransposeOptions& o) {
       const StageGeometry g = StageGeometry::make(plan, plan.stage(k), me);
       reads[k].get();
       if (k >= first_stage + 2 && writes[k - 2].valid()) writes[k - 2].get();  // its slot is reused next
-      backend->transform(g, static_cast<int>(k % 2), t, trace);
+      if (fused) {
+        const StageViews views = mapped_views(plan, plan.stage(k), *raw_in, *raw_out, my_row0, my_out0);
+        backend->transform(g, static_cast<int>(k % 2), &views, t, trace);
+      } else {
+        backend->transform(g, static_cast<int>(k % 2), nullptr, t, trace);
+      }
       writes[k] = submit_write(k);
       if (me == 0 && test_signal.stage == k) std::raise(test_signal.signal);
       done_bytes += stage_bytes(k);
