@@ -203,16 +203,64 @@ void RawStorage::mark_written(const std::vector<Box>& boxes) {
   }
 }
 
-void RawStorage::read(const std::vector<Box>& boxes, void* buffer, int threads) const {
+void RawStorage::populate(const std::vector<Box>& boxes, bool for_writing) const {
+#if defined(MADV_POPULATE_READ) && defined(MADV_POPULATE_WRITE)
+  if (!map_) return;
+  std::int64_t lo = -1, hi = -1;
+  for (const Run& r : runs(boxes)) {
+    lo = lo < 0 ? r.file : std::min(lo, r.file);
+    hi = std::max(hi, r.file + r.bytes);
+  }
+  if (lo < 0) return;
+  const std::int64_t page = ::sysconf(_SC_PAGESIZE);
+  lo = std::max(map_offset_, lo / page * page);
+  hi = std::min(map_offset_ + static_cast<std::int64_t>(map_length_), (hi + page - 1) / page * page);
+  ::madvise(static_cast<std::byte*>(map_) + (lo - map_offset_), static_cast<std::size_t>(hi - lo),
+            for_writing ? MADV_POPULATE_WRITE : MADV_POPULATE_READ);
+#else
+  (void)boxes;
+  (void)for_writing;
+#endif
+}
+
+void RawStorage::release(const std::vector<Box>& boxes) const {
+  if (!map_) return;
+  std::int64_t lo = -1, hi = -1;
+  for (const Run& r : runs(boxes)) {
+    lo = lo < 0 ? r.file : std::min(lo, r.file);
+    hi = std::max(hi, r.file + r.bytes);
+  }
+  if (lo < 0) return;
+  const std::int64_t page = ::sysconf(_SC_PAGESIZE);
+  lo = std::max(map_offset_, lo / page * page);
+  hi = std::min(map_offset_ + static_cast<std::int64_t>(map_length_), (hi + page - 1) / page * page);
+  // Advisory: if it fails the pages merely stay mapped.
+  ::madvise(static_cast<std::byte*>(map_) + (lo - map_offset_), static_cast<std::size_t>(hi - lo), MADV_DONTNEED);
+}
+
+void RawStorage::read(const std::vector<Box>& boxes, void* buffer, int threads, bool release) const {
   if (writable_ || !map_) throw InternalError(cat("raw storage of '", path_, "' was opened for writing"));
   const auto all = runs(boxes);
   const auto* base = static_cast<const std::byte*>(map_) + (offset_ - map_offset_) - offset_;
   auto* dst = static_cast<std::byte*>(buffer);
-  // Each run is small (a piece of one row); give each thread many.
-  parallel_for(static_cast<std::int64_t>(all.size()), threads, 256, [&](std::int64_t i) {
-    const Run& r = all[static_cast<std::size_t>(i)];
-    std::memcpy(dst + r.memory, base + r.file, static_cast<std::size_t>(r.bytes));
-  });
+  // In bands of about 16 MiB of file, each let go of once copied (fault-around maps more pages
+  // than a run needs; without this a stage would leave its whole row slab resident).
+  const std::int64_t page = ::sysconf(_SC_PAGESIZE);
+  std::size_t begin = 0;
+  while (begin < all.size()) {
+    std::size_t end = begin + 1;
+    while (end < all.size() && all[end].file - all[begin].file < (16ll << 20)) ++end;
+    // Each run is small (a piece of one row); give each thread many.
+    parallel_for(static_cast<std::int64_t>(end - begin), threads, 256, [&](std::int64_t i) {
+      const Run& r = all[begin + static_cast<std::size_t>(i)];
+      std::memcpy(dst + r.memory, base + r.file, static_cast<std::size_t>(r.bytes));
+    });
+    const std::int64_t lo = std::max(map_offset_, all[begin].file / page * page);
+    const std::int64_t hi = std::min(map_offset_ + static_cast<std::int64_t>(map_length_),
+                                     (all[end - 1].file + all[end - 1].bytes + page - 1) / page * page);
+    if (release && hi > lo) ::madvise(static_cast<std::byte*>(map_) + (lo - map_offset_), static_cast<std::size_t>(hi - lo), MADV_DONTNEED);
+    begin = end;
+  }
 }
 
 void RawStorage::write(const std::vector<Box>& boxes, const void* buffer, int threads) {

@@ -34,7 +34,10 @@ class RawStorage {
   /// Same contract as Dataset::read for boxes that share every extent but the last and do not
   /// overlap (the stage reads: one box per destination, side by side): the elements of the union
   /// in file row-major order, packed. `threads` copy in parallel. Throws IoError on a bad box.
-  void read(const std::vector<Box>& boxes, void* buffer, int threads) const;
+  /// With `release`, the mapped pages are let go of band by band as they are copied (see
+  /// release()): for inputs larger than the memory budget; otherwise they stay mapped, as the
+  /// next stages read the same rows again.
+  void read(const std::vector<Box>& boxes, void* buffer, int threads, bool release = false) const;
   /// The counterpart of read for writes.
   void write(const std::vector<Box>& boxes, const void* buffer, int threads);
   /// Forces written data to stable storage (fdatasync).
@@ -46,6 +49,14 @@ class RawStorage {
   std::byte* address(const Shape& index) const;
   /// Records that `boxes` were written through address(), so sync() makes them durable.
   void mark_written(const std::vector<Box>& boxes);
+  /// Maps the pages spanning `boxes` ahead of use (MADV_POPULATE_READ/WRITE where the kernel
+  /// has them): one system call instead of a page fault per page. Advisory.
+  void populate(const std::vector<Box>& boxes, bool for_writing) const;
+  /// Drops this process's mappings of the pages spanning `boxes` (the data stays in the file and
+  /// the page cache; written pages must have been synced). Without it, every page a run touched
+  /// would stay mapped and count as the process's resident memory; with it, a run keeps about
+  /// one stage of each file mapped, within its --host-mem budget.
+  void release(const std::vector<Box>& boxes) const;
   /// "mmap" or "pwrite" for a writable storage, "mmap" for a readable one.
   const char* method() const { return map_ ? "mmap" : "pwrite"; }
 

@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <functional>
 
 #include "engine/src/host_buffer.h"
 #include "engine/src/stage_backend.h"
@@ -92,22 +93,29 @@ class CpuBackend final : public StageBackend {
     };
     {
       // This rank's own piece goes straight to its output rows; every other piece becomes a
-      // contiguous [nb][w_q][my_rows] segment of the send buffer.
+      // contiguous [nb][w_q][my_rows] segment of the send buffer. In bands of input rows, so a
+      // mapped input can be let go of band by band.
       PhaseScope scope(trace, "transpose", "main", t.kernel, k);
-      for (int q = 0; q < g.nranks; ++q) {
-        if (g.widths[q] == 0 || g.my_rows == 0) continue;
-        kernels::TransposeShape ts = piece_shape(q);
-        std::byte* dst;
-        if (q == g.me) {
-          ts.out_pitch = v.out_pitch;
-          ts.out_batch_stride = v.out_batch_stride;
-          dst = v.out + g.row_offset[g.me] * es;
-        } else {
-          ts.out_pitch = g.my_rows;
-          ts.out_batch_stride = g.widths[q] * g.my_rows;
-          dst = send_.data() + g.nb * g.my_rows * g.col_prefix[q] * es;
+      const std::int64_t band = v.band_rows > 0 ? v.band_rows : std::max<std::int64_t>(1, g.my_rows);
+      for (std::int64_t r0 = 0; r0 < g.my_rows; r0 += band) {
+        const std::int64_t rows = std::min(band, g.my_rows - r0);
+        for (int q = 0; q < g.nranks; ++q) {
+          if (g.widths[q] == 0) continue;
+          kernels::TransposeShape ts = piece_shape(q);
+          ts.rows = rows;
+          std::byte* dst;
+          if (q == g.me) {
+            ts.out_pitch = v.out_pitch;
+            ts.out_batch_stride = v.out_batch_stride;
+            dst = v.out + (g.row_offset[g.me] + r0) * es;
+          } else {
+            ts.out_pitch = g.my_rows;
+            ts.out_batch_stride = g.widths[q] * g.my_rows;
+            dst = send_.data() + (g.nb * g.my_rows * g.col_prefix[q] + r0) * es;
+          }
+          kernels::transpose_cpu(v.in + (r0 * v.in_pitch + v.in_col[q]) * es, dst, elem_, ts, threads_);
         }
-        kernels::transpose_cpu(v.in + v.in_col[q] * es, dst, elem_, ts, threads_);
+        if (v.release_input) v.release_input(r0, rows);
       }
     }
     if (g.nranks == 1) return;

@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -53,6 +54,10 @@ struct StageViews {
   std::byte* out = nullptr;               ///< element (first matrix, first output row of the stage, 0)
   std::int64_t out_pitch = 0;
   std::int64_t out_batch_stride = 0;
+  /// Work through the input in bands of this many rows and call release_input(first, rows) after
+  /// each, so a mapped input never has more than about one band resident (0: one band).
+  std::int64_t band_rows = 0;
+  std::function<void(std::int64_t first_row, std::int64_t rows)> release_input;
 };
 
 /// Which backend and transport, and how many stage-sized buffers each needs.

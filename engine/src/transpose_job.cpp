@@ -397,20 +397,39 @@ TransposeReport run_transpose(MPI_Comm comm, const TransposeOptions& o) {
   // Every HDF5 call below runs on the I/O worker, in the same order on every rank:
   // read 0, read 1, write 0, read 2, write 1, ... so reads and writes overlap the transforms.
   IoWorker io(threaded);
+  // Every stage reads the same input rows (other columns), so keeping the mapped row slab
+  // resident saves re-reading it; when the slab and the buffers exceed --host-mem, it is let go
+  // of band by band instead, keeping the process within its budget.
+  const std::int64_t slab_bytes = plan.batch_outer * plan.batch_inner * plan.in_rows.count(me) * plan.cols * es;
+  const std::int64_t buffers_bytes = plan.buffer_bytes() * (fused ? 2 : plan.host_buffers);
+  const bool bound_input = raw_in && slab_bytes + buffers_bytes > host_mem;
+  auto read_boxes = [&](std::int64_t k) {  // one piece per destination, from this rank's rows
+    const Stage st = plan.stage(k);
+    const StageGeometry g = StageGeometry::make(plan, st, me);
+    std::vector<io::Box> boxes;
+    if (g.my_rows > 0)
+      for (int q = 0; q < nranks; ++q)
+        if (g.widths[q] > 0)
+          boxes.push_back(stage_box(plan, st, my_row0, g.my_rows, plan.out_rows.offset(q) + st.col_offset, g.widths[q]));
+    return boxes;
+  };
   auto submit_read = [&](std::int64_t k) {
     return io.submit([&, k] {
-      if (fused) return;  // the transform reads the mapped input itself
-      const Stage st = plan.stage(k);
-      const StageGeometry g = StageGeometry::make(plan, st, me);
+      if (fused) {
+        // The transform reads and writes the mapped files itself; map the stage's output band
+        // (and once, a slab that may stay resident) ahead of it, off the critical path.
+        PhaseScope scope(trace, "map", "io", t.read, k);
+        const Stage st = plan.stage(k);
+        const StageGeometry g = StageGeometry::make(plan, st, me);
+        if (g.my_w > 0) raw_out->populate({stage_box(plan, st, my_out0 + st.col_offset, g.my_w, 0, plan.rows)}, true);
+        return;
+      }
       PhaseScope scope(trace, "read", "io", t.read, k);
-      std::vector<io::Box> boxes;
-      if (g.my_rows > 0)
-        for (int q = 0; q < nranks; ++q)
-          if (g.widths[q] > 0)
-            boxes.push_back(stage_box(plan, st, my_row0, g.my_rows, plan.out_rows.offset(q) + st.col_offset, g.widths[q]));
+      const std::vector<io::Box> boxes = read_boxes(k);
       // The union in file order: [nb][my_rows][sum_w], the pieces side by side.
-      if (raw_in)
-        raw_in->read(boxes, backend->input_slot(static_cast<int>(k % 2)), threads);
+      if (raw_in) {
+        raw_in->read(boxes, backend->input_slot(static_cast<int>(k % 2)), threads, bound_input);
+      }
       else
         in.read(boxes, backend->input_slot(static_cast<int>(k % 2)), o.read_transfer);
     });
@@ -426,9 +445,11 @@ TransposeReport run_transpose(MPI_Comm comm, const TransposeOptions& o) {
       if (fused) {
         raw_out->mark_written(boxes);  // the transform wrote them through the map
         raw_out->sync();
+        raw_out->release(boxes);
       } else if (raw_out) {
         raw_out->write(boxes, backend->output_slot(static_cast<int>(k % 2)), threads);
         raw_out->sync();
+        raw_out->release(boxes);
       } else {
         output.dataset().write(boxes, backend->output_slot(static_cast<int>(k % 2)), o.write_transfer);
         output.flush();
@@ -457,10 +478,19 @@ TransposeReport run_transpose(MPI_Comm comm, const TransposeOptions& o) {
     std::int64_t local_done = first_stage, journaled = first_stage;
     for (std::int64_t k = first_stage; k < stages; ++k) {
       const StageGeometry g = StageGeometry::make(plan, plan.stage(k), me);
-      reads[k].get();
+      // Mapping ahead is only advice: a fused stage need not wait for it (pages fault in anyway).
+      if (!fused) reads[k].get();
       if (k >= first_stage + 2 && writes[k - 2].valid()) writes[k - 2].get();  // its slot is reused next
       if (fused) {
-        const StageViews views = mapped_views(plan, plan.stage(k), *raw_in, *raw_out, my_row0, my_out0);
+        StageViews views = mapped_views(plan, plan.stage(k), *raw_in, *raw_out, my_row0, my_out0);
+        // Bands of about 16 MiB of input rows: the kernel's fault-around maps whole rows.
+        const Stage st = plan.stage(k);
+        if (bound_input) {
+          views.band_rows = std::max<std::int64_t>(1, (16ll << 20) / (plan.cols * es));
+          views.release_input = [&](std::int64_t first, std::int64_t rows) {
+            raw_in->release({stage_box(plan, st, my_row0 + first, rows, 0, plan.cols)});
+          };
+        }
         backend->transform(g, static_cast<int>(k % 2), &views, t, trace);
       } else {
         backend->transform(g, static_cast<int>(k % 2), nullptr, t, trace);
