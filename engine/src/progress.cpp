@@ -1,5 +1,6 @@
 #include "engine/src/progress.h"
 
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -8,12 +9,30 @@
 
 namespace xpose {
 
+namespace {
+
+/// Whether stderr ends on a terminal. Under mpirun or srun a rank's stderr is a pipe to the
+/// launcher, which is this process's parent on the launcher's node: then the launcher's own
+/// stderr decides (a terminal: live bar; a batch log: lines).
+bool stderr_is_terminal() {
+  if (isatty(STDERR_FILENO) == 1) return true;
+  char path[64];
+  std::snprintf(path, sizeof path, "/proc/%d/fd/2", static_cast<int>(getppid()));
+  int fd = ::open(path, O_WRONLY | O_NOCTTY);
+  if (fd < 0) return false;
+  bool tty = isatty(fd) == 1;
+  ::close(fd);
+  return tty;
+}
+
+}  // namespace
+
 Progress::Progress(std::string label, std::int64_t total_bytes, bool enabled, double interval_seconds,
                    std::int64_t already_done)
     : label_(std::move(label)),
       total_(total_bytes),
       enabled_(enabled),
-      tty_(isatty(STDERR_FILENO) == 1),
+      tty_(enabled && stderr_is_terminal()),
       interval_(interval_seconds),
       start_(std::chrono::steady_clock::now()),
       last_(start_),
