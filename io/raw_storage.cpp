@@ -203,20 +203,25 @@ void RawStorage::mark_written(const std::vector<Box>& boxes) {
   }
 }
 
-void RawStorage::populate(const std::vector<Box>& boxes, bool for_writing) const {
-#if defined(MADV_POPULATE_READ) && defined(MADV_POPULATE_WRITE)
-  if (!map_) return;
+std::pair<std::int64_t, std::int64_t> RawStorage::mapped_span(const std::vector<Box>& boxes) const {
   std::int64_t lo = -1, hi = -1;
   for (const Run& r : runs(boxes)) {
     lo = lo < 0 ? r.file : std::min(lo, r.file);
     hi = std::max(hi, r.file + r.bytes);
   }
-  if (lo < 0) return;
+  if (!map_ || lo < 0) return {0, 0};
   const std::int64_t page = ::sysconf(_SC_PAGESIZE);
   lo = std::max(map_offset_, lo / page * page);
   hi = std::min(map_offset_ + static_cast<std::int64_t>(map_length_), (hi + page - 1) / page * page);
-  ::madvise(static_cast<std::byte*>(map_) + (lo - map_offset_), static_cast<std::size_t>(hi - lo),
-            for_writing ? MADV_POPULATE_WRITE : MADV_POPULATE_READ);
+  return {lo - map_offset_, std::max<std::int64_t>(0, hi - lo)};
+}
+
+void RawStorage::populate(const std::vector<Box>& boxes, bool for_writing) const {
+#if defined(MADV_POPULATE_READ) && defined(MADV_POPULATE_WRITE)
+  const auto [offset, length] = mapped_span(boxes);
+  if (length > 0)
+    ::madvise(static_cast<std::byte*>(map_) + offset, static_cast<std::size_t>(length),
+              for_writing ? MADV_POPULATE_WRITE : MADV_POPULATE_READ);
 #else
   (void)boxes;
   (void)for_writing;
@@ -224,18 +229,9 @@ void RawStorage::populate(const std::vector<Box>& boxes, bool for_writing) const
 }
 
 void RawStorage::release(const std::vector<Box>& boxes) const {
-  if (!map_) return;
-  std::int64_t lo = -1, hi = -1;
-  for (const Run& r : runs(boxes)) {
-    lo = lo < 0 ? r.file : std::min(lo, r.file);
-    hi = std::max(hi, r.file + r.bytes);
-  }
-  if (lo < 0) return;
-  const std::int64_t page = ::sysconf(_SC_PAGESIZE);
-  lo = std::max(map_offset_, lo / page * page);
-  hi = std::min(map_offset_ + static_cast<std::int64_t>(map_length_), (hi + page - 1) / page * page);
+  const auto [offset, length] = mapped_span(boxes);
   // Advisory: if it fails the pages merely stay mapped.
-  ::madvise(static_cast<std::byte*>(map_) + (lo - map_offset_), static_cast<std::size_t>(hi - lo), MADV_DONTNEED);
+  if (length > 0) ::madvise(static_cast<std::byte*>(map_) + offset, static_cast<std::size_t>(length), MADV_DONTNEED);
 }
 
 void RawStorage::read(const std::vector<Box>& boxes, void* buffer, int threads, bool release) const {

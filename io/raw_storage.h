@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "io/h5.h"
@@ -66,6 +67,8 @@ class RawStorage {
     std::int64_t file, memory, bytes;  ///< byte offsets and length
   };
   std::vector<Run> runs(const std::vector<Box>& boxes) const;
+  /// The whole pages of the map that `boxes` touch: (offset into the map, length); length 0 if none.
+  std::pair<std::int64_t, std::int64_t> mapped_span(const std::vector<Box>& boxes) const;
 
   std::string path_;
   int fd_ = -1;
