@@ -1,4 +1,5 @@
 // CPU-only builds: the CUDA kernels exist as declarations and say clearly that they are absent.
+#include "kernels/cuda/variants.h"
 #include "kernels/transpose.h"
 #include "xpose/error.h"
 
@@ -11,5 +12,27 @@ void transpose_cuda(const void*, void*, std::size_t, const TransposeShape&, Devi
 void transpose_inplace_cuda(void*, std::size_t, std::int64_t, std::int64_t, DeviceStream) {
   throw NotCompiledError("the CUDA in-place transpose kernel");
 }
+
+namespace variants {
+
+std::vector<std::string> out_of_place(std::size_t) {
+  return {};
+}
+
+std::vector<std::string> in_place(std::size_t) {
+  return {};
+}
+
+bool run_out_of_place(const std::string&, const void*, void*, std::size_t, const TransposeShape&,
+                      DeviceStream) {
+  throw NotCompiledError("the CUDA transpose kernels");
+}
+
+bool run_in_place(const std::string&, void*, std::size_t, std::int64_t, std::int64_t,
+                  DeviceStream) {
+  throw NotCompiledError("the CUDA in-place transpose kernels");
+}
+
+}  // namespace variants
 
 }  // namespace xpose::kernels

@@ -2,8 +2,12 @@
 // the widest square tile whose words the buffer and n allow, down to one element per access.
 // (inplace_words_kernel, which keeps 16-byte words for any n, measured slower: kernels/NOTES.md.)
 #include <cstdint>
+#include <string>
+#include <vector>
 
 #include "kernels/cuda/inplace.cuh"
+#include "kernels/cuda/realign.cuh"
+#include "kernels/cuda/variants.h"
 #include "kernels/transpose.h"
 #include "xpose/error.h"
 
@@ -15,11 +19,22 @@ using cuda_tile::PairOrder;
 using cuda_tile::TileConfig;
 
 // Tile pairs through register-transposed word blocks: n a whole number of words.
-template <class C>
+template <class C, PairOrder O = PairOrder::Staggered>
 struct Tiled {
   static bool accepts(void* buf, std::int64_t n) { return cuda_tile::inplace_accepts<C>(buf, n); }
   static void launch(void* buf, std::int64_t n, std::int64_t batch, cudaStream_t st) {
-    cuda_tile::launch_inplace<C, PairOrder::Staggered>(buf, n, batch, st);
+    cuda_tile::launch_inplace<C, O>(buf, n, batch, st);
+  }
+};
+
+// Tile pairs with realigned 16-byte words (realign.cuh): any n, buffer aligned to the element.
+template <class C, PairOrder O>
+struct Realigned {
+  static bool accepts(void* buf, std::int64_t) {
+    return reinterpret_cast<std::uintptr_t>(buf) % C::S == 0;
+  }
+  static void launch(void* buf, std::int64_t n, std::int64_t batch, cudaStream_t st) {
+    cuda_tile::launch_inplace_realign<C, O>(buf, n, batch, st);
   }
 };
 
@@ -75,5 +90,90 @@ void transpose_inplace_cuda(void* buf, std::size_t elem_size, std::int64_t n, st
                                       " bytes (supported: 1, 2, 4, 8, 16)"));
   }
 }
+
+// ---- candidates, by name (variants.h) ----------------------------------------------------------
+
+namespace variants {
+
+namespace {
+
+using Runner = bool (*)(void*, std::int64_t, std::int64_t, cudaStream_t);
+
+template <class K>
+bool run_kernel(void* buf, std::int64_t n, std::int64_t batch, cudaStream_t st) {
+  if (!K::accepts(buf, n)) return false;
+  K::launch(buf, n, batch, st);
+  return true;
+}
+
+struct Entry {
+  std::size_t elem;
+  const char* name;
+  Runner run;
+};
+
+constexpr PairOrder kStag = PairOrder::Staggered;
+constexpr PairOrder kRow = PairOrder::RowWise;
+
+// Names: kernel-TILE[wWORD]-order[-bMINB]; TILE the square tile's side in elements; stag: the
+// staggered triangular order (the library's), row: row-wise triangular. tile: inplace_kernel
+// (words need n a multiple of the word); realign: inplace_realign_kernel (any n).
+const Entry kEntries[] = {
+    {1, "tile-128w16-stag", run_kernel<Tiled<TileConfig<1, 16, 8, 8, 64>, kStag>>},
+    {2, "tile-64w16-stag", run_kernel<Tiled<TileConfig<2, 16, 8, 8, 64>, kStag>>},
+    // f32
+    {4, "tile-64w16-stag", run_kernel<Tiled<TileConfig<4, 16, 16, 16, 256>, kStag>>},
+    {4, "tile-64w16-row", run_kernel<Tiled<TileConfig<4, 16, 16, 16, 256>, kRow>>},
+    {4, "tile-64w4-stag", run_kernel<Tiled<TileConfig<4, 4, 64, 64, 256>, kStag>>},
+    {4, "tile-64w4-row", run_kernel<Tiled<TileConfig<4, 4, 64, 64, 256>, kRow>>},
+    {4, "realign-64-stag", run_kernel<Realigned<TileConfig<4, 16, 16, 16, 256>, kStag>>},
+    {4, "realign-64-row", run_kernel<Realigned<TileConfig<4, 16, 16, 16, 256>, kRow>>},
+    {4, "realign-64-row-b3", run_kernel<Realigned<TileConfig<4, 16, 16, 16, 256, 3>, kRow>>},
+    {4, "realign-32-row", run_kernel<Realigned<TileConfig<4, 16, 8, 8, 64>, kRow>>},
+    // f64
+    {8, "tile-32w16-stag", run_kernel<Tiled<TileConfig<8, 16, 16, 16, 256>, kStag>>},
+    {8, "tile-32w16-row", run_kernel<Tiled<TileConfig<8, 16, 16, 16, 256>, kRow>>},
+    {8, "tile-64w8-stag", run_kernel<Tiled<TileConfig<8, 8, 32, 32, 256>, kStag>>},
+    {8, "tile-64w8-row", run_kernel<Tiled<TileConfig<8, 8, 32, 32, 256>, kRow>>},
+    {8, "realign-32-stag", run_kernel<Realigned<TileConfig<8, 16, 16, 16, 256>, kStag>>},
+    {8, "realign-32-row", run_kernel<Realigned<TileConfig<8, 16, 16, 16, 256>, kRow>>},
+    {8, "realign-64-row-b2", run_kernel<Realigned<TileConfig<8, 16, 32, 32, 256, 2>, kRow>>},
+    // complex128 (one element a word: realigning has nothing to do)
+    {16, "tile-32-stag", run_kernel<Tiled<TileConfig<16, 16, 32, 32, 256>, kStag>>},
+    {16, "tile-32-row", run_kernel<Tiled<TileConfig<16, 16, 32, 32, 256>, kRow>>},
+    {16, "tile-16-stag", run_kernel<Tiled<TileConfig<16, 16, 16, 16, 256>, kStag>>},
+    {16, "tile-16-row", run_kernel<Tiled<TileConfig<16, 16, 16, 16, 256>, kRow>>},
+};
+
+}  // namespace
+
+std::vector<std::string> in_place(std::size_t elem_size) {
+  std::vector<std::string> names{"default"};
+  for (const Entry& e : kEntries)
+    if (e.elem == elem_size) names.emplace_back(e.name);
+  return names;
+}
+
+bool run_in_place(const std::string& name, void* buf, std::size_t elem_size, std::int64_t n,
+                  std::int64_t batch, DeviceStream stream) {
+  if (name == "default") {
+    transpose_inplace_cuda(buf, elem_size, n, batch, stream);
+    return true;
+  }
+  for (const Entry& e : kEntries) {
+    if (e.elem != elem_size || name != e.name) continue;
+    if (n < 0 || batch < 0)
+      throw DimensionMismatch(
+          cat("transpose_inplace_cuda: negative extent (n=", n, ", batch=", batch, ")"));
+    if (n <= 1 || batch == 0) return true;
+    if (buf == nullptr) throw DimensionMismatch("transpose_inplace_cuda: null buffer");
+    if (reinterpret_cast<std::uintptr_t>(buf) % elem_size != 0) return false;
+    return e.run(buf, n, batch, static_cast<cudaStream_t>(stream));
+  }
+  throw UnsupportedInputError(cat("transpose_inplace_cuda: no variant '", name,
+                                  "' for element size ", elem_size));
+}
+
+}  // namespace variants
 
 }  // namespace xpose::kernels

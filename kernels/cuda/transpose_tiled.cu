@@ -2,11 +2,16 @@
 // measured fastest, where pointers and pitches allow its words and every output row starts on a
 // 32-byte sector; otherwise the skewed kernel (skew.cuh), which takes any layout aligned to the
 // element size and writes no partial sectors. Launched on the caller's stream. The shapes and
-// their measured speeds are in kernels/NOTES.md.
+// their measured speeds are in kernels/NOTES.md. Below the library entry point: the candidate
+// kernels by name (variants.h), for the tests and bench_kernels --compare.
 #include <cstdint>
+#include <string>
+#include <vector>
 
+#include "kernels/cuda/realign.cuh"
 #include "kernels/cuda/skew.cuh"
 #include "kernels/cuda/tiled.cuh"
+#include "kernels/cuda/variants.h"
 #include "kernels/transpose.h"
 #include "xpose/error.h"
 
@@ -14,6 +19,7 @@ namespace xpose::kernels {
 
 namespace {
 
+using cuda_tile::RealignConfig;
 using cuda_tile::SkewConfig;
 using cuda_tile::TileConfig;
 
@@ -48,6 +54,53 @@ struct Skewed {
   }
 };
 
+// The skewed layout with realigned 16-byte words on both sides (realign.cuh): whole-word shared
+// memory instead of the skewed kernel's element-by-element scatter.
+template <class C>
+struct Realigned {
+  static bool accepts(const void* in, const void* out, const TransposeShape& s) {
+    return cuda_tile::rskew_accepts<C>(in, out, s);
+  }
+  static void launch(const void* in, void* out, const TransposeShape& s, cudaStream_t st) {
+    cuda_tile::launch_rskew<C>(in, out, s, st);
+  }
+};
+
+// Peeled: the tiled kernel on the interior that is a whole number of tiles (no edge tiles, so
+// every tile takes the unrolled word path), the ragged right and bottom strips through kernel E
+// (any layout, whole words inside each row) in two more launches on the same stream.
+template <class C, class E>
+struct Peeled {
+  static bool accepts(const void* in, const void* out, const TransposeShape& s) {
+    return Tiled<C>::accepts(in, out, s) && E::accepts(in, out, s);
+  }
+  static void launch(const void* in, void* out, const TransposeShape& s, cudaStream_t st) {
+    const std::int64_t ri = s.rows / C::TH * C::TH;
+    const std::int64_t ci = s.cols / C::TW * C::TW;
+    if (ri == 0 || ci == 0) {
+      E::launch(in, out, s, st);
+      return;
+    }
+    const auto* i8 = static_cast<const char*>(in);
+    auto* o8 = static_cast<char*>(out);
+    TransposeShape core = s;
+    core.rows = ri;
+    core.cols = ci;
+    cuda_tile::launch_tiled<C>(in, out, core, st);
+    if (ci < s.cols) {  // right strip: every row, columns [ci, cols)
+      TransposeShape r = s;
+      r.cols = s.cols - ci;
+      E::launch(i8 + ci * C::S, o8 + ci * s.out_pitch * C::S, r, st);
+    }
+    if (ri < s.rows) {  // bottom strip: rows [ri, rows), columns [0, ci)
+      TransposeShape b = s;
+      b.rows = s.rows - ri;
+      b.cols = ci;
+      E::launch(i8 + ri * s.in_pitch * C::S, o8 + ri * C::S, b, st);
+    }
+  }
+};
+
 // The first kernel that accepts the layout runs.
 template <class K, class... Rest>
 void dispatch(const void* in, void* out, std::size_t elem_size, const TransposeShape& s,
@@ -62,6 +115,18 @@ void dispatch(const void* in, void* out, std::size_t elem_size, const TransposeS
   }
 }
 
+// The library's kernels per element size (NOTES.md has the measurements behind them).
+using U8Tile = TileConfig<1, 16, 8, 8, 64>;
+using U8Skew = SkewConfig<1, 16, 128, 64, 256, 32>;
+using U16Tile = TileConfig<2, 16, 8, 8, 64>;
+using U16Skew = SkewConfig<2, 16, 64, 64, 256, 32>;
+using F32Tile = TileConfig<4, 8, 32, 32, 256>;
+using F32Skew = SkewConfig<4, 16, 64, 64, 256, 32, 4>;
+using F64Tile = TileConfig<8, 8, 32, 64, 256, 3>;
+using F64Skew = SkewConfig<8, 16, 64, 64, 256, 32>;
+using C128Tile = TileConfig<16, 16, 16, 16, 256>;
+using C128Skew = SkewConfig<16, 16, 32, 32, 256, 32, 3>;
+
 }  // namespace
 
 void transpose_cuda(const void* in, void* out, std::size_t elem_size, const TransposeShape& shape,
@@ -73,29 +138,113 @@ void transpose_cuda(const void* in, void* out, std::size_t elem_size, const Tran
   auto* st = static_cast<cudaStream_t>(stream);
   switch (elem_size) {
     case 1:
-      dispatch<Tiled<TileConfig<1, 16, 8, 8, 64>>, Skewed<SkewConfig<1, 16, 128, 64, 256, 32>>>(
-          in, out, elem_size, s, st);
+      dispatch<Tiled<U8Tile>, Skewed<U8Skew>>(in, out, elem_size, s, st);
       break;
     case 2:
-      dispatch<Tiled<TileConfig<2, 16, 8, 8, 64>>, Skewed<SkewConfig<2, 16, 64, 64, 256, 32>>>(
-          in, out, elem_size, s, st);
+      dispatch<Tiled<U16Tile>, Skewed<U16Skew>>(in, out, elem_size, s, st);
       break;
     case 4:
-      dispatch<Tiled<TileConfig<4, 8, 32, 32, 256>>, Skewed<SkewConfig<4, 16, 64, 64, 256, 32, 4>>>(
-          in, out, elem_size, s, st);
+      dispatch<Tiled<F32Tile>, Skewed<F32Skew>>(in, out, elem_size, s, st);
       break;
     case 8:
-      dispatch<Tiled<TileConfig<8, 8, 32, 64, 256, 3>>, Skewed<SkewConfig<8, 16, 64, 64, 256, 32>>>(
-          in, out, elem_size, s, st);
+      dispatch<Tiled<F64Tile>, Skewed<F64Skew>>(in, out, elem_size, s, st);
       break;
     case 16:
-      dispatch<Tiled<TileConfig<16, 16, 16, 16, 256>>,
-               Skewed<SkewConfig<16, 16, 32, 32, 256, 32, 3>>>(in, out, elem_size, s, st);
+      dispatch<Tiled<C128Tile>, Skewed<C128Skew>>(in, out, elem_size, s, st);
       break;
     default:
       throw UnsupportedInputError(
           cat("transpose_cuda: element size ", elem_size, " bytes (supported: 1, 2, 4, 8, 16)"));
   }
 }
+
+// ---- candidates, by name (variants.h) ----------------------------------------------------------
+
+namespace variants {
+
+namespace {
+
+using Runner = bool (*)(const void*, void*, const TransposeShape&, cudaStream_t);
+
+template <class K>
+bool run_kernel(const void* in, void* out, const TransposeShape& s, cudaStream_t st) {
+  if (!K::accepts(in, out, s)) return false;
+  K::launch(in, out, s, st);
+  return true;
+}
+
+struct Entry {
+  std::size_t elem;
+  const char* name;
+  Runner run;
+};
+
+// Names: kernel-TILE[wWORD][-bMINB]; TILE is input rows x input columns of a tile (tiled), output
+// columns x output rows of a block (skew, rskew). tile: tiled.cuh; skew: skew.cuh; rskew:
+// realign.cuh (skewed pieces, realigned words); peel: tiled interior + skewed edge strips.
+const Entry kEntries[] = {
+    {1, "tile-128x128w16", run_kernel<Tiled<U8Tile>>},
+    {1, "skew-128x64w16", run_kernel<Skewed<U8Skew>>},
+    {2, "tile-64x64w16", run_kernel<Tiled<U16Tile>>},
+    {2, "skew-64x64w16", run_kernel<Skewed<U16Skew>>},
+    // f32
+    {4, "tile-64x64w8", run_kernel<Tiled<F32Tile>>},
+    {4, "peel-64x64w8", run_kernel<Peeled<F32Tile, Skewed<F32Skew>>>},
+    {4, "skew-64x64w16-b4", run_kernel<Skewed<F32Skew>>},
+    {4, "rskew-56x64", run_kernel<Realigned<RealignConfig<4, 56, 64, 256>>>},
+    {4, "rskew-56x64-b4", run_kernel<Realigned<RealignConfig<4, 56, 64, 256, 4>>>},
+    {4, "rskew-56x128-b2", run_kernel<Realigned<RealignConfig<4, 56, 128, 256, 2>>>},
+    {4, "rskew-120x64-b2", run_kernel<Realigned<RealignConfig<4, 120, 64, 256, 2>>>},
+    {4, "rskew-120x64-b3", run_kernel<Realigned<RealignConfig<4, 120, 64, 256, 3>>>},
+    {4, "rskew-120x32-b4", run_kernel<Realigned<RealignConfig<4, 120, 32, 256, 4>>>},
+    // f64
+    {8, "tile-32x64w8-b3", run_kernel<Tiled<F64Tile>>},
+    {8, "peel-32x64w8-b3", run_kernel<Peeled<F64Tile, Skewed<F64Skew>>>},
+    {8, "tile-32x64w8-b4", run_kernel<Tiled<TileConfig<8, 8, 32, 64, 256, 4>>>},
+    {8, "tile-64x64w16-b2", run_kernel<Tiled<TileConfig<8, 16, 32, 32, 256, 2>>>},
+    {8, "skew-64x64w16", run_kernel<Skewed<F64Skew>>},
+    {8, "skew-32x64w16-b4", run_kernel<Skewed<SkewConfig<8, 16, 32, 64, 256, 32, 4>>>},
+    {8, "rskew-60x32", run_kernel<Realigned<RealignConfig<8, 60, 32, 256>>>},
+    {8, "rskew-60x32-b4", run_kernel<Realigned<RealignConfig<8, 60, 32, 256, 4>>>},
+    {8, "rskew-28x64-b4", run_kernel<Realigned<RealignConfig<8, 28, 64, 256, 4>>>},
+    {8, "rskew-124x32-b2", run_kernel<Realigned<RealignConfig<8, 124, 32, 256, 2>>>},
+    // complex128
+    {16, "tile-16x16", run_kernel<Tiled<C128Tile>>},
+    {16, "peel-16x16", run_kernel<Peeled<C128Tile, Skewed<C128Skew>>>},
+    {16, "tile-16x16-t128", run_kernel<Tiled<TileConfig<16, 16, 16, 16, 128>>>},
+    {16, "tile-32x16", run_kernel<Tiled<TileConfig<16, 16, 32, 16, 256>>>},
+    {16, "skew-32x32-b3", run_kernel<Skewed<C128Skew>>},
+    {16, "rskew-30x32", run_kernel<Realigned<RealignConfig<16, 30, 32, 256>>>},
+    {16, "rskew-62x16-b4", run_kernel<Realigned<RealignConfig<16, 62, 16, 256, 4>>>},
+};
+
+}  // namespace
+
+std::vector<std::string> out_of_place(std::size_t elem_size) {
+  std::vector<std::string> names{"default"};
+  for (const Entry& e : kEntries)
+    if (e.elem == elem_size) names.emplace_back(e.name);
+  return names;
+}
+
+bool run_out_of_place(const std::string& name, const void* in, void* out, std::size_t elem_size,
+                      const TransposeShape& shape, DeviceStream stream) {
+  if (name == "default") {
+    transpose_cuda(in, out, elem_size, shape, stream);
+    return true;
+  }
+  for (const Entry& e : kEntries) {
+    if (e.elem != elem_size || name != e.name) continue;
+    const TransposeShape s = shape.resolved();
+    if (s.rows == 0 || s.cols == 0 || s.batch == 0) return true;
+    if (in == nullptr || out == nullptr)
+      throw DimensionMismatch("transpose_cuda: null buffer for a non-empty transpose");
+    return e.run(in, out, s, static_cast<cudaStream_t>(stream));
+  }
+  throw UnsupportedInputError(cat("transpose_cuda: no variant '", name, "' for element size ",
+                                  elem_size));
+}
+
+}  // namespace variants
 
 }  // namespace xpose::kernels
