@@ -6,9 +6,15 @@
 // filled the input. Bandwidth is 2 x bytes / time (read + write), beside memcpy's.
 //
 //   bench_kernels [--csv FILE] [--reps N] [--huge] [--huge-only] [--quick] [--extra] [--filter
-//   WORD]
+//   WORD] [--variant NAME[,NAME...]] [--compare]
 // --quick: library kernels and baselines only; --extra: also f32 shapes whose rows are 16, 32 or
 // 64 bytes off 128-byte lines on one side; --huge: also 131072^2 float32 in place (64 GiB).
+// --variant: instead of the list below, time memcpy, cuBLAS geam and the named candidates of the
+// library (kernels/cuda/variants.h; "default" is transpose_cuda / transpose_inplace_cuda; a name
+// that an element size lacks is skipped there). --compare: the goal shapes (f32, f64, c128 at
+// 16384^2, 32768^2, 20000x30000, 16411^2) with every candidate (or the --variant ones), 2 warm-up
+// + 10 timed runs unless --reps says otherwise, then a table of the winner per shape. --list:
+// the candidates' names per element size (no GPU needed).
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 
@@ -25,6 +31,7 @@
 #include "kernels/cuda/inplace.cuh"
 #include "kernels/cuda/skew.cuh"
 #include "kernels/cuda/tiled.cuh"
+#include "kernels/cuda/variants.h"
 #include "kernels/transpose.h"
 
 namespace {
@@ -445,6 +452,44 @@ std::vector<Variant> variants_for(bool quick) {
   return vs;
 }
 
+// memcpy, cuBLAS geam and the library's candidates by name (all, or those in `only`).
+template <int S>
+std::vector<Variant> candidates_for(const std::vector<std::string>& only) {
+  std::vector<Variant> vs = variants_for<S>(true);
+  vs.erase(std::remove_if(vs.begin(), vs.end(),
+                          [](const Variant& v) {
+                            return v.kernel != "memcpy" && v.kernel != "cublas-geam";
+                          }),
+           vs.end());
+  auto wanted = [&](const std::string& n) {
+    return only.empty() || std::find(only.begin(), only.end(), n) != only.end();
+  };
+  for (const std::string& name : variants::out_of_place(S)) {
+    if (!wanted(name)) continue;
+    Variant v;
+    v.kernel = "cand";
+    v.detail = name;
+    v.run = [name](const void* in, void* out, std::int64_t rows, std::int64_t cols,
+                   cudaStream_t st) {
+      return variants::run_out_of_place(name, in, out, S, TransposeShape::dense(rows, cols), st);
+    };
+    vs.push_back(v);
+  }
+  for (const std::string& name : variants::in_place(S)) {
+    if (!wanted(name)) continue;
+    Variant v;
+    v.kernel = "cand-inplace";
+    v.detail = name;
+    v.inplace = true;
+    v.run = [name](const void*, void* buf, std::int64_t rows, std::int64_t cols, cudaStream_t st) {
+      if (rows != cols) return false;
+      return variants::run_in_place(name, buf, S, rows, 1, st);
+    };
+    vs.push_back(v);
+  }
+  return vs;
+}
+
 // ---- timing ----------------------------------------------------------------------------------
 
 struct Options {
@@ -456,6 +501,8 @@ struct Options {
   bool quick = false;
   bool extra = false;
   std::string filter;
+  std::vector<std::string> variants;  // --variant: candidates by name
+  bool compare = false;
 };
 
 struct Row {
@@ -536,7 +583,10 @@ class Bench {
     const std::size_t nbytes = std::size_t(rows) * cols * S;
     fill<S>(a, rows * cols, seed);
     double memcpy_gbps = 0;
-    for (const Variant& v : variants_for<S>(opt_.quick)) {
+    const std::vector<Variant> list = opt_.compare || !opt_.variants.empty()
+                                          ? candidates_for<S>(opt_.variants)
+                                          : variants_for<S>(opt_.quick);
+    for (const Variant& v : list) {
       if (!opt_.filter.empty() && v.kernel != "memcpy" &&
           (v.kernel + " " + v.detail).find(opt_.filter) == std::string::npos)
         continue;
@@ -687,6 +737,46 @@ void run_huge(Bench& bench, const Options& opt, std::vector<Row>& rows_out) {
   XPOSE_CHECK_CUDA(cudaFree(buf));
 }
 
+// The winner per shape among the candidates (rows of one memcpy row onwards), against memcpy,
+// cuBLAS and the library defaults; the goals from the issue beside them.
+void print_compare(const std::vector<Row>& rows) {
+  std::printf("\n# compare: best candidate per shape (x mcpy: over memcpy in the same run; in place"
+              " x oop: in-place GB/s over the best out-of-place candidate's)\n");
+  std::printf("%-5s %-12s %7s %-8s %6s  %-18s %6s %-5s %6s %-6s  %6s %-18s %6s %-5s\n", "type",
+              "shape", "memcpy", "goal", "dflt", "best out of place", "x mcpy", "goal", "geam",
+              "beats", "ip dft", "best in place", "x oop", "goal");
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    if (rows[i].kernel != "memcpy") continue;
+    const Row *dflt = nullptr, *best = nullptr, *geam = nullptr, *idflt = nullptr, *ibest = nullptr;
+    for (std::size_t j = i + 1; j < rows.size() && rows[j].kernel != "memcpy"; ++j) {
+      const Row& r = rows[j];
+      if (r.status != "ok") continue;
+      if (r.kernel == "cublas-geam" && (!geam || r.gbps > geam->gbps)) geam = &r;
+      if (r.kernel == "cand") {
+        if (r.detail == "default") dflt = &r;
+        if (!best || r.gbps > best->gbps) best = &r;
+      }
+      if (r.kernel == "cand-inplace") {
+        if (r.detail == "default") idflt = &r;
+        if (!ibest || r.gbps > ibest->gbps) ibest = &r;
+      }
+    }
+    const Row& m = rows[i];
+    const bool aligned_goal = m.shape == "16384x16384" || m.shape == "32768x32768";
+    const double goal = aligned_goal ? 0.97 : 0.93;
+    auto ratio = [&](const Row* r) { return r && m.gbps > 0 ? r->gbps / m.gbps : 0.0; };
+    const double oop_ref = best ? best->gbps : 0;
+    std::printf("%-5s %-12s %7.0f >=%-6.2f %6.3f  %-18s %6.3f %-5s %6.3f %-6s  %6.3f %-18s %6.3f %-5s\n",
+                m.type.c_str(), m.shape.c_str(), m.gbps, goal, ratio(dflt),
+                best ? best->detail.c_str() : "-", ratio(best),
+                ratio(best) >= goal ? "met" : "MISS", ratio(geam),
+                best && geam ? (best->gbps > geam->gbps ? "yes" : "NO") : "-",
+                idflt && oop_ref > 0 ? idflt->gbps / oop_ref : 0.0,
+                ibest ? ibest->detail.c_str() : "-", ibest && oop_ref > 0 ? ibest->gbps / oop_ref : 0.0,
+                !ibest ? "-" : ibest->gbps / oop_ref >= 0.95 ? "met" : "MISS");
+  }
+}
+
 int run(const Options& opt) {
   int device = 0;
   XPOSE_CHECK_CUDA(cudaGetDevice(&device));
@@ -712,13 +802,14 @@ int run(const Options& opt) {
         std::int64_t r, c;
       };
       std::vector<Shape> shapes = {{16384, 16384}, {32768, 32768}, {20000, 30000}, {16411, 16411}};
+      const bool small_types = !opt.compare;
       const std::size_t max_bytes = std::size_t(32768) * 32768 * 16;
       void *a = nullptr, *b = nullptr;
       XPOSE_CHECK_CUDA(cudaMalloc(&a, max_bytes));
       XPOSE_CHECK_CUDA(cudaMalloc(&b, max_bytes));
       Bench::print_header();
       for (const Shape& s : shapes) bench.run_case<4>("f32", s.r, s.c, a, b, rows);
-      if (opt.extra) {
+      if (opt.extra && !opt.compare) {
         // Which side's alignment costs: rows 64, 32 or 16 bytes off 128-byte lines on the read
         // side only (16384 x C) or the write side only (R x 16384).
         for (const Shape& s : std::vector<Shape>{{16384, 16400},
@@ -731,8 +822,10 @@ int run(const Options& opt) {
       }
       for (const Shape& s : shapes) bench.run_case<8>("f64", s.r, s.c, a, b, rows);
       for (const Shape& s : shapes) bench.run_case<16>("c128", s.r, s.c, a, b, rows);
-      bench.run_case<1>("u8", 16384, 16384, a, b, rows);
-      bench.run_case<2>("u16", 16384, 16384, a, b, rows);
+      if (small_types) {
+        bench.run_case<1>("u8", 16384, 16384, a, b, rows);
+        bench.run_case<2>("u16", 16384, 16384, a, b, rows);
+      }
       XPOSE_CHECK_CUDA(cudaFree(a));
       XPOSE_CHECK_CUDA(cudaFree(b));
     }
@@ -741,6 +834,8 @@ int run(const Options& opt) {
   }
   BENCH_CHECK_CUBLAS(cublasDestroy(g_cublas));
   XPOSE_CHECK_CUDA(cudaStreamDestroy(st));
+
+  if (opt.compare || !opt.variants.empty()) print_compare(rows);
 
   // Summary: the library kernels and the best of the rest, per shape.
   std::printf("\n# summary (x mcpy = GB/s over cudaMemcpy D2D in the same run)\n");
@@ -779,6 +874,7 @@ int run(const Options& opt) {
 
 int main(int argc, char** argv) {
   Options opt;
+  bool reps_set = false, list = false;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     auto next = [&]() -> std::string {
@@ -791,7 +887,7 @@ int main(int argc, char** argv) {
     if (a == "--csv")
       opt.csv = next();
     else if (a == "--reps")
-      opt.reps = std::max(4, std::atoi(next().c_str()));
+      opt.reps = std::max(4, std::atoi(next().c_str())), reps_set = true;
     else if (a == "--huge")
       opt.huge = true;
     else if (a == "--huge-only")
@@ -802,13 +898,53 @@ int main(int argc, char** argv) {
       opt.extra = true;
     else if (a == "--filter")
       opt.filter = next();
+    else if (a == "--variant") {
+      const std::string list = next();
+      std::size_t p = 0;
+      while (p <= list.size()) {
+        const std::size_t q = std::min(list.find(',', p), list.size());
+        if (q > p) opt.variants.push_back(list.substr(p, q - p));
+        p = q + 1;
+      }
+    } else if (a == "--compare")
+      opt.compare = true;
+    else if (a == "--list")
+      list = true;
     else {
       std::fprintf(
           stderr,
           "usage: bench_kernels [--csv FILE] [--reps N] [--huge] [--huge-only] [--quick] [--extra] "
-          "[--filter WORD]\n");
+          "[--filter WORD] [--variant NAME[,NAME...]] [--compare] [--list]\n");
       return 2;
     }
+  }
+  // Candidate names are checked here, before any CUDA call: a typo must not time nothing.
+  const std::size_t sizes[] = {1, 2, 4, 8, 16};
+  if (list) {
+    for (std::size_t e : sizes) {
+      std::printf("%2zu-byte out of place:", e);
+      for (const auto& n : variants::out_of_place(e)) std::printf(" %s", n.c_str());
+      std::printf("\n%2zu-byte in place:    ", e);
+      for (const auto& n : variants::in_place(e)) std::printf(" %s", n.c_str());
+      std::printf("\n");
+    }
+    return 0;
+  }
+  for (const std::string& name : opt.variants) {
+    bool known = false;
+    for (std::size_t e : sizes) {
+      for (const auto& n : variants::out_of_place(e)) known |= n == name;
+      for (const auto& n : variants::in_place(e)) known |= n == name;
+    }
+    if (!known) {
+      std::fprintf(stderr, "bench_kernels: no candidate named '%s' (--list shows them)\n",
+                   name.c_str());
+      return 2;
+    }
+  }
+  if (opt.compare && !reps_set) {
+    opt.reps = 10;
+    opt.warmup = 2;
   }
   try {
     return run(opt);

@@ -16,6 +16,7 @@
 
 #include "kernels/cuda/check.h"
 #include "kernels/cuda/triangular.h"
+#include "kernels/cuda/variants.h"
 #include "kernels/transpose.h"
 #include "xpose/error.h"
 
@@ -211,11 +212,13 @@ class CudaKernels : public ::testing::Test {
   // Out-of-place: the device result, whole output buffer included, must equal the CPU
   // reference applied to the same poisoned buffer. in_off / out_off shift the pointers by whole
   // elements, to take the kernels off 16-byte alignment.
+  // `variant`: a candidate by name (kernels/cuda/variants.h); empty: the library entry point. A
+  // candidate that does not take the layout is skipped (nothing launched, nothing to check).
   void check_transpose(std::size_t elem, TransposeShape shape, std::int64_t in_off = 0,
-                       std::int64_t out_off = 0) {
+                       std::int64_t out_off = 0, const std::string& variant = "") {
     const TransposeShape s = shape.resolved();
     SCOPED_TRACE(::testing::Message()
-                 << "elem=" << elem << " " << s.rows << "x" << s.cols << " batch=" << s.batch
+                 << (variant.empty() ? "transpose_cuda" : variant) << " elem=" << elem << " " << s.rows << "x" << s.cols << " batch=" << s.batch
                  << " pitch=" << s.in_pitch << "/" << s.out_pitch << " stride=" << s.in_batch_stride
                  << "/" << s.out_batch_stride << " offset=" << in_off << "/" << out_off);
     const std::int64_t in_n =
@@ -232,8 +235,14 @@ class CudaKernels : public ::testing::Test {
     XPOSE_CHECK_CUDA(
         cudaMemcpyAsync(din.ptr, in.data(), in.size(), cudaMemcpyHostToDevice, stream_));
     XPOSE_CHECK_CUDA(cudaMemsetAsync(dout.ptr, kPoison, dout.size, stream_));
-    xpose::kernels::transpose_cuda(din.bytes() + in_off * elem, dout.bytes() + out_off * elem, elem,
-                                   shape, stream_);
+    if (variant.empty()) {
+      xpose::kernels::transpose_cuda(din.bytes() + in_off * elem, dout.bytes() + out_off * elem,
+                                     elem, shape, stream_);
+    } else if (!xpose::kernels::variants::run_out_of_place(variant, din.bytes() + in_off * elem,
+                                                           dout.bytes() + out_off * elem, elem,
+                                                           shape, stream_)) {
+      return;  // does not take this layout
+    }
     std::vector<unsigned char> got(want.size());
     XPOSE_CHECK_CUDA(
         cudaMemcpyAsync(got.data(), dout.ptr, got.size(), cudaMemcpyDeviceToHost, stream_));
@@ -242,9 +251,10 @@ class CudaKernels : public ::testing::Test {
   }
 
   // In place: equal to the CPU in-place result, and the second transpose gives the input back.
-  void check_inplace(std::size_t elem, std::int64_t n, std::int64_t batch, std::int64_t off = 0) {
+  void check_inplace(std::size_t elem, std::int64_t n, std::int64_t batch, std::int64_t off = 0,
+                     const std::string& variant = "") {
     SCOPED_TRACE(::testing::Message()
-                 << "elem=" << elem << " n=" << n << " batch=" << batch << " offset=" << off);
+                 << (variant.empty() ? "transpose_inplace_cuda" : variant) << " elem=" << elem << " n=" << n << " batch=" << batch << " offset=" << off);
     const std::int64_t count = off + n * n * batch;
     const std::vector<unsigned char> orig = payload_buffer(elem, count);
     std::vector<unsigned char> want = orig;
@@ -253,14 +263,22 @@ class CudaKernels : public ::testing::Test {
     DeviceBuffer d(orig.size());
     XPOSE_CHECK_CUDA(
         cudaMemcpyAsync(d.ptr, orig.data(), orig.size(), cudaMemcpyHostToDevice, stream_));
-    xpose::kernels::transpose_inplace_cuda(d.bytes() + off * elem, elem, n, batch, stream_);
+    auto run = [&] {
+      if (variant.empty()) {
+        xpose::kernels::transpose_inplace_cuda(d.bytes() + off * elem, elem, n, batch, stream_);
+        return true;
+      }
+      return xpose::kernels::variants::run_in_place(variant, d.bytes() + off * elem, elem, n, batch,
+                                                    stream_);
+    };
+    if (!run()) return;  // the candidate does not take this buffer / n
     std::vector<unsigned char> got(orig.size());
     XPOSE_CHECK_CUDA(
         cudaMemcpyAsync(got.data(), d.ptr, got.size(), cudaMemcpyDeviceToHost, stream_));
     XPOSE_CHECK_CUDA(cudaStreamSynchronize(stream_));
     EXPECT_TRUE(same_bytes(want, got, elem)) << "first transpose";
 
-    xpose::kernels::transpose_inplace_cuda(d.bytes() + off * elem, elem, n, batch, stream_);
+    run();
     XPOSE_CHECK_CUDA(
         cudaMemcpyAsync(got.data(), d.ptr, got.size(), cudaMemcpyDeviceToHost, stream_));
     XPOSE_CHECK_CUDA(cudaStreamSynchronize(stream_));
@@ -437,6 +455,97 @@ TEST_F(CudaKernels, SanitizerShapes) {
     check_inplace(e, 33, 1);
     check_inplace(e, 200, 2);
     check_inplace(e, 130, 1, 1);
+  }
+}
+
+// ---- every candidate kernel (variants.h), as bench_kernels --compare times them ---------------
+
+TEST(CudaKernelVariants, NamesListedAndUnknownRefused) {
+  for (std::size_t e : kElemSizes) {
+    const auto oop = xpose::kernels::variants::out_of_place(e);
+    const auto ip = xpose::kernels::variants::in_place(e);
+    ASSERT_FALSE(oop.empty());
+    ASSERT_FALSE(ip.empty());
+    EXPECT_EQ(oop.front(), "default");
+    EXPECT_EQ(ip.front(), "default");
+  }
+  EXPECT_THROW(xpose::kernels::variants::run_out_of_place("no-such-kernel", nullptr, nullptr, 4,
+                                                          TransposeShape::dense(4, 4), nullptr),
+               xpose::UnsupportedInputError);
+  EXPECT_THROW(
+      xpose::kernels::variants::run_in_place("no-such-kernel", nullptr, 4, 4, 1, nullptr),
+      xpose::UnsupportedInputError);
+}
+
+// Every out-of-place candidate, every element size: degenerate, odd and prime shapes, batches,
+// pitched sub-blocks with gaps, pointers off 16-byte alignment; whole poisoned output compared.
+TEST_F(CudaKernels, EveryVariantOutOfPlace) {
+  const std::int64_t shapes[][2] = {{1, 1},   {1, 1000},  {1000, 1},   {31, 33},  {33, 31},
+                                    {2, 3},   {127, 129}, {128, 128},  {257, 1031}, {1031, 257},
+                                    {509, 509}, {300, 5}, {1001, 999}, {250, 4099}};
+  for (std::size_t e : kElemSizes) {
+    for (const std::string& v : xpose::kernels::variants::out_of_place(e)) {
+      for (const auto& sh : shapes) check_transpose(e, TransposeShape::dense(sh[0], sh[1]), 0, 0, v);
+      check_transpose(e, TransposeShape::dense(100, 70, 3), 0, 0, v);
+      check_transpose(e, TransposeShape::dense(33, 1, 4), 0, 0, v);
+      TransposeShape s;
+      s.rows = 45;
+      s.cols = 77;
+      s.batch = 3;
+      s.in_pitch = 100;
+      s.out_pitch = 64;
+      s.in_batch_stride = 45 * 100 + 13;
+      s.out_batch_stride = 77 * 64 + 5;
+      check_transpose(e, s, 0, 0, v);
+      TransposeShape w;
+      w.rows = 200;
+      w.cols = 130;
+      w.batch = 2;
+      w.in_pitch = 144;
+      w.out_pitch = 224;
+      w.in_batch_stride = 200 * 144 + 32;
+      w.out_batch_stride = 130 * 224 + 64;
+      check_transpose(e, w, 0, 0, v);
+      check_transpose(e, w, 16, 32, v);
+      for (std::int64_t off : {1, 3}) {
+        check_transpose(e, TransposeShape::dense(256, 192), off, 0, v);
+        check_transpose(e, TransposeShape::dense(256, 192), 0, off, v);
+      }
+      check_transpose(e, TransposeShape::dense(258, 194), 0, 0, v);
+    }
+  }
+}
+
+// Every in-place candidate: n around tile and word sizes (odd n above all), primes, batches,
+// buffers off 16-byte alignment; equal to the CPU result, and twice = identity.
+TEST_F(CudaKernels, EveryVariantInPlace) {
+  for (std::size_t e : kElemSizes) {
+    for (const std::string& v : xpose::kernels::variants::in_place(e)) {
+      for (std::int64_t n : {1, 2, 3, 5, 31, 32, 33, 63, 64, 65, 127, 129, 257, 1031})
+        check_inplace(e, n, 1, 0, v);
+      check_inplace(e, 100, 3, 0, v);
+      check_inplace(e, 65, 2, 0, v);
+      check_inplace(e, 130, 1, 1, v);
+      check_inplace(e, 131, 2, 3, v);
+      check_inplace(e, 256, 1, 2, v);
+    }
+  }
+  for (const std::string& v : xpose::kernels::variants::in_place(4)) check_inplace(4, 2053, 1, 0, v);
+  for (const std::string& v : xpose::kernels::variants::in_place(8)) check_inplace(8, 1537, 1, 0, v);
+}
+
+// The candidates on a few small shapes, for compute-sanitizer (tune_run.sh runs memcheck and
+// racecheck on this test alone).
+TEST_F(CudaKernels, SanitizerVariants) {
+  for (std::size_t e : kElemSizes) {
+    for (const std::string& v : xpose::kernels::variants::out_of_place(e)) {
+      check_transpose(e, TransposeShape::dense(130, 257, 2), 0, 0, v);
+      check_transpose(e, TransposeShape::dense(131, 259), 1, 3, v);
+    }
+    for (const std::string& v : xpose::kernels::variants::in_place(e)) {
+      check_inplace(e, 200, 2, 0, v);
+      check_inplace(e, 131, 1, 1, v);
+    }
   }
 }
 
