@@ -22,7 +22,7 @@ grep -E "^\[  (PASSED|FAILED|SKIPPED) |tests? from .* ran|Failure|FAILED|elem=" 
 sanitize=0
 if command -v compute-sanitizer >/dev/null; then
   for tool in memcheck racecheck; do
-    timeout 60 compute-sanitizer --tool "$tool" --error-exitcode 3 "$bin/xpose_gpu_tests" \
+    timeout 45 compute-sanitizer --tool "$tool" --error-exitcode 3 "$bin/xpose_gpu_tests" \
       --gtest_filter='CudaKernels.SanitizerVariants' >"$out/sanitize-$tool.log" 2>&1
     rc=$?
     echo "== $tool (SanitizerVariants): exit $rc; $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$out/sanitize-$tool.log" | tail -1)"
@@ -33,7 +33,7 @@ else
 fi
 
 echo "== bench_kernels --compare"
-timeout 240 "$bin/bench_kernels" --compare --csv "$out/compare.csv" >"$out/compare.log" 2>&1
+timeout 150 "$bin/bench_kernels" --compare --csv "$out/compare.csv" >"$out/compare.log" 2>&1
 bench=$?
 grep -E "FAIL|ERROR" "$out/compare.log" | head -20
 sed -n '/^# compare/,/^# summary/p' "$out/compare.log" | grep -v '^# summary'

@@ -67,10 +67,12 @@ __device__ __forceinline__ uint4 load_shifted(const char* p, std::uintptr_t lo, 
   const std::uintptr_t off = a & 15u;
   const std::uintptr_t b = a - off;
   if (b >= lo && b + (off ? 32u : 16u) <= hi) {
+    // Addresses derived from p (not from the integer), so the loads stay ld.global.
+    const auto* w = reinterpret_cast<const uint4*>(p - off);
     Quad w0, w1;
-    w0.w = *reinterpret_cast<const uint4*>(b);
+    w0.w = w[0];
     if (off == 0) return w0.w;
-    w1.w = *reinterpret_cast<const uint4*>(b + 16);
+    w1.w = w[1];
     return funnel(w0, w1, static_cast<int>(off >> 2));
   }
 #pragma unroll
