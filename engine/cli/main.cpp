@@ -74,7 +74,9 @@ void add_transpose_options(po::options_description& d) {
   d.add_options()
       ("host-mem", po::value<std::string>(),
        "SIZE of stage buffers per rank (default: a quarter of the node's available memory "
-       "shared by its ranks). Matrices larger than this, or than RAM, stream through it")
+       "shared by its ranks). Matrices larger than this, or than RAM, stream through it. Given "
+       "explicitly, it also bounds the mapped input pages kept resident (slower when a rank's input "
+       "rows exceed it)")
       ("force,f", "replace the output file if it exists")
       ("chunk", po::value<std::string>(), "chunk the output dataset, e.g. 1024x1024 (default: contiguous)")
       ("threads", po::value<int>()->default_value(0), "CPU threads per rank (0: the node's cores over its ranks)")

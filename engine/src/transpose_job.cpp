@@ -397,12 +397,14 @@ TransposeReport run_transpose(MPI_Comm comm, const TransposeOptions& o) {
   // Every HDF5 call below runs on the I/O worker, in the same order on every rank:
   // read 0, read 1, write 0, read 2, write 1, ... so reads and writes overlap the transforms.
   IoWorker io(threaded);
-  // Every stage reads the same input rows (other columns), so keeping the mapped row slab
-  // resident saves re-reading it; when the slab and the buffers exceed --host-mem, it is let go
-  // of band by band instead, keeping the process within its budget.
+  // Every stage reads the same input rows (other columns), so the mapped row slab stays mapped:
+  // its pages are the file's clean page cache, which the kernel can reclaim, but they count in
+  // the resident set. With an explicit --host-mem smaller than the slab and the buffers, they are
+  // let go of band by band instead, keeping the resident set within the budget at the cost of
+  // mapping pages again in later stages (slower: each stage maps its pieces afresh).
   const std::int64_t slab_bytes = plan.batch_outer * plan.batch_inner * plan.in_rows.count(me) * plan.cols * es;
   const std::int64_t buffers_bytes = plan.buffer_bytes() * (fused ? 2 : plan.host_buffers);
-  const bool bound_input = raw_in && slab_bytes + buffers_bytes > host_mem;
+  const bool bound_input = raw_in && o.host_mem > 0 && slab_bytes + buffers_bytes > o.host_mem;
   auto read_boxes = [&](std::int64_t k) {  // one piece per destination, from this rank's rows
     const Stage st = plan.stage(k);
     const StageGeometry g = StageGeometry::make(plan, st, me);
