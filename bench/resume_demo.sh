@@ -7,7 +7,10 @@ set -uo pipefail
 X=$1; IN=$2; W=$3; MEM=${4:-256MiB}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 run() { mpirun -np 2 "$X" transpose "$IN" "$@" --host-mem "$MEM"; }
-t() { local s=$(date +%s.%N); "$@"; local rc=$?; echo "  ($(echo "$(date +%s.%N) - $s" | bc) s, exit $rc)"; }
+t() {
+  local s=$(date +%s.%N); "$@"; local rc=$?
+  echo "  ($(awk -v a="$s" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f", b - a }') s, exit $rc)"
+}
 rm -f "$W"/full.h5 "$W"/res.h5 "$W"/.res.h5.* "$W"/term.h5 "$W"/.term.h5.*
 
 echo "== uninterrupted run"

@@ -66,8 +66,9 @@ void copy_2d_cpu(const void* src, std::int64_t src_pitch, void* dst, std::int64_
 void transpose_cuda(const void* in, void* out, std::size_t elem_size, const TransposeShape& shape,
                     DeviceStream stream);
 
-/// In-place transpose of `batch` dense square n x n device matrices: the triangular staggered
-/// kernel, launched on `stream` (asynchronous).
+/// In-place transpose of `batch` dense square n x n device matrices: the triangular kernel (only
+/// the tile pairs on or above the diagonal are launched; row-wise order, the staggered order is a
+/// named candidate in variants.h), launched on `stream` (asynchronous).
 void transpose_inplace_cuda(void* buf, std::size_t elem_size, std::int64_t n, std::int64_t batch,
                             DeviceStream stream);
 

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -43,6 +44,27 @@ const std::map<std::string, std::string> kFieldNames = {
     {"stage_width", "stage width (set by --host-mem/--gpu-mem and the backend)"},
     {"matrices_per_stage", "matrices per stage"}, {"chunk", "output chunking"}};
 
+// FNV-1a over the journal's text before its check line: a torn or edited journal is refused.
+std::string checksum(const std::string& text) {
+  std::uint64_t h = 1469598103934665603ull;
+  for (unsigned char c : text) {
+    h ^= c;
+    h *= 1099511628211ull;
+  }
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
+  return buf;
+}
+
+std::string journal_text(const Journal& j) {
+  std::ostringstream os;
+  os << kMagic << "\n";
+  for (const auto& [key, value] : fields(j.identity)) os << key << "=" << value << "\n";
+  os << "stages_done=" << j.stages_done << "\n";
+  std::string text = os.str();
+  return text + "check=" + checksum(text) + "\n";
+}
+
 }  // namespace
 
 std::string RunIdentity::difference(const RunIdentity& now) const {
@@ -75,10 +97,21 @@ std::optional<Journal> Journal::load(const std::string& path) {
   if (!std::getline(f, line) || line != kMagic)
     throw ResumeRefusedError(cat("'", path, "' is not an xpose journal (remove it to start over)"));
   std::map<std::string, std::string> kv;
+  std::string body = line + "\n";
   while (std::getline(f, line)) {
     auto eq = line.find('=');
+    if (eq != std::string::npos && line.compare(0, eq, "check") == 0) {
+      if (line.substr(eq + 1) != checksum(body))
+        throw ResumeRefusedError(
+            cat("the journal '", path, "' is damaged (its checksum does not match); remove it to start over"));
+      kv["check"] = line.substr(eq + 1);
+      break;
+    }
+    body += line + "\n";
     if (eq != std::string::npos) kv[line.substr(0, eq)] = line.substr(eq + 1);
   }
+  if (kv.count("check") == 0)
+    throw ResumeRefusedError(cat("the journal '", path, "' is damaged (no checksum line); remove it to start over"));
   Journal j;
   try {
     auto& id = j.identity;
@@ -102,11 +135,7 @@ std::optional<Journal> Journal::load(const std::string& path) {
 }
 
 void Journal::save(const std::string& path) const {
-  std::ostringstream os;
-  os << kMagic << "\n";
-  for (const auto& [key, value] : fields(identity)) os << key << "=" << value << "\n";
-  os << "stages_done=" << stages_done << "\n";
-  const std::string text = os.str();
+  const std::string text = journal_text(*this);
   const std::string tmp = path + ".tmp";
   int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
   if (fd < 0) throw IoError(cat("cannot write the journal '", tmp, "': ", std::strerror(errno)));
@@ -118,6 +147,22 @@ void Journal::save(const std::string& path) const {
     std::remove(tmp.c_str());
     throw IoError(cat("cannot write the journal '", path, "': ", std::strerror(err)));
   }
+}
+
+bool Journal::update(const std::string& path) const {
+  const std::string text = journal_text(*this);
+  int fd = ::open(path.c_str(), O_WRONLY);
+  if (fd < 0) {
+    if (errno == ENOENT) return false;  // removed by a failing rank (or by hand): not recreated
+    throw IoError(cat("cannot write the journal '", path, "': ", std::strerror(errno)));
+  }
+  bool ok = ::pwrite(fd, text.data(), text.size(), 0) == static_cast<ssize_t>(text.size());
+  ok = ok && ::ftruncate(fd, static_cast<off_t>(text.size())) == 0;
+  ok = ok && ::fsync(fd) == 0;
+  int err = errno;
+  ok = ::close(fd) == 0 && ok;
+  if (!ok) throw IoError(cat("cannot write the journal '", path, "': ", std::strerror(err ? err : errno)));
+  return true;
 }
 
 }  // namespace xpose

@@ -39,8 +39,14 @@ struct Journal {
   static std::string path_for(const std::string& output_file);
   /// Reads a journal; std::nullopt if there is none; ResumeRefusedError if it is unreadable.
   static std::optional<Journal> load(const std::string& path);
-  /// Writes atomically (temporary file, fsync, rename), so a crash leaves the old or the new one.
+  /// Creates or replaces the journal atomically (temporary file, fsync, rename), so a crash
+  /// leaves the old or the new one.
   void save(const std::string& path) const;
+  /// Rewrites an existing journal in place (one write at offset 0, fsync). Used while stages run:
+  /// it never creates the file, so a journal that a failing rank has just removed stays removed
+  /// (false then), and it leaves no temporary file behind when the process is killed. A torn
+  /// write is caught on load by the checksum line.
+  bool update(const std::string& path) const;
 };
 
 }  // namespace xpose

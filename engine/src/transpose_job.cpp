@@ -291,7 +291,14 @@ TransposeReport run_transpose(MPI_Comm comm, const TransposeOptions& o) {
   std::int64_t first_stage = 0;
   mpi::collectively(comm, [&] {
     if (me != 0) return;
-    std::optional<Journal> journal = Journal::load(journal_path);
+    std::optional<Journal> journal;
+    bool damaged = false;
+    try {
+      journal = Journal::load(journal_path);
+    } catch (const ResumeRefusedError&) {
+      if (o.resume) throw;  // a damaged journal is never trusted; without --resume it is replaced
+      damaged = true;
+    }
     const bool partial = ::access(io::temporary_path_for(o.out.file).c_str(), F_OK) == 0;
     if (o.resume && journal && partial) {
       std::string diff = journal->identity.difference(identity);
@@ -304,7 +311,7 @@ TransposeReport run_transpose(MPI_Comm comm, const TransposeOptions& o) {
                      static_cast<long long>(stages));
     } else if (o.resume && !o.quiet) {
       std::fprintf(stderr, "xpose: nothing to resume for '%s'; starting from the beginning\n", o.out.str().c_str());
-    } else if (journal && !o.quiet) {
+    } else if ((journal || damaged) && !o.quiet) {
       std::fprintf(stderr, "xpose: starting over: an interrupted run of '%s' is discarded (--resume continues it)\n",
                    o.out.str().c_str());
     }
@@ -514,7 +521,7 @@ TransposeReport run_transpose(MPI_Comm comm, const TransposeOptions& o) {
       XPOSE_CHECK_MPI(MPI_Allreduce(mine, agreed, 2, MPI_INT64_T, MPI_MIN, comm));
       if (me == 0 && agreed[1] > journaled) {
         journaled = agreed[1];
-        Journal{identity, journaled}.save(journal_path);
+        Journal{identity, journaled}.update(journal_path);
       }
       if (agreed[0] != 0 && k + 1 < stages) {
         stop_signal = static_cast<int>(-agreed[0]);
@@ -540,7 +547,8 @@ TransposeReport run_transpose(MPI_Comm comm, const TransposeOptions& o) {
     // partial file, and leave together (Open MPI's launchers end the job at the first non-zero
     // exit, so no rank may leave before all have flushed).
     mpi::collectively(comm, [&] {
-      if (me == 0) Journal{identity, stopped_after}.save(journal_path);
+      if (me == 0 && !Journal{identity, stopped_after}.update(journal_path))
+        throw IoError(cat("the journal '", journal_path, "' was removed during the run; the stopped run cannot be resumed"));
     });
     raw_out.reset();
     output.suspend();

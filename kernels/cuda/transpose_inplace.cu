@@ -1,5 +1,8 @@
-// In-place square CUDA transpose: the triangular staggered kernel (inplace.cuh). Per element size,
-// the widest square tile whose words the buffer and n allow, down to one element per access.
+// In-place square CUDA transpose: the triangular kernel (inplace.cuh): only the T(T+1)/2 tile
+// pairs on or above the diagonal are launched. Per element size, the widest square tile whose
+// words the buffer and n allow, down to one element per access. The pairs are numbered row by
+// row: the staggered numbering of seed 002 is built and tested too (the "-stag" candidates),
+// but measured 2-4 % slower on an H100 on every shape (kernels/NOTES.md, run 5).
 // (inplace_words_kernel, which keeps 16-byte words for any n, measured slower: kernels/NOTES.md.)
 #include <cstdint>
 #include <string>
@@ -19,7 +22,7 @@ using cuda_tile::PairOrder;
 using cuda_tile::TileConfig;
 
 // Tile pairs through register-transposed word blocks: n a whole number of words.
-template <class C, PairOrder O = PairOrder::Staggered>
+template <class C, PairOrder O = PairOrder::RowWise>
 struct Tiled {
   static bool accepts(void* buf, std::int64_t n) { return cuda_tile::inplace_accepts<C>(buf, n); }
   static void launch(void* buf, std::int64_t n, std::int64_t batch, cudaStream_t st) {
@@ -116,11 +119,13 @@ constexpr PairOrder kStag = PairOrder::Staggered;
 constexpr PairOrder kRow = PairOrder::RowWise;
 
 // Names: kernel-TILE[wWORD]-order[-bMINB]; TILE the square tile's side in elements; stag: the
-// staggered triangular order (the library's), row: row-wise triangular. tile: inplace_kernel
+// staggered triangular order, row: row-wise triangular (the library's). tile: inplace_kernel
 // (words need n a multiple of the word); realign: inplace_realign_kernel (any n).
 const Entry kEntries[] = {
     {1, "tile-128w16-stag", run_kernel<Tiled<TileConfig<1, 16, 8, 8, 64>, kStag>>},
+    {1, "tile-128w16-row", run_kernel<Tiled<TileConfig<1, 16, 8, 8, 64>, kRow>>},
     {2, "tile-64w16-stag", run_kernel<Tiled<TileConfig<2, 16, 8, 8, 64>, kStag>>},
+    {2, "tile-64w16-row", run_kernel<Tiled<TileConfig<2, 16, 8, 8, 64>, kRow>>},
     // f32
     {4, "tile-64w16-stag", run_kernel<Tiled<TileConfig<4, 16, 16, 16, 256>, kStag>>},
     {4, "tile-64w16-row", run_kernel<Tiled<TileConfig<4, 16, 16, 16, 256>, kRow>>},

@@ -123,7 +123,7 @@ using U16Skew = SkewConfig<2, 16, 64, 64, 256, 32>;
 using F32Tile = TileConfig<4, 8, 32, 32, 256>;
 using F32Skew = SkewConfig<4, 16, 64, 64, 256, 32, 4>;
 using F64Tile = TileConfig<8, 8, 32, 64, 256, 3>;
-using F64Skew = SkewConfig<8, 16, 64, 64, 256, 32>;
+using F64Skew = SkewConfig<8, 16, 32, 64, 256, 32, 4>;
 using C128Tile = TileConfig<16, 16, 16, 16, 256>;
 using C128Skew = SkewConfig<16, 16, 32, 32, 256, 32, 3>;
 
@@ -202,8 +202,8 @@ const Entry kEntries[] = {
     {8, "peel-32x64w8-b3", run_kernel<Peeled<F64Tile, Skewed<F64Skew>>>},
     {8, "tile-32x64w8-b4", run_kernel<Tiled<TileConfig<8, 8, 32, 64, 256, 4>>>},
     {8, "tile-64x64w16-b2", run_kernel<Tiled<TileConfig<8, 16, 32, 32, 256, 2>>>},
-    {8, "skew-64x64w16", run_kernel<Skewed<F64Skew>>},
-    {8, "skew-32x64w16-b4", run_kernel<Skewed<SkewConfig<8, 16, 32, 64, 256, 32, 4>>>},
+    {8, "skew-64x64w16", run_kernel<Skewed<SkewConfig<8, 16, 64, 64, 256, 32>>>},
+    {8, "skew-32x64w16-b4", run_kernel<Skewed<F64Skew>>},
     {8, "rskew-60x32", run_kernel<Realigned<RealignConfig<8, 60, 32, 256>>>},
     {8, "rskew-60x32-b4", run_kernel<Realigned<RealignConfig<8, 60, 32, 256, 4>>>},
     {8, "rskew-28x64-b4", run_kernel<Realigned<RealignConfig<8, 28, 64, 256, 4>>>},

@@ -316,6 +316,13 @@ def group_resume(tmp):
     os.remove(dst)
     env = dict(os.environ, XPOSE_TEST_SIGNAL_AT_STAGE="2:10")
     run("transpose", f"{src}:/data", f"{dst}:/data", *opts, env=env, expect=75)
+    # A journal changed after the fact (edited, or torn by a crash) is refused, not trusted.
+    with open(journal) as f:
+        text = f.read()
+    with open(journal, "w") as f:
+        f.write(text.replace("stages_done=", "stages_done=1"))
+    proc = run("transpose", f"{src}:/data", f"{dst}:/data", *opts, "--resume", expect=11)
+    check("damaged" in proc.stderr and os.path.exists(partial), proc.stderr)
     run("transpose", f"{src}:/data", f"{dst}:/data", *opts)
     check(sha(dst) == sha(ref) and not os.path.exists(journal), "a restart over an old journal went wrong")
 
