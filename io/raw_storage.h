@@ -35,10 +35,10 @@ class RawStorage {
   /// Same contract as Dataset::read for boxes that share every extent but the last and do not
   /// overlap (the stage reads: one box per destination, side by side): the elements of the union
   /// in file row-major order, packed. `threads` copy in parallel. Throws IoError on a bad box.
-  /// With `release`, the mapped pages are let go of band by band as they are copied (see
-  /// release()): for inputs larger than the memory budget; otherwise they stay mapped, as the
-  /// next stages read the same rows again.
-  void read(const std::vector<Box>& boxes, void* buffer, int threads, bool release = false) const;
+  /// With `bounded` (inputs larger than the memory budget), the pieces are read with pread and
+  /// no page of the file is mapped into the process; otherwise they are copied from the map, and
+  /// the pages stay mapped, as the next stages read the same rows again.
+  void read(const std::vector<Box>& boxes, void* buffer, int threads, bool bounded = false) const;
   /// The counterpart of read for writes.
   void write(const std::vector<Box>& boxes, const void* buffer, int threads);
   /// Forces written data to stable storage (fdatasync).

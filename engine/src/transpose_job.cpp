@@ -376,10 +376,6 @@ TransposeReport run_transpose(MPI_Comm comm, const TransposeOptions& o) {
     }
     throw;
   }
-  auto transfer_name = [](io::Transfer t) { return t == io::Transfer::Collective ? "collective" : "independent"; };
-  report.io = fused ? std::string("mapped input and output: the transpose reads and writes the files' pages")
-                    : cat(raw_in ? "direct (mmap)" : transfer_name(o.read_transfer), " read, ",
-                          raw_out ? cat("direct (", raw_out->method(), ")") : transfer_name(o.write_transfer), " write");
 
   report.plan = plan;
   report.backend = backend->name();
@@ -406,12 +402,17 @@ TransposeReport run_transpose(MPI_Comm comm, const TransposeOptions& o) {
   IoWorker io(threaded);
   // Every stage reads the same input rows (other columns), so the mapped row slab stays mapped:
   // its pages are the file's clean page cache, which the kernel can reclaim, but they count in
-  // the resident set. With an explicit --host-mem smaller than the slab and the buffers, they are
-  // let go of band by band instead, keeping the resident set within the budget at the cost of
-  // mapping pages again in later stages (slower: each stage maps its pieces afresh).
+  // the resident set. With an explicit --host-mem smaller than the slab and the buffers, the
+  // stages read their pieces with pread instead (and the fused CPU path lets its mapped rows go
+  // band by band), keeping the resident set within the budget.
   const std::int64_t slab_bytes = plan.batch_outer * plan.batch_inner * plan.in_rows.count(me) * plan.cols * es;
   const std::int64_t buffers_bytes = plan.buffer_bytes() * (fused ? 2 : plan.host_buffers);
   const bool bound_input = raw_in && o.host_mem > 0 && slab_bytes + buffers_bytes > o.host_mem;
+  auto transfer_name = [](io::Transfer t) { return t == io::Transfer::Collective ? "collective" : "independent"; };
+  report.io = fused ? std::string("mapped input and output: the transpose reads and writes the files' pages")
+                    : cat(raw_in ? (bound_input ? "direct (pread)" : "direct (mmap)") : transfer_name(o.read_transfer),
+                          " read, ", raw_out ? cat("direct (", raw_out->method(), ")") : transfer_name(o.write_transfer),
+                          " write");
   auto read_boxes = [&](std::int64_t k) {  // one piece per destination, from this rank's rows
     const Stage st = plan.stage(k);
     const StageGeometry g = StageGeometry::make(plan, st, me);

@@ -87,6 +87,10 @@ TEST(RawStorage, ReadsWhatHdf5Reads) {
         raw->read(boxes, b.data(), 1 + trial % 3);
         ASSERT_EQ(0, std::memcmp(a.data(), b.data(), n)) << format_shape(shape) << " elem " << elem << " trial " << trial;
         ASSERT_EQ(b[n], 0xCD) << "wrote past the selection";
+        std::vector<unsigned char> c(n + 1, 0xEF);  // bounded: positioned reads, nothing mapped
+        raw->read(boxes, c.data(), 1 + trial % 3, true);
+        ASSERT_EQ(0, std::memcmp(a.data(), c.data(), n)) << format_shape(shape) << " elem " << elem << " trial " << trial << " (bounded)";
+        ASSERT_EQ(c[n], 0xEF) << "wrote past the selection (bounded)";
       }
     }
 }
