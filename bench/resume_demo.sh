@@ -33,9 +33,10 @@ mpirun -np 2 "$X" verify "$IN" "$W/res.h5:/m"
 
 echo "== run stopped with SIGTERM to its ranks"
 run "$W/term.h5:/m" -q --json "$W/term.json" &
+pid=$!
 while [ "$(grep -s '^stages_done=' "$W/.term.h5.xpose-journal" | cut -d= -f2)" -lt 3 ] 2>/dev/null ||
       [ ! -e "$W/.term.h5.xpose-journal" ]; do sleep 0.02; done
-pkill -TERM -f "^$X transpose $IN $W/term.h5"; wait; echo "  exit code $?"
+pkill -TERM -f "^$X transpose $IN $W/term.h5"; wait $pid; echo "  exit code $? (mpirun)"
 cat "$W/term.json"
 echo "== --resume"
 t run "$W/term.h5:/m" --resume -q

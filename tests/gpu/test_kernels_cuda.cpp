@@ -85,6 +85,17 @@ TEST(TriangularIndex, NearTwoTo32PairsAndBeyond) {
     const auto last = tri::staggered_pair(t, tri::pair_count(t) - 1);
     EXPECT_EQ(last.row, 0u);
     EXPECT_EQ(last.col, t - 1);
+    const auto last_row = tri::row_pair(t, tri::pair_count(t) - 1);  // the library's order
+    EXPECT_EQ(last_row.row, t - 1);
+    EXPECT_EQ(last_row.col, t - 1);
+    for (const std::uint64_t r : {std::uint64_t{1}, t / 2, t - 2}) {
+      const auto first = tri::row_pair(t, tri::band_start(t, r));
+      EXPECT_EQ(first.row, r);
+      EXPECT_EQ(first.col, r);
+      const auto end = tri::row_pair(t, tri::band_start(t, r) - 1);
+      EXPECT_EQ(end.row, r - 1);
+      EXPECT_EQ(end.col, t - 1);
+    }
   }
   std::mt19937_64 rng(42);
   for (const std::uint64_t t :
