@@ -51,10 +51,12 @@ void Progress::update(std::int64_t done_bytes) {
 
 void Progress::finish() {
   if (!enabled_) return;
+  if (!tty_ && printed_ == done_) return;  // a batch log already has this line
   print(done_, true);
 }
 
 void Progress::print(std::int64_t done, bool final) {
+  printed_ = done;
   double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
   double frac = total_ > 0 ? static_cast<double>(done) / static_cast<double>(total_) : 1.0;
   double rate = elapsed > 0 ? static_cast<double>(done - baseline_) / elapsed : 0.0;

@@ -29,6 +29,7 @@ class Progress {
   bool tty_;
   double interval_;
   std::chrono::steady_clock::time_point start_, last_;
+  std::int64_t printed_ = -1;  ///< bytes shown by the last line printed (-1: none yet)
   std::int64_t done_ = 0;
   std::int64_t baseline_ = 0;
 };
