@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "engine/src/host_buffer.h"
+#include "mpi/exchange.h"
 #include "xpose/config.h"
 #include "xpose/error.h"
 #include "xpose/types.h"
@@ -82,6 +83,19 @@ int main(int argc, char** argv) {
   if (me == 0)
     std::printf("  %-28s %9.3f ms  %8.2f GB/s per rank (sent to others)\n", "MPI_Alltoall, pinned host", t_mpi * 1e3,
                 moved / t_mpi / 1e9);
+#if XPOSE_HAVE_CUDA
+  if (xpose::mpi::mpi_is_cuda_aware()) {  // the raw transport of the mpi-device backend
+    xpose::cuda::DeviceBuffer ds(total), dr(total);
+    double t_dev = time_collective(reps, [&] {
+      MPI_Alltoall(ds.data(), count, chunk, dr.data(), count, chunk, MPI_COMM_WORLD);
+    });
+    if (me == 0)
+      std::printf("  %-28s %9.3f ms  %8.2f GB/s per rank (sent to others)\n", "MPI_Alltoall, device (CUDA-aware)",
+                  t_dev * 1e3, moved / t_dev / 1e9);
+  } else if (me == 0) {
+    std::printf("  MPI_Alltoall, device: skipped (this MPI library is not CUDA-aware)\n");
+  }
+#endif
 #if XPOSE_HAVE_NCCL
   {
     xpose::cuda::DeviceBuffer ds(total), dr(total);
