@@ -19,7 +19,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 # The rows drawn, in this order: the library kernels and the baselines.
 KERNELS = [
     ("xpose", "xpose out-of-place", "#1f77b4"),
-    ("xpose-inplace", "xpose in place (staggered)", "#2ca02c"),
+    ("xpose-inplace", "xpose in place (triangular)", "#2ca02c"),
     ("cublas-geam", "cuBLAS geam", "#ff7f0e"),
     ("seed", "seed kernel (32x33 tile)", "#9467bd"),
     ("classic-inplace", "classic in place (all tiles)", "#8c564b"),
