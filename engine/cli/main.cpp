@@ -37,7 +37,7 @@ const char* kExitCodes =
     "  8   verify: the output is not the transpose of the input\n"
     "  9   resources: memory budget too small, or memory allocation failed\n"
     "  10  runtime: MPI, CUDA or NCCL failure\n"
-    "  11  resume refused: the journal belongs to another input, plan or option set\n"
+    "  11  resume refused: the journal belongs to another input, plan or option set, or is damaged\n"
     "  75  interrupted by SIGTERM/SIGUSR1 after a clean stage: rerun with --resume\n";
 
 const char* kTopHelp =
