@@ -116,20 +116,23 @@ bool inplace_accepts(const void* buf, std::int64_t n) {
   return words_aligned<C>(buf, buf, n, n, n * n, n * n, 1);
 }
 
-template <class C, PairOrder Order>
-void inplace_prepare() {
+/// Raises `kernel`'s dynamic shared-memory limit where a launch needs more than the default
+/// 48 KiB (every in-place kernel holds two tiles of C).
+template <class C>
+void inplace_prepare(void (*kernel)(InplaceParams)) {
   constexpr std::size_t smem = 2 * C::SMEM_BYTES;
   if (smem > 48 * 1024)
-    XPOSE_CHECK_CUDA(cudaFuncSetAttribute(inplace_kernel<C, Order>,
-                                          cudaFuncAttributeMaxDynamicSharedMemorySize,
+    XPOSE_CHECK_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                           static_cast<int>(smem)));
 }
 
-/// Launches inplace_kernel<C, Order> over `batch` dense n x n matrices at `buf` on `stream`.
-/// `max_blocks` > 0 caps the grid (a persistent grid); 0: one block a tile pair.
+/// Launches one of the in-place kernels of C and Order (inplace_kernel, inplace_words_kernel,
+/// inplace_realign_kernel: they share InplaceParams and the grid) over `batch` dense n x n
+/// matrices at `buf` on `stream`: one block a tile pair, or at most `max_blocks` (a persistent
+/// grid) when that is > 0. `name` names the kernel in a launch error.
 template <class C, PairOrder Order>
-void launch_inplace(void* buf, std::int64_t n, std::int64_t batch, cudaStream_t stream,
-                    std::int64_t max_blocks = 0) {
+void launch_inplace_with(void (*kernel)(InplaceParams), const char* name, void* buf, std::int64_t n,
+                         std::int64_t batch, cudaStream_t stream, std::int64_t max_blocks = 0) {
   const std::uint64_t tiles = static_cast<std::uint64_t>((n + C::TH - 1) / C::TH);
   if (tiles >= (std::uint64_t{1} << 31))
     throw DimensionMismatch(cat("transpose_inplace_cuda: n = ", n, " is too large"));
@@ -144,37 +147,28 @@ void launch_inplace(void* buf, std::int64_t n, std::int64_t batch, cudaStream_t 
   std::int64_t gx = static_cast<std::int64_t>(std::min<std::uint64_t>(p.blocks, 0x7fffffff));
   if (max_blocks > 0) gx = std::min(gx, max_blocks);
   const std::int64_t gy = std::min<std::int64_t>(batch, 65535);
-  constexpr std::size_t smem = 2 * C::SMEM_BYTES;
-  inplace_prepare<C, Order>();
-  inplace_kernel<C, Order>
-      <<<dim3(static_cast<unsigned>(gx), static_cast<unsigned>(gy)), C::NT, smem, stream>>>(p);
-  XPOSE_CHECK_CUDA_LAUNCH("inplace_kernel");
+  inplace_prepare<C>(kernel);
+  kernel<<<dim3(static_cast<unsigned>(gx), static_cast<unsigned>(gy)), C::NT, 2 * C::SMEM_BYTES,
+           stream>>>(p);
+  const cudaError_t err = cudaGetLastError();
+  if (err != cudaSuccess)
+    cuda_detail::throw_cuda_error(err, cat("launch of ", name).c_str(), __FILE__, __LINE__);
+}
+
+/// Launches inplace_kernel<C, Order> over `batch` dense n x n matrices at `buf` on `stream`.
+/// `max_blocks` > 0 caps the grid (a persistent grid); 0: one block a tile pair.
+template <class C, PairOrder Order>
+void launch_inplace(void* buf, std::int64_t n, std::int64_t batch, cudaStream_t stream,
+                    std::int64_t max_blocks = 0) {
+  launch_inplace_with<C, Order>(inplace_kernel<C, Order>, "inplace_kernel", buf, n, batch, stream,
+                                max_blocks);
 }
 
 /// Launches inplace_words_kernel<C, Order> (any n) over `batch` dense n x n matrices at `buf`.
 template <class C, PairOrder Order>
 void launch_inplace_words(void* buf, std::int64_t n, std::int64_t batch, cudaStream_t stream) {
-  const std::uint64_t tiles = static_cast<std::uint64_t>((n + C::TH - 1) / C::TH);
-  if (tiles >= (std::uint64_t{1} << 31))
-    throw DimensionMismatch(cat("transpose_inplace_cuda: n = ", n, " is too large"));
-  InplaceParams p;
-  p.buf = static_cast<char*>(buf);
-  p.n = n;
-  p.batch = batch;
-  p.pitch_bytes = n * C::S;
-  p.stride_bytes = n * n * C::S;
-  p.tiles = tiles;
-  p.blocks = Order == PairOrder::Classic ? tiles * tiles : tri::pair_count(tiles);
-  const std::int64_t gx = static_cast<std::int64_t>(std::min<std::uint64_t>(p.blocks, 0x7fffffff));
-  const std::int64_t gy = std::min<std::int64_t>(batch, 65535);
-  constexpr std::size_t smem = 2 * C::SMEM_BYTES;
-  if (smem > 48 * 1024)
-    XPOSE_CHECK_CUDA(cudaFuncSetAttribute(inplace_words_kernel<C, Order>,
-                                          cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                          static_cast<int>(smem)));
-  inplace_words_kernel<C, Order>
-      <<<dim3(static_cast<unsigned>(gx), static_cast<unsigned>(gy)), C::NT, smem, stream>>>(p);
-  XPOSE_CHECK_CUDA_LAUNCH("inplace_words_kernel");
+  launch_inplace_with<C, Order>(inplace_words_kernel<C, Order>, "inplace_words_kernel", buf, n, batch,
+                                stream);
 }
 
 /// Blocks of inplace_kernel<C, Order> resident on the whole device at once.
@@ -183,7 +177,7 @@ std::int64_t inplace_resident_blocks() {
   int device = 0, sms = 0, per_sm = 0;
   XPOSE_CHECK_CUDA(cudaGetDevice(&device));
   XPOSE_CHECK_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  inplace_prepare<C, Order>();
+  inplace_prepare<C>(inplace_kernel<C, Order>);
   XPOSE_CHECK_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, inplace_kernel<C, Order>,
                                                                  C::NT, 2 * C::SMEM_BYTES));
   return static_cast<std::int64_t>(sms) * std::max(per_sm, 1);

@@ -223,49 +223,12 @@ __global__ void __launch_bounds__(C::NT, C::MINB) rskew_kernel(SkewParams p) {
   }
 }
 
-/// Whether rskew_kernel<C> takes the layout: element-aligned buffers (any pitch).
-template <class C>
-bool rskew_accepts(const void* in, const void* out, const TransposeShape&) {
-  return reinterpret_cast<std::uintptr_t>(in) % C::S == 0 &&
-         reinterpret_cast<std::uintptr_t>(out) % C::S == 0;
-}
-
-/// Launches rskew_kernel<C>; `s` resolved, non-empty, accepted.
+/// Launches rskew_kernel<C>; `s` resolved, non-empty, and taken by skew_accepts (element-aligned
+/// buffers, any pitch). Pieces start up to MH - 1 rows early.
 template <class C>
 void launch_rskew(const void* in, void* out, const TransposeShape& s, cudaStream_t stream,
                   int group = 1) {
-  SkewParams p;
-  p.in = static_cast<const char*>(in);
-  p.out = static_cast<char*>(out);
-  p.rows = s.rows;
-  p.cols = s.cols;
-  p.batch = s.batch;
-  p.in_pitch_bytes = s.in_pitch * C::S;
-  p.out_pitch_bytes = s.out_pitch * C::S;
-  p.in_stride_bytes = s.in_batch_stride * C::S;
-  p.out_stride_bytes = s.out_batch_stride * C::S;
-  p.m = C::MH;
-  const std::int64_t tiles_x = (s.cols + C::TW - 1) / C::TW;
-  const std::int64_t tiles_y = (s.rows + C::MH + C::TH - 1) / C::TH;  // pieces start up to MH-1 early
-  const std::int64_t tiles = tiles_x * tiles_y;
-  if (tiles >= (std::int64_t{1} << 32))
-    throw DimensionMismatch(
-        cat("transpose_cuda: ", s.rows, " x ", s.cols, " needs ", tiles, " tiles, more than 2^32"));
-  p.tiles_x = static_cast<std::uint32_t>(tiles_x);
-  p.tiles_y = static_cast<std::uint32_t>(tiles_y);
-  p.tiles = static_cast<std::uint32_t>(tiles);
-  p.group = group > 1 && group * tiles_x < (std::int64_t{1} << 32)
-                ? static_cast<std::uint32_t>(group)
-                : 1;
-  const std::int64_t gx = std::min<std::int64_t>(tiles, 0x7fffffff);
-  const std::int64_t gy = std::min<std::int64_t>(s.batch, 65535);
-  if (C::SMEM_BYTES > 48 * 1024)
-    XPOSE_CHECK_CUDA(cudaFuncSetAttribute(rskew_kernel<C>,
-                                          cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                          static_cast<int>(C::SMEM_BYTES)));
-  rskew_kernel<C><<<dim3(static_cast<unsigned>(gx), static_cast<unsigned>(gy)), C::NT,
-                    C::SMEM_BYTES, stream>>>(p);
-  XPOSE_CHECK_CUDA_LAUNCH("rskew_kernel");
+  launch_skewed_with<C>(rskew_kernel<C>, "rskew_kernel", in, out, s, C::MH, stream, group);
 }
 
 // ---- in place: realigned tile pairs --------------------------------------------------------
@@ -388,27 +351,8 @@ __global__ void __launch_bounds__(C::NT, C::MINB) inplace_realign_kernel(Inplace
 /// buffer aligned to the element size).
 template <class C, PairOrder Order>
 void launch_inplace_realign(void* buf, std::int64_t n, std::int64_t batch, cudaStream_t stream) {
-  const std::uint64_t tiles = static_cast<std::uint64_t>((n + C::TH - 1) / C::TH);
-  if (tiles >= (std::uint64_t{1} << 31))
-    throw DimensionMismatch(cat("transpose_inplace_cuda: n = ", n, " is too large"));
-  InplaceParams p;
-  p.buf = static_cast<char*>(buf);
-  p.n = n;
-  p.batch = batch;
-  p.pitch_bytes = n * C::S;
-  p.stride_bytes = n * n * C::S;
-  p.tiles = tiles;
-  p.blocks = Order == PairOrder::Classic ? tiles * tiles : tri::pair_count(tiles);
-  const std::int64_t gx = static_cast<std::int64_t>(std::min<std::uint64_t>(p.blocks, 0x7fffffff));
-  const std::int64_t gy = std::min<std::int64_t>(batch, 65535);
-  constexpr std::size_t smem = 2 * C::SMEM_BYTES;
-  if (smem > 48 * 1024)
-    XPOSE_CHECK_CUDA(cudaFuncSetAttribute(inplace_realign_kernel<C, Order>,
-                                          cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                          static_cast<int>(smem)));
-  inplace_realign_kernel<C, Order>
-      <<<dim3(static_cast<unsigned>(gx), static_cast<unsigned>(gy)), C::NT, smem, stream>>>(p);
-  XPOSE_CHECK_CUDA_LAUNCH("inplace_realign_kernel");
+  launch_inplace_with<C, Order>(inplace_realign_kernel<C, Order>, "inplace_realign_kernel", buf, n,
+                                batch, stream);
 }
 
 }  // namespace xpose::kernels::cuda_tile

@@ -239,10 +239,12 @@ bool skew_accepts(const void* in, const void* out, const TransposeShape&) {
          reinterpret_cast<std::uintptr_t>(out) % C::S == 0;
 }
 
-/// Launches skew_kernel<C> on `stream`; `group` as launch_tiled's.
+/// Launches a kernel of the skewed layout (skew_kernel, or realign.cuh's rskew_kernel) on
+/// `stream`: tiles of C::TH rows that start `m` rows early (the pieces' shift), `group` as
+/// launch_tiled's. `s` resolved and non-empty; `name` names the kernel in a launch error.
 template <class C>
-void launch_skew(const void* in, void* out, const TransposeShape& s, cudaStream_t stream,
-                 int group = 1) {
+void launch_skewed_with(void (*kernel)(SkewParams), const char* name, const void* in, void* out,
+                        const TransposeShape& s, std::int64_t m, cudaStream_t stream, int group) {
   SkewParams p;
   p.in = static_cast<const char*>(in);
   p.out = static_cast<char*>(out);
@@ -253,13 +255,9 @@ void launch_skew(const void* in, void* out, const TransposeShape& s, cudaStream_
   p.out_pitch_bytes = s.out_pitch * C::S;
   p.in_stride_bytes = s.in_batch_stride * C::S;
   p.out_stride_bytes = s.out_batch_stride * C::S;
-  // Every output row aligned: no skew, no extra rows.
-  const bool aligned = reinterpret_cast<std::uintptr_t>(out) % C::A_OUT == 0 &&
-                       p.out_pitch_bytes % C::A_OUT == 0 &&
-                       (s.batch <= 1 || p.out_stride_bytes % C::A_OUT == 0);
-  p.m = aligned ? 0 : C::M;
+  p.m = m;
   const std::int64_t tiles_x = (s.cols + C::TW - 1) / C::TW;
-  const std::int64_t tiles_y = (s.rows + p.m + C::TH - 1) / C::TH;
+  const std::int64_t tiles_y = (s.rows + m + C::TH - 1) / C::TH;
   const std::int64_t tiles = tiles_x * tiles_y;
   if (tiles >= (std::int64_t{1} << 32))
     throw DimensionMismatch(
@@ -273,12 +271,24 @@ void launch_skew(const void* in, void* out, const TransposeShape& s, cudaStream_
   const std::int64_t gx = std::min<std::int64_t>(tiles, 0x7fffffff);
   const std::int64_t gy = std::min<std::int64_t>(s.batch, 65535);
   if (C::SMEM_BYTES > 48 * 1024)
-    XPOSE_CHECK_CUDA(cudaFuncSetAttribute(skew_kernel<C>,
-                                          cudaFuncAttributeMaxDynamicSharedMemorySize,
+    XPOSE_CHECK_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                           static_cast<int>(C::SMEM_BYTES)));
-  skew_kernel<C><<<dim3(static_cast<unsigned>(gx), static_cast<unsigned>(gy)), C::NT, C::SMEM_BYTES,
-                   stream>>>(p);
-  XPOSE_CHECK_CUDA_LAUNCH("skew_kernel");
+  kernel<<<dim3(static_cast<unsigned>(gx), static_cast<unsigned>(gy)), C::NT, C::SMEM_BYTES, stream>>>(p);
+  const cudaError_t err = cudaGetLastError();
+  if (err != cudaSuccess)
+    cuda_detail::throw_cuda_error(err, cat("launch of ", name).c_str(), __FILE__, __LINE__);
+}
+
+/// Launches skew_kernel<C> on `stream`; `group` as launch_tiled's.
+template <class C>
+void launch_skew(const void* in, void* out, const TransposeShape& s, cudaStream_t stream,
+                 int group = 1) {
+  // Every output row aligned: no skew, no extra rows.
+  const std::int64_t out_pitch_bytes = s.out_pitch * C::S;
+  const bool aligned = reinterpret_cast<std::uintptr_t>(out) % C::A_OUT == 0 &&
+                       out_pitch_bytes % C::A_OUT == 0 &&
+                       (s.batch <= 1 || s.out_batch_stride * C::S % C::A_OUT == 0);
+  launch_skewed_with<C>(skew_kernel<C>, "skew_kernel", in, out, s, aligned ? 0 : C::M, stream, group);
 }
 
 #endif  // __CUDACC__

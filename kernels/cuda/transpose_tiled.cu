@@ -59,7 +59,7 @@ struct Skewed {
 template <class C>
 struct Realigned {
   static bool accepts(const void* in, const void* out, const TransposeShape& s) {
-    return cuda_tile::rskew_accepts<C>(in, out, s);
+    return cuda_tile::skew_accepts<C>(in, out, s);
   }
   static void launch(const void* in, void* out, const TransposeShape& s, cudaStream_t st) {
     cuda_tile::launch_rskew<C>(in, out, s, st);

@@ -27,25 +27,12 @@
 #include "kernels/transpose.h"
 #include "xpose/distributed_transpose.h"
 #include "xpose/error.h"
+#include "tests/distributed_reference.h"
 
 namespace xpose {
 namespace {
 
-int world_rank() {
-  int r = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &r);
-  return r;
-}
-int world_size() {
-  int n = 0;
-  MPI_Comm_size(MPI_COMM_WORLD, &n);
-  return n;
-}
-std::int64_t sum_over_ranks(std::int64_t v) {
-  std::int64_t s = 0;
-  MPI_Allreduce(&v, &s, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
-  return s;
-}
+using namespace test;
 
 bool gpu_on_every_rank() {
   int mine = cuda_device_available() ? 1 : 0, all = 0;
@@ -72,46 +59,10 @@ class DeviceBytes {
   std::size_t bytes_;
 };
 
-// Element (b, i, j) of the global input.
-void element(std::byte* dst, std::size_t s, std::int64_t b, std::int64_t i, std::int64_t j,
-             std::uint64_t seed) {
-  std::uint64_t v = (static_cast<std::uint64_t>(b) * 0x100000001B3ull) ^
-                    (static_cast<std::uint64_t>(i) << 32) ^ static_cast<std::uint64_t>(j) ^ seed;
-  v *= 0x9E3779B97F4A7C15ull;
-  v ^= v >> 29;
-  for (std::size_t k = 0; k < s; ++k) dst[k] = static_cast<std::byte>((v >> (8 * (k % 8))) + 7 * k);
-}
-
-std::vector<std::byte> host_input(const DistributedTranspose& plan, std::uint64_t seed) {
-  const std::size_t s = plan.element_type().size;
-  const std::int64_t n = plan.local_input_rows(), C = plan.cols();
-  std::vector<std::byte> in(plan.local_input_bytes());
-  for (std::int64_t b = 0; b < plan.batch(); ++b)
-    for (std::int64_t i = 0; i < n; ++i)
-      for (std::int64_t j = 0; j < C; ++j)
-        element(&in[((b * n + i) * C + j) * s], s, b, plan.input_row_offset() + i, j, seed);
-  return in;
-}
-
-std::int64_t count_wrong(const DistributedTranspose& plan, const std::byte* out,
-                         std::uint64_t seed) {
-  const std::size_t s = plan.element_type().size;
-  const std::int64_t m = plan.local_output_rows(), R = plan.rows();
-  std::vector<std::byte> want(s);
-  std::int64_t wrong = 0;
-  for (std::int64_t b = 0; b < plan.batch(); ++b)
-    for (std::int64_t j = 0; j < m; ++j)
-      for (std::int64_t i = 0; i < R; ++i) {
-        element(want.data(), s, b, i, plan.output_row_offset() + j, seed);
-        wrong += std::memcmp(want.data(), out + ((b * m + j) * R + i) * s, s) != 0;
-      }
-  return wrong;
-}
-
 // One execute on device buffers, checked on the host. Returns wrong elements on this rank.
 std::int64_t run_once(DistributedTranspose& plan, bool inplace, std::uint64_t seed,
                       cudaStream_t stream) {
-  const auto in = host_input(plan, seed);
+  const auto in = make_input(plan, 0, seed);
   std::vector<std::byte> out(plan.local_output_bytes());
   if (inplace) {
     DeviceBytes buf(plan.local_inplace_bytes());
@@ -245,7 +196,7 @@ TEST_F(DistributedTransposeGpu, OrderedOnTheCallersStream) {
       std::int64_t wrong = 0;
       for (std::uint64_t seed : {11u, 12u, 13u}) {
         cudaStream_t s = seed % 2 ? a.get() : b.get();
-        const auto in = host_input(plan, seed);
+        const auto in = make_input(plan, 0, seed);
         if (!in.empty()) std::memcpy(h_in, in.data(), in.size());
         if (d_in.size() > 0)
           XPOSE_CHECK_CUDA(
@@ -372,7 +323,7 @@ std::int64_t wrong_against_reference(const DistributedTranspose& plan, const std
 
 // Fills `d_in` with seed's input and poisons `d_out`, synchronously.
 void load(const DistributedTranspose& plan, std::byte* d_in, std::byte* d_out, std::uint64_t seed) {
-  const auto in = host_input(plan, seed);
+  const auto in = make_input(plan, 0, seed);
   if (!in.empty()) XPOSE_CHECK_CUDA(cudaMemcpy(d_in, in.data(), in.size(), cudaMemcpyHostToDevice));
   if (plan.local_output_bytes() > 0)
     XPOSE_CHECK_CUDA(cudaMemset(d_out, 0xCD, plan.local_output_bytes()));
@@ -421,7 +372,7 @@ TEST_F(PeerTransportGpu, MatchesTheCpuReference) {
       DeviceBytes buf(plan.local_inplace_bytes());
       wrong = 0;
       for (int k = 0; k < 2; ++k) {
-        const auto in = host_input(plan, ++seed);
+        const auto in = make_input(plan, 0, ++seed);
         if (buf.size() > 0) XPOSE_CHECK_CUDA(cudaMemset(buf.get(), 0xCD, buf.size()));
         if (!in.empty())
           XPOSE_CHECK_CUDA(cudaMemcpy(buf.get(), in.data(), in.size(), cudaMemcpyHostToDevice));
