@@ -11,6 +11,7 @@
 #include "kernels/cuda/realign.cuh"
 #include "kernels/cuda/skew.cuh"
 #include "kernels/cuda/tiled.cuh"
+#include "kernels/cuda/tma.cuh"
 #include "kernels/cuda/variants.h"
 #include "kernels/transpose.h"
 #include "xpose/error.h"
@@ -101,6 +102,16 @@ struct Peeled {
   }
 };
 
+#if XPOSE_HAVE_TMA
+// Hopper's bulk tensor copies (tma.cuh): only where the device and the build have sm_90 and the
+// layout is 16-byte aligned; launch() is not used (run_tma decides and launches in one step).
+template <class C, bool TmaStore = true>
+bool run_tma(const void* in, void* out, const TransposeShape& s, cudaStream_t st) {
+  return cuda_tile::tma_accepts<C, TmaStore>(in, out, s) &&
+         cuda_tile::launch_tma<C, TmaStore>(in, out, s, st);
+}
+#endif
+
 // The first kernel that accepts the layout runs.
 template <class K, class... Rest>
 void dispatch(const void* in, void* out, std::size_t elem_size, const TransposeShape& s,
@@ -179,9 +190,10 @@ struct Entry {
   Runner run;
 };
 
-// Names: kernel-TILE[wWORD][-bMINB]; TILE is input rows x input columns of a tile (tiled), output
-// columns x output rows of a block (skew, rskew). tile: tiled.cuh; skew: skew.cuh; rskew:
-// realign.cuh (skewed pieces, realigned words); peel: tiled interior + skewed edge strips.
+// Names: kernel-TILE[wWORD][-bMINB]; TILE is input rows x input columns of a tile (tiled, tma),
+// output columns x output rows of a block (skew, rskew). tile: tiled.cuh; skew: skew.cuh; rskew:
+// realign.cuh (skewed pieces, realigned words); peel: tiled interior + skewed edge strips; tma:
+// tma.cuh (Hopper bulk tensor copies; declines elsewhere); tmald: TMA loads, plain stores.
 const Entry kEntries[] = {
     {1, "tile-128x128w16", run_kernel<Tiled<U8Tile>>},
     {1, "skew-128x64w16", run_kernel<Skewed<U8Skew>>},
@@ -216,6 +228,30 @@ const Entry kEntries[] = {
     {16, "skew-32x32-b3", run_kernel<Skewed<C128Skew>>},
     {16, "rskew-30x32", run_kernel<Realigned<RealignConfig<16, 30, 32, 256>>>},
     {16, "rskew-62x16-b4", run_kernel<Realigned<RealignConfig<16, 62, 16, 256, 4>>>},
+#if XPOSE_HAVE_TMA
+    // Hopper TMA (tma.cuh); TILE is input rows x input columns.
+    {4, "tma-64x64", run_tma<cuda_tile::TmaConfig<4, 2, 2, 128>>},
+    {4, "tma-64x64-t256", run_tma<cuda_tile::TmaConfig<4, 2, 2, 256>>},
+    {4, "tma-32x64", run_tma<cuda_tile::TmaConfig<4, 2, 1, 128>>},
+    {4, "tma-64x32", run_tma<cuda_tile::TmaConfig<4, 1, 2, 128>>},
+    {4, "tma-64x128", run_tma<cuda_tile::TmaConfig<4, 4, 2, 256>>},
+    {4, "tma-128x128", run_tma<cuda_tile::TmaConfig<4, 4, 4, 256>>},
+    {8, "tma-32x32", run_tma<cuda_tile::TmaConfig<8, 2, 2, 128>>},
+    {8, "tma-32x64", run_tma<cuda_tile::TmaConfig<8, 4, 2, 256>>},
+    {8, "tma-64x32", run_tma<cuda_tile::TmaConfig<8, 2, 4, 256>>},
+    {8, "tma-64x64", run_tma<cuda_tile::TmaConfig<8, 4, 4, 256>>},
+    {16, "tma-16x16", run_tma<cuda_tile::TmaConfig<16, 2, 2, 128>>},
+    {16, "tma-16x32", run_tma<cuda_tile::TmaConfig<16, 4, 2, 256>>},
+    {16, "tma-32x32", run_tma<cuda_tile::TmaConfig<16, 4, 4, 256>>},
+    // TMA loads, plain 16-byte stores (tma_load_kernel)
+    {4, "tmald-64x64", run_tma<cuda_tile::TmaConfig<4, 2, 2, 256>, false>},
+    {4, "tmald-64x32", run_tma<cuda_tile::TmaConfig<4, 1, 2, 128>, false>},
+    {4, "tmald-128x64", run_tma<cuda_tile::TmaConfig<4, 2, 4, 256>, false>},
+    {8, "tmald-32x32", run_tma<cuda_tile::TmaConfig<8, 2, 2, 256>, false>},
+    {8, "tmald-32x64", run_tma<cuda_tile::TmaConfig<8, 4, 2, 256>, false>},
+    {16, "tmald-16x16", run_tma<cuda_tile::TmaConfig<16, 2, 2, 256>, false>},
+    {16, "tmald-16x32", run_tma<cuda_tile::TmaConfig<16, 4, 2, 256>, false>},
+#endif
 };
 
 }  // namespace

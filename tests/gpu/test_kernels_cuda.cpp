@@ -545,6 +545,57 @@ TEST_F(CudaKernels, EveryVariantInPlace) {
   for (const std::string& v : xpose::kernels::variants::in_place(8)) check_inplace(8, 1537, 1, 0, v);
 }
 
+// The Hopper TMA candidates (kernels/cuda/tma.cuh) on layouts they take: 16-byte aligned bases,
+// pitches and batch strides; edge tiles in both directions (the tensor maps clip them), thin
+// shapes, batches, pitched sub-blocks, bases shifted by 16 bytes. On sm_90 each candidate must
+// accept the layout (so this test cannot pass by skipping everything); elsewhere it must decline.
+TEST_F(CudaKernels, TmaVariants) {
+  int device = 0, major = 0;
+  XPOSE_CHECK_CUDA(cudaGetDevice(&device));
+  XPOSE_CHECK_CUDA(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
+  int tma_candidates = 0;
+  for (std::size_t e : {std::size_t{4}, std::size_t{8}, std::size_t{16}}) {
+    const std::int64_t q = 16 / static_cast<std::int64_t>(e);  // elements in 16 bytes
+    for (const std::string& v : xpose::kernels::variants::out_of_place(e)) {
+      if (v.rfind("tma", 0) != 0) continue;  // tma-* and tmald-*
+      ++tma_candidates;
+      SCOPED_TRACE(v);
+      DeviceBuffer a(64 * 64 * e), b(64 * 64 * e);
+      const bool took = xpose::kernels::variants::run_out_of_place(
+          v, a.ptr, b.ptr, e, TransposeShape::dense(64, 64), stream_);
+      XPOSE_CHECK_CUDA(cudaStreamSynchronize(stream_));
+      if (major < 9) {
+        EXPECT_FALSE(took) << "a TMA kernel ran on a device of compute capability " << major;
+        continue;
+      }
+      ASSERT_TRUE(took) << "the TMA kernel declined an aligned layout on sm_" << major << "x";
+      const std::int64_t shapes[][2] = {{q, q},         {q, 1000},     {1000, q},   {36, 44},
+                                        {260, 1028},    {1028, 260},   {508, 516},  {1000, 996},
+                                        {64, 64},       {128, 256},    {2048, 132}};
+      for (const auto& sh : shapes) check_transpose(e, TransposeShape::dense(sh[0], sh[1]), 0, 0, v);
+      check_transpose(e, TransposeShape::dense(100, 72, 3), 0, 0, v);
+      check_transpose(e, TransposeShape::dense(36, 44), q, 3 * q, v);
+      TransposeShape w;
+      w.rows = 200;
+      w.cols = 136;
+      w.batch = 2;
+      w.in_pitch = 144 + 4 * q;
+      w.out_pitch = 224 + 2 * q;
+      w.in_batch_stride = 200 * w.in_pitch + 8 * q;
+      w.out_batch_stride = 136 * w.out_pitch + q;
+      check_transpose(e, w, 0, 0, v);
+      // Not taken: a pitch off 16 bytes (the library falls back to the portable kernels).
+      if (e < 16) {
+        EXPECT_FALSE(xpose::kernels::variants::run_out_of_place(
+            v, a.ptr, b.ptr, e, TransposeShape::dense(q + 1, q + 1), stream_));
+      }
+    }
+  }
+#if defined(CUDART_VERSION) && CUDART_VERSION >= 12000
+  EXPECT_EQ(tma_candidates, 20) << "TMA candidates compiled in with CUDA 12 or newer";
+#endif
+}
+
 // The candidates on a few small shapes, for compute-sanitizer (tune_run.sh runs memcheck and
 // racecheck on this test alone).
 TEST_F(CudaKernels, SanitizerVariants) {
@@ -552,6 +603,7 @@ TEST_F(CudaKernels, SanitizerVariants) {
     for (const std::string& v : xpose::kernels::variants::out_of_place(e)) {
       check_transpose(e, TransposeShape::dense(130, 257, 2), 0, 0, v);
       check_transpose(e, TransposeShape::dense(131, 259), 1, 3, v);
+      check_transpose(e, TransposeShape::dense(132, 260, 2), 0, 0, v);  // 16-byte rows: TMA too
     }
     for (const std::string& v : xpose::kernels::variants::in_place(e)) {
       check_inplace(e, 200, 2, 0, v);

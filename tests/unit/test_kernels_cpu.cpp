@@ -17,6 +17,7 @@
 
 #include "kernels/cpu/thread_pool.h"
 #include "kernels/cpu/transpose_cpu_internal.h"
+#include "kernels/cuda/tma_units.h"
 #include "kernels/transpose.h"
 #include "xpose/error.h"
 
@@ -328,4 +329,40 @@ TEST(KernelsCpu, ConcurrentCallersGetCorrectResults) {
 }
 
 }  // namespace
+// The thread-to-block map of the Hopper TMA kernel (kernels/cuda/tma_units.h, compiled into the
+// kernel as is): every V x V block of a tile taken exactly once, and the 8 threads of each
+// shared-memory phase on 8 distinct 16-byte bank groups when they read the input box and when
+// they write the output box (a 16-byte access is served 8 threads at a time).
+TEST(TmaUnits, EveryBlockOnceAndNoBankConflicts) {
+  for (int v : {1, 2, 4}) {
+    for (int kr : {1, 2, 4}) {
+      for (int kc : {1, 2, 4}) {
+        SCOPED_TRACE(::testing::Message() << "V=" << v << " KR=" << kr << " KC=" << kc);
+        std::vector<int> seen(static_cast<std::size_t>(64 * kr * kc), 0);
+        for (int u0 = 0; u0 < 64 * kr * kc; u0 += 8) {
+          for (int k = 0; k < v; ++k) {
+            unsigned read_groups = 0, write_groups = 0;
+            for (int u = u0; u < u0 + 8; ++u) {
+              int rb = -1, cb = -1;
+              tma_units::unit(u, kr, v, rb, cb);
+              ASSERT_GE(rb, 0);
+              ASSERT_LT(rb, 8 * kr);
+              ASSERT_GE(cb, 0);
+              ASSERT_LT(cb, 8 * kc);
+              if (k == 0) ++seen[static_cast<std::size_t>(rb * 8 * kc + cb)];
+              // Read: row V*rb+k of the input box, chunk cb mod 8; write: row V*cb+k of the
+              // output box, chunk rb mod 8. Bank group = 16-byte slot within the 128-byte row.
+              read_groups |= 1u << ((tma_units::swizzled(v * rb + k, cb & 7) % 128) / 16);
+              write_groups |= 1u << ((tma_units::swizzled(v * cb + k, rb & 7) % 128) / 16);
+            }
+            EXPECT_EQ(read_groups, 0xffu) << "phase at u=" << u0 << " k=" << k;
+            EXPECT_EQ(write_groups, 0xffu) << "phase at u=" << u0 << " k=" << k;
+          }
+        }
+        for (int c : seen) EXPECT_EQ(c, 1);
+      }
+    }
+  }
+}
+
 }  // namespace xpose::kernels
