@@ -809,7 +809,7 @@ int run(const Options& opt) {
       XPOSE_CHECK_CUDA(cudaMalloc(&b, max_bytes));
       Bench::print_header();
       for (const Shape& s : shapes) bench.run_case<4>("f32", s.r, s.c, a, b, rows);
-      if (opt.extra && !opt.compare) {
+      if (opt.extra) {
         // Which side's alignment costs: rows 64, 32 or 16 bytes off 128-byte lines on the read
         // side only (16384 x C) or the write side only (R x 16384).
         for (const Shape& s : std::vector<Shape>{{16384, 16400},
