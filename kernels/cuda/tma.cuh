@@ -1,7 +1,10 @@
 /// @file
 /// Hopper-only out-of-place transpose through the Tensor Memory Accelerator (TMA): an optional
-/// extra beside the portable kernels (tiled.cuh, skew.cuh), tried because it is the one lever on
-/// the aligned plateau (NOTES.md) that runs 1-6 did not try.
+/// extra beside the portable kernels (tiled.cuh, skew.cuh), tried because it was the one lever on
+/// the aligned plateau (NOTES.md) that runs 1-6 had not tried. Outcome (NOTES.md, run 7): with
+/// TMA stores it is 2-3 % slower than the tiled kernel on aligned layouts; the load-only variant
+/// (tma_load_kernel below: TMA loads, plain 16-byte stores) is faster where the input rows are 32
+/// or 64 bytes off 128-byte lines, and the library uses it there (f32, Hopper).
 ///
 /// One tile of TH x TW input elements per block step. Thread 0 issues KC bulk tensor loads
 /// (cp.async.bulk.tensor, one box of C input columns x TH input rows each, C = 128 / S so that a
@@ -20,7 +23,7 @@
 ///
 /// Needs CUDA 12 (tensor maps) and an sm_90 image: elsewhere tma_accepts says no and the caller
 /// takes a portable kernel. Layout limits of the TMA unit: base addresses and row pitches (and
-/// batch strides) multiples of 16 bytes, extents under 2^31.
+/// batch strides) multiples of 16 bytes, extents under 2^30.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -341,8 +344,8 @@ inline PFN_cuTensorMapEncodeTiled_v12000 encoder() {
     if (cudaGetDriverEntryPoint("cuTensorMapEncodeTiled", &f, cudaEnableDefault, &q) != cudaSuccess)
       f = nullptr;
 #endif
+    if (f == nullptr) (void)cudaGetLastError();  // clear only the error this call set
     if (q != cudaDriverEntryPointSuccess) f = nullptr;
-    (void)cudaGetLastError();
     return reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(f);
   }();
   return fn;
@@ -352,22 +355,23 @@ inline PFN_cuTensorMapEncodeTiled_v12000 encoder() {
 inline bool kernel_runs_here(const void* kernel) {
   static std::mutex mu;
   static std::map<std::pair<int, const void*>, bool> known;
+  // A failing query leaves its error as the thread's last error: cleared here, and only then,
+  // so that an error of the caller's own is not swallowed.
+  const auto good = [](cudaError_t e) {
+    if (e != cudaSuccess) (void)cudaGetLastError();
+    return e == cudaSuccess;
+  };
   int device = 0;
-  if (cudaGetDevice(&device) != cudaSuccess) {
-    (void)cudaGetLastError();
-    return false;
-  }
+  if (!good(cudaGetDevice(&device))) return false;
   std::lock_guard<std::mutex> lock(mu);
   const auto key = std::make_pair(device, kernel);
   const auto it = known.find(key);
   if (it != known.end()) return it->second;
   int major = 0;
   cudaFuncAttributes attr{};
-  const bool ok =
-      cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) == cudaSuccess &&
-      major >= 9 && cudaFuncGetAttributes(&attr, kernel) == cudaSuccess &&
-      attr.binaryVersion >= 90 && encoder() != nullptr;
-  (void)cudaGetLastError();
+  const bool ok = good(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device)) &&
+                  major >= 9 && good(cudaFuncGetAttributes(&attr, kernel)) &&
+                  attr.binaryVersion >= 90 && encoder() != nullptr;
   known.emplace(key, ok);
   return ok;
 }

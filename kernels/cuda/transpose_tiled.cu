@@ -1,6 +1,7 @@
 // Out-of-place CUDA transpose: per element size, the tiled kernel (tiled.cuh) with the tile shape
 // measured fastest, where pointers and pitches allow its words and every output row starts on a
-// 32-byte sector; otherwise the skewed kernel (skew.cuh), which takes any layout aligned to the
+// 32-byte sector (on Hopper, for f32 with input rows off 128-byte lines, TMA loads instead:
+// tma.cuh); otherwise the skewed kernel (skew.cuh), which takes any layout aligned to the
 // element size and writes no partial sectors. Launched on the caller's stream. The shapes and
 // their measured speeds are in kernels/NOTES.md. Below the library entry point: the candidate
 // kernels by name (variants.h), for the tests and bench_kernels --compare.
@@ -112,6 +113,24 @@ bool run_tma(const void* in, void* out, const TransposeShape& s, cudaStream_t st
 }
 #endif
 
+#if XPOSE_HAVE_TMA
+// Hopper only: where the tiled kernel would run but the input rows are 32 or 64 bytes off
+// 128-byte lines, TMA loads with plain stores (tma_load_kernel) read that side faster (run 7,
+// NOTES.md: f32 20000x30000 0.914 against 0.903 x memcpy, 16384x16400 0.947 against 0.941).
+// Anywhere else, or where the device or the build has no sm_90, the tiled kernel runs.
+template <class C, class Tile>
+struct TmaReadSide {
+  static bool accepts(const void* in, const void* out, const TransposeShape& s) {
+    const std::int64_t in_pitch_bytes = s.in_pitch * C::S;
+    return in_pitch_bytes % 128 != 0 && in_pitch_bytes % 32 == 0 &&
+           Tiled<Tile>::accepts(in, out, s) && cuda_tile::tma_accepts<C, false>(in, out, s);
+  }
+  static void launch(const void* in, void* out, const TransposeShape& s, cudaStream_t st) {
+    if (!cuda_tile::launch_tma<C, false>(in, out, s, st)) Tiled<Tile>::launch(in, out, s, st);
+  }
+};
+#endif
+
 // The first kernel that accepts the layout runs.
 template <class K, class... Rest>
 void dispatch(const void* in, void* out, std::size_t elem_size, const TransposeShape& s,
@@ -133,6 +152,9 @@ using U16Tile = TileConfig<2, 16, 8, 8, 64>;
 using U16Skew = SkewConfig<2, 16, 64, 64, 256, 32>;
 using F32Tile = TileConfig<4, 8, 32, 32, 256>;
 using F32Skew = SkewConfig<4, 16, 64, 64, 256, 32, 4>;
+#if XPOSE_HAVE_TMA
+using F32Tma = cuda_tile::TmaConfig<4, 2, 2, 256>;  // tmald-64x64
+#endif
 using F64Tile = TileConfig<8, 8, 32, 64, 256, 3>;
 using F64Skew = SkewConfig<8, 16, 32, 64, 256, 32, 4>;
 using C128Tile = TileConfig<16, 16, 16, 16, 256>;
@@ -155,7 +177,12 @@ void transpose_cuda(const void* in, void* out, std::size_t elem_size, const Tran
       dispatch<Tiled<U16Tile>, Skewed<U16Skew>>(in, out, elem_size, s, st);
       break;
     case 4:
+#if XPOSE_HAVE_TMA
+      dispatch<TmaReadSide<F32Tma, F32Tile>, Tiled<F32Tile>, Skewed<F32Skew>>(in, out, elem_size,
+                                                                             s, st);
+#else
       dispatch<Tiled<F32Tile>, Skewed<F32Skew>>(in, out, elem_size, s, st);
+#endif
       break;
     case 8:
       dispatch<Tiled<F64Tile>, Skewed<F64Skew>>(in, out, elem_size, s, st);
