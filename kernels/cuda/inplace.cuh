@@ -32,7 +32,6 @@ struct InplaceParams {
   std::int64_t stride_bytes;  ///< n * n * element size
   std::uint64_t tiles;        ///< tiles along a side
   std::uint64_t blocks;       ///< blocks one matrix needs in this order
-  char* ws;                   ///< seam workspace (seam.cuh); null for the other kernels
 };
 
 /// Decodes block number k of a matrix into its tile pair; false for the idle blocks of the
@@ -133,8 +132,7 @@ void inplace_prepare(void (*kernel)(InplaceParams)) {
 /// grid) when that is > 0. `name` names the kernel in a launch error.
 template <class C, PairOrder Order>
 void launch_inplace_with(void (*kernel)(InplaceParams), const char* name, void* buf, std::int64_t n,
-                         std::int64_t batch, cudaStream_t stream, std::int64_t max_blocks = 0,
-                         char* ws = nullptr) {
+                         std::int64_t batch, cudaStream_t stream, std::int64_t max_blocks = 0) {
   const std::uint64_t tiles = static_cast<std::uint64_t>((n + C::TH - 1) / C::TH);
   if (tiles >= (std::uint64_t{1} << 31))
     throw DimensionMismatch(cat("transpose_inplace_cuda: n = ", n, " is too large"));
@@ -146,7 +144,6 @@ void launch_inplace_with(void (*kernel)(InplaceParams), const char* name, void* 
   p.stride_bytes = n * n * C::S;
   p.tiles = tiles;
   p.blocks = Order == PairOrder::Classic ? tiles * tiles : tri::pair_count(tiles);
-  p.ws = ws;
   std::int64_t gx = static_cast<std::int64_t>(std::min<std::uint64_t>(p.blocks, 0x7fffffff));
   if (max_blocks > 0) gx = std::min(gx, max_blocks);
   const std::int64_t gy = std::min<std::int64_t>(batch, 65535);

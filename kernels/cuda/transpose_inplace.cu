@@ -10,7 +10,6 @@
 
 #include "kernels/cuda/inplace.cuh"
 #include "kernels/cuda/realign.cuh"
-#include "kernels/cuda/seam.cuh"
 #include "kernels/cuda/variants.h"
 #include "kernels/transpose.h"
 #include "xpose/error.h"
@@ -39,20 +38,6 @@ struct Realigned {
   }
   static void launch(void* buf, std::int64_t n, std::int64_t batch, cudaStream_t st) {
     cuda_tile::launch_inplace_realign<C, O>(buf, n, batch, st);
-  }
-};
-
-// Two phases through a workspace (seam.cuh): no partial-sector writes at n whose rows are off
-// 32-byte sectors. The workspace is allocated on the stream (cudaMallocAsync) and freed after.
-template <class C, PairOrder O>
-struct Seamed {
-  static bool accepts(void* buf, std::int64_t n) { return cuda_tile::seam_accepts<C>(buf, n); }
-  static void launch(void* buf, std::int64_t n, std::int64_t batch, cudaStream_t st) {
-    void* ws = nullptr;
-    XPOSE_CHECK_CUDA(cudaMallocAsync(
-        &ws, static_cast<std::size_t>(cuda_tile::seam_workspace_bytes<C>(n, batch)), st));
-    cuda_tile::launch_inplace_seam<C, O>(buf, n, batch, ws, st);
-    XPOSE_CHECK_CUDA(cudaFreeAsync(ws, st));
   }
 };
 
@@ -163,13 +148,6 @@ const Entry kEntries[] = {
     {16, "tile-32-row", run_kernel<Tiled<TileConfig<16, 16, 32, 32, 256>, kRow>>},
     {16, "tile-16-stag", run_kernel<Tiled<TileConfig<16, 16, 16, 16, 256>, kStag>>},
     {16, "tile-16-row", run_kernel<Tiled<TileConfig<16, 16, 16, 16, 256>, kRow>>},
-    // seam.cuh: two phases, no partial-sector writes (rows off 32-byte sectors only)
-    {4, "seam-64-row", run_kernel<Seamed<TileConfig<4, 4, 64, 64, 256>, kRow>>},
-    {4, "seam-64-row-b2", run_kernel<Seamed<TileConfig<4, 4, 64, 64, 256, 2>, kRow>>},
-    {8, "seam-32-row", run_kernel<Seamed<TileConfig<8, 8, 32, 32, 256>, kRow>>},
-    {8, "seam-64-row", run_kernel<Seamed<TileConfig<8, 8, 64, 64, 256>, kRow>>},
-    {16, "seam-32-row", run_kernel<Seamed<TileConfig<16, 16, 32, 32, 256>, kRow>>},
-    {16, "seam-16-row", run_kernel<Seamed<TileConfig<16, 16, 16, 16, 256>, kRow>>},
 };
 
 }  // namespace

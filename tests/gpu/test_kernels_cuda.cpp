@@ -601,33 +601,6 @@ TEST_F(CudaKernels, TmaVariants) {
 #endif
 }
 
-// The two-phase in-place candidates (kernels/cuda/seam.cuh): n with rows off 32-byte sectors,
-// buffers off sectors, batches, last tiles of every width (those narrower than a sector are
-// declined). Each must take such a layout (so the test cannot pass by skipping) and decline
-// aligned rows on an aligned buffer (no seams there).
-TEST_F(CudaKernels, SeamVariants) {
-  int seam_candidates = 0;
-  for (std::size_t e : {std::size_t{4}, std::size_t{8}, std::size_t{16}}) {
-    for (const std::string& v : xpose::kernels::variants::in_place(e)) {
-      if (v.rfind("seam-", 0) != 0) continue;
-      ++seam_candidates;
-      SCOPED_TRACE(v);
-      DeviceBuffer scratch(600 * 600 * e + 64);
-      EXPECT_TRUE(xpose::kernels::variants::run_in_place(v, scratch.ptr, e, 541, 1, stream_));
-      EXPECT_FALSE(xpose::kernels::variants::run_in_place(v, scratch.ptr, e, 512, 1, stream_));
-      XPOSE_CHECK_CUDA(cudaStreamSynchronize(stream_));
-      for (std::int64_t n : {129, 130, 131, 133, 135, 157, 189, 191, 193, 255, 257, 513, 515, 541,
-                             1031, 1047, 2053, 2077})
-        check_inplace(e, n, 1, 0, v);
-      check_inplace(e, 157, 3, 0, v);
-      check_inplace(e, 189, 2, 1, v);
-      check_inplace(e, 256, 2, 1, v);  // rows on sectors, the buffer off them
-      check_inplace(e, 300, 1, 3, v);
-    }
-  }
-  EXPECT_EQ(seam_candidates, 6);
-}
-
 // The candidates on a few small shapes, for compute-sanitizer (tune_run.sh runs memcheck and
 // racecheck on this test alone).
 TEST_F(CudaKernels, SanitizerVariants) {
