@@ -67,8 +67,9 @@ void transpose_cuda(const void* in, void* out, std::size_t elem_size, const Tran
                     DeviceStream stream);
 
 /// In-place transpose of `batch` dense square n x n device matrices: the triangular kernel (only
-/// the tile pairs on or above the diagonal are launched; row-wise order, the staggered order is a
-/// named candidate in variants.h), launched on `stream` (asynchronous).
+/// the tile pairs on or above the diagonal are launched; row-wise order where rows start on
+/// 32-byte sectors, grouped order where they do not; the staggered order is a named candidate in
+/// variants.h), launched on `stream` (asynchronous).
 void transpose_inplace_cuda(void* buf, std::size_t elem_size, std::int64_t n, std::int64_t batch,
                             DeviceStream stream);
 

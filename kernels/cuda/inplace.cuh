@@ -21,6 +21,7 @@ enum class PairOrder {
   Staggered,  ///< T(T+1)/2 blocks, band by band (figure 1-d of seed 002)
   RowWise,    ///< T(T+1)/2 blocks, row by row (figure 1-b): the library's order (2-4 % faster
               ///< than Staggered on an H100 on every shape measured: kernels/NOTES.md, run 5)
+  Grouped,    ///< T(T+1)/2 blocks, G rows at a time, column by column (tri::grouped_pair)
   Classic,    ///< T*T blocks in row-major order; those below the diagonal return at once
 };
 
@@ -32,6 +33,7 @@ struct InplaceParams {
   std::int64_t stride_bytes;  ///< n * n * element size
   std::uint64_t tiles;        ///< tiles along a side
   std::uint64_t blocks;       ///< blocks one matrix needs in this order
+  std::uint64_t group;        ///< rows per group of the Grouped order
 };
 
 /// Decodes block number k of a matrix into its tile pair; false for the idle blocks of the
@@ -43,6 +45,8 @@ __device__ __forceinline__ bool pair_of(const InplaceParams& p, std::uint64_t k,
     tp = tri::staggered_pair(p.tiles, k);
   } else if (Order == PairOrder::RowWise) {
     tp = tri::row_pair(p.tiles, k);
+  } else if (Order == PairOrder::Grouped) {
+    tp = tri::grouped_pair(p.tiles, p.group, k);
   } else {
     tp = {k / p.tiles, k % p.tiles};
     if (tp.row > tp.col) return false;
@@ -132,7 +136,8 @@ void inplace_prepare(void (*kernel)(InplaceParams)) {
 /// grid) when that is > 0. `name` names the kernel in a launch error.
 template <class C, PairOrder Order>
 void launch_inplace_with(void (*kernel)(InplaceParams), const char* name, void* buf, std::int64_t n,
-                         std::int64_t batch, cudaStream_t stream, std::int64_t max_blocks = 0) {
+                         std::int64_t batch, cudaStream_t stream, std::int64_t max_blocks = 0,
+                         int group = 1) {
   const std::uint64_t tiles = static_cast<std::uint64_t>((n + C::TH - 1) / C::TH);
   if (tiles >= (std::uint64_t{1} << 31))
     throw DimensionMismatch(cat("transpose_inplace_cuda: n = ", n, " is too large"));
@@ -144,6 +149,7 @@ void launch_inplace_with(void (*kernel)(InplaceParams), const char* name, void* 
   p.stride_bytes = n * n * C::S;
   p.tiles = tiles;
   p.blocks = Order == PairOrder::Classic ? tiles * tiles : tri::pair_count(tiles);
+  p.group = group > 1 ? static_cast<std::uint64_t>(group) : 1;
   std::int64_t gx = static_cast<std::int64_t>(std::min<std::uint64_t>(p.blocks, 0x7fffffff));
   if (max_blocks > 0) gx = std::min(gx, max_blocks);
   const std::int64_t gy = std::min<std::int64_t>(batch, 65535);
@@ -159,9 +165,9 @@ void launch_inplace_with(void (*kernel)(InplaceParams), const char* name, void* 
 /// `max_blocks` > 0 caps the grid (a persistent grid); 0: one block a tile pair.
 template <class C, PairOrder Order>
 void launch_inplace(void* buf, std::int64_t n, std::int64_t batch, cudaStream_t stream,
-                    std::int64_t max_blocks = 0) {
+                    std::int64_t max_blocks = 0, int group = 1) {
   launch_inplace_with<C, Order>(inplace_kernel<C, Order>, "inplace_kernel", buf, n, batch, stream,
-                                max_blocks);
+                                max_blocks, group);
 }
 
 /// Launches inplace_words_kernel<C, Order> (any n) over `batch` dense n x n matrices at `buf`.

@@ -1,8 +1,11 @@
 // In-place square CUDA transpose: the triangular kernel (inplace.cuh): only the T(T+1)/2 tile
 // pairs on or above the diagonal are launched. Per element size, the widest square tile whose
 // words the buffer and n allow, down to one element per access. The pairs are numbered row by
-// row: the staggered numbering of seed 002 is built and tested too (the "-stag" candidates),
-// but measured 2-4 % slower on an H100 on every shape (kernels/NOTES.md, run 5).
+// row where rows start on 32-byte sectors; where they do not (odd n), in groups of a few tile
+// rows taken column by column (tri::grouped_pair), which measured 3-14 % faster there and slower
+// on aligned rows (kernels/NOTES.md, run 7). The staggered numbering of seed 002 is built and
+// tested too (the "-stag" candidates), but measured 2-4 % slower than row-wise on an H100 on
+// every shape (run 5).
 // (inplace_words_kernel, which keeps 16-byte words for any n, measured slower: kernels/NOTES.md.)
 #include <cstdint>
 #include <string>
@@ -22,15 +25,30 @@ using cuda_tile::PairOrder;
 using cuda_tile::TileConfig;
 
 // Tile pairs through register-transposed word blocks: n a whole number of words.
-template <class C, PairOrder O = PairOrder::RowWise>
+template <class C, PairOrder O = PairOrder::RowWise, int G = 1>
 struct Tiled {
   static bool accepts(void* buf, std::int64_t n) { return cuda_tile::inplace_accepts<C>(buf, n); }
   static void launch(void* buf, std::int64_t n, std::int64_t batch, cudaStream_t st) {
-    cuda_tile::launch_inplace<C, O>(buf, n, batch, st);
+    cuda_tile::launch_inplace<C, O>(buf, n, batch, st, 0, G);
   }
 };
 
 // Tile pairs with realigned 16-byte words (realign.cuh): any n, buffer aligned to the element.
+// Rows (or the buffer) off 32-byte sectors: the grouped order, whose consecutive blocks write
+// side-by-side mirror tiles, so the two pieces of each straddled sector are written close together
+// (run 7, NOTES.md: c128 at 16411² 0.877 against 0.853 x memcpy row-wise); aligned rows keep the
+// row-wise order, which is faster there.
+template <class C, int G>
+struct OffSectorGrouped {
+  static bool accepts(void* buf, std::int64_t n) {
+    const auto addr = reinterpret_cast<std::uintptr_t>(buf);
+    return ((n * C::S) % 32 != 0 || addr % 32 != 0) && cuda_tile::inplace_accepts<C>(buf, n);
+  }
+  static void launch(void* buf, std::int64_t n, std::int64_t batch, cudaStream_t st) {
+    cuda_tile::launch_inplace<C, PairOrder::Grouped>(buf, n, batch, st, 0, G);
+  }
+};
+
 template <class C, PairOrder O>
 struct Realigned {
   static bool accepts(void* buf, std::int64_t) {
@@ -77,16 +95,17 @@ void transpose_inplace_cuda(void* buf, std::size_t elem_size, std::int64_t n, st
       dispatch<Tiled<TileConfig<2, 16, 8, 8, 64>>, Tiled<TileConfig<2, 4, 32, 32, 256>>,
                Tiled<TileConfig<2, 2, 32, 32, 256>>>(buf, n, batch, st);
       break;
-    case 4:
+    case 4:  // one element a word (odd n): 32 x 32 tiles in the grouped order (run 7)
       dispatch<Tiled<TileConfig<4, 16, 16, 16, 256>>, Tiled<TileConfig<4, 8, 32, 32, 256>>,
-               Tiled<TileConfig<4, 4, 64, 64, 256>>>(buf, n, batch, st);
+               Tiled<TileConfig<4, 4, 32, 32, 256>, PairOrder::Grouped, 4>>(buf, n, batch, st);
       break;
-    case 8:
-      dispatch<Tiled<TileConfig<8, 16, 16, 16, 256>>, Tiled<TileConfig<8, 8, 32, 32, 256>>>(
-          buf, n, batch, st);
+    case 8:  // odd n: the grouped order, 3 tile rows at a time (run 7)
+      dispatch<Tiled<TileConfig<8, 16, 16, 16, 256>>,
+               Tiled<TileConfig<8, 8, 32, 32, 256>, PairOrder::Grouped, 3>>(buf, n, batch, st);
       break;
     case 16:
-      dispatch<Tiled<TileConfig<16, 16, 32, 32, 256>>>(buf, n, batch, st);
+      dispatch<OffSectorGrouped<TileConfig<16, 16, 32, 32, 256>, 2>,
+               Tiled<TileConfig<16, 16, 32, 32, 256>>>(buf, n, batch, st);
       break;
     default:
       throw UnsupportedInputError(cat("transpose_inplace_cuda: element size ", elem_size,
@@ -117,6 +136,7 @@ struct Entry {
 
 constexpr PairOrder kStag = PairOrder::Staggered;
 constexpr PairOrder kRow = PairOrder::RowWise;
+constexpr PairOrder kGrp = PairOrder::Grouped;
 
 // Names: kernel-TILE[wWORD]-order[-bMINB]; TILE the square tile's side in elements; stag: the
 // staggered triangular order, row: row-wise triangular (the library's). tile: inplace_kernel
@@ -138,8 +158,8 @@ const Entry kEntries[] = {
     // f64
     {8, "tile-32w16-stag", run_kernel<Tiled<TileConfig<8, 16, 16, 16, 256>, kStag>>},
     {8, "tile-32w16-row", run_kernel<Tiled<TileConfig<8, 16, 16, 16, 256>, kRow>>},
-    {8, "tile-64w8-stag", run_kernel<Tiled<TileConfig<8, 8, 32, 32, 256>, kStag>>},
-    {8, "tile-64w8-row", run_kernel<Tiled<TileConfig<8, 8, 32, 32, 256>, kRow>>},
+    {8, "tile-32w8-stag", run_kernel<Tiled<TileConfig<8, 8, 32, 32, 256>, kStag>>},
+    {8, "tile-32w8-row", run_kernel<Tiled<TileConfig<8, 8, 32, 32, 256>, kRow>>},
     {8, "realign-32-stag", run_kernel<Realigned<TileConfig<8, 16, 16, 16, 256>, kStag>>},
     {8, "realign-32-row", run_kernel<Realigned<TileConfig<8, 16, 16, 16, 256>, kRow>>},
     {8, "realign-64-row-b2", run_kernel<Realigned<TileConfig<8, 16, 32, 32, 256, 2>, kRow>>},
@@ -148,6 +168,26 @@ const Entry kEntries[] = {
     {16, "tile-32-row", run_kernel<Tiled<TileConfig<16, 16, 32, 32, 256>, kRow>>},
     {16, "tile-16-stag", run_kernel<Tiled<TileConfig<16, 16, 16, 16, 256>, kStag>>},
     {16, "tile-16-row", run_kernel<Tiled<TileConfig<16, 16, 16, 16, 256>, kRow>>},
+    // Grouped order (tri::grouped_pair): mirror tiles of consecutive blocks side by side
+    {4, "tile-64w16-g8", run_kernel<Tiled<TileConfig<4, 16, 16, 16, 256>, kGrp, 8>>},
+    {4, "tile-64w4-g4", run_kernel<Tiled<TileConfig<4, 4, 64, 64, 256>, kGrp, 4>>},
+    {4, "tile-64w4-g16", run_kernel<Tiled<TileConfig<4, 4, 64, 64, 256>, kGrp, 16>>},
+    {8, "tile-32w16-g8", run_kernel<Tiled<TileConfig<8, 16, 16, 16, 256>, kGrp, 8>>},
+    {8, "tile-32w8-g4", run_kernel<Tiled<TileConfig<8, 8, 32, 32, 256>, kGrp, 4>>},
+    {8, "tile-32w8-g16", run_kernel<Tiled<TileConfig<8, 8, 32, 32, 256>, kGrp, 16>>},
+    {4, "tile-64w4-g2", run_kernel<Tiled<TileConfig<4, 4, 64, 64, 256>, kGrp, 2>>},
+    {4, "tile-32w4-row", run_kernel<Tiled<TileConfig<4, 4, 32, 32, 256>, kRow>>},
+    {4, "tile-32w4-g4", run_kernel<Tiled<TileConfig<4, 4, 32, 32, 256>, kGrp, 4>>},
+    {4, "tile-32w4-g16", run_kernel<Tiled<TileConfig<4, 4, 32, 32, 256>, kGrp, 16>>},
+    {8, "tile-32w8-g2", run_kernel<Tiled<TileConfig<8, 8, 32, 32, 256>, kGrp, 2>>},
+    {8, "tile-32w8-g3", run_kernel<Tiled<TileConfig<8, 8, 32, 32, 256>, kGrp, 3>>},
+    {8, "tile-32w8-g6", run_kernel<Tiled<TileConfig<8, 8, 32, 32, 256>, kGrp, 6>>},
+    {8, "tile-64w8-g4", run_kernel<Tiled<TileConfig<8, 8, 64, 64, 256>, kGrp, 4>>},
+    {16, "tile-32-g2", run_kernel<Tiled<TileConfig<16, 16, 32, 32, 256>, kGrp, 2>>},
+    {16, "tile-32-g4", run_kernel<Tiled<TileConfig<16, 16, 32, 32, 256>, kGrp, 4>>},
+    {16, "tile-32-g8", run_kernel<Tiled<TileConfig<16, 16, 32, 32, 256>, kGrp, 8>>},
+    {16, "tile-32-g16", run_kernel<Tiled<TileConfig<16, 16, 32, 32, 256>, kGrp, 16>>},
+    {16, "tile-32-g64", run_kernel<Tiled<TileConfig<16, 16, 32, 32, 256>, kGrp, 64>>},
 };
 
 }  // namespace

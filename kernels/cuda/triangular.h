@@ -65,4 +65,25 @@ XPOSE_HD TilePair row_pair(std::uint64_t t, std::uint64_t k) {
   return {r, r + (k - band_start(t, r))};
 }
 
+/// Grouped triangular order: the rows are taken G at a time (the last group may have fewer), and
+/// inside a group column by column, so consecutive blocks take (i, j), (i+1, j), ... (i+G-1, j):
+/// their mirror tiles (j, i), (j, i+1), ... sit side by side in one tile row, and the pieces
+/// they write into each output row meet while both are in flight. Group rows g0 .. g0+R-1 start
+/// at index band_start(t, g0) (as row g0 does in the row-wise order); inside a group, the first
+/// R-1 columns form a triangle (column g0+c holds rows g0 .. g0+c), the rest full columns of R.
+XPOSE_HD TilePair grouped_pair(std::uint64_t t, std::uint64_t g, std::uint64_t k) {
+  const std::uint64_t g0 = band_of(t, k) / g * g;  // first row of k's group
+  const std::uint64_t q = k - band_start(t, g0);
+  const std::uint64_t rows = t - g0 < g ? t - g0 : g;
+  const std::uint64_t tri_count = rows * (rows - 1) / 2;
+  if (q < tri_count) {
+    std::uint64_t c = static_cast<std::uint64_t>((sqrt(8.0 * static_cast<double>(q) + 1.0) - 1.0) * 0.5);
+    while (c > 0 && c * (c + 1) / 2 > q) --c;
+    while ((c + 1) * (c + 2) / 2 <= q) ++c;
+    return {g0 + (q - c * (c + 1) / 2), g0 + c};
+  }
+  const std::uint64_t q2 = q - tri_count;
+  return {g0 + q2 % rows, g0 + rows - 1 + q2 / rows};
+}
+
 }  // namespace xpose::kernels::tri

@@ -18,6 +18,7 @@
 #include "kernels/cpu/thread_pool.h"
 #include "kernels/cpu/transpose_cpu_internal.h"
 #include "kernels/cuda/tma_units.h"
+#include "kernels/cuda/triangular.h"
 #include "kernels/transpose.h"
 #include "xpose/error.h"
 
@@ -329,6 +330,34 @@ TEST(KernelsCpu, ConcurrentCallersGetCorrectResults) {
 }
 
 }  // namespace
+// The grouped triangular order of the in-place kernel (kernels/cuda/triangular.h, compiled into
+// the kernel as is): every pair (i, j), i <= j, exactly once, for tile counts around the group
+// size and a large one; and consecutive blocks inside a full column take consecutive rows.
+TEST(GroupedPairOrder, EveryPairOnce) {
+  for (std::uint64_t t : {1u, 2u, 3u, 7u, 8u, 9u, 31u, 64u, 65u, 130u, 513u}) {
+    for (std::uint64_t g : {1u, 2u, 4u, 8u, 16u, 64u}) {
+      SCOPED_TRACE(::testing::Message() << "t=" << t << " g=" << g);
+      std::vector<int> seen(static_cast<std::size_t>(t * t), 0);
+      const std::uint64_t count = tri::pair_count(t);
+      for (std::uint64_t k = 0; k < count; ++k) {
+        const tri::TilePair tp = tri::grouped_pair(t, g, k);
+        ASSERT_LE(tp.row, tp.col);
+        ASSERT_LT(tp.col, t);
+        ++seen[static_cast<std::size_t>(tp.row * t + tp.col)];
+      }
+      for (std::uint64_t i = 0; i < t; ++i)
+        for (std::uint64_t j = 0; j < t; ++j)
+          EXPECT_EQ(seen[static_cast<std::size_t>(i * t + j)], i <= j ? 1 : 0) << i << "," << j;
+    }
+  }
+  // t = 100, g = 8: group 0 ends with column 99 holding rows 0..7 in order.
+  const std::uint64_t last = tri::pair_count(100) - tri::pair_count(92) - 1;
+  EXPECT_EQ(tri::grouped_pair(100, 8, last).row, 7u);
+  EXPECT_EQ(tri::grouped_pair(100, 8, last).col, 99u);
+  EXPECT_EQ(tri::grouped_pair(100, 8, last - 7).row, 0u);
+  EXPECT_EQ(tri::grouped_pair(100, 8, last - 7).col, 99u);
+}
+
 // The thread-to-block map of the Hopper TMA kernel (kernels/cuda/tma_units.h, compiled into the
 // kernel as is): every V x V block of a tile taken exactly once, and the 8 threads of each
 // shared-memory phase on 8 distinct 16-byte bank groups when they read the input box and when
