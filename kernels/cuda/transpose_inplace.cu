@@ -169,25 +169,14 @@ const Entry kEntries[] = {
     {16, "tile-16-stag", run_kernel<Tiled<TileConfig<16, 16, 16, 16, 256>, kStag>>},
     {16, "tile-16-row", run_kernel<Tiled<TileConfig<16, 16, 16, 16, 256>, kRow>>},
     // Grouped order (tri::grouped_pair): mirror tiles of consecutive blocks side by side
-    {4, "tile-64w16-g8", run_kernel<Tiled<TileConfig<4, 16, 16, 16, 256>, kGrp, 8>>},
-    {4, "tile-64w4-g4", run_kernel<Tiled<TileConfig<4, 4, 64, 64, 256>, kGrp, 4>>},
-    {4, "tile-64w4-g16", run_kernel<Tiled<TileConfig<4, 4, 64, 64, 256>, kGrp, 16>>},
-    {8, "tile-32w16-g8", run_kernel<Tiled<TileConfig<8, 16, 16, 16, 256>, kGrp, 8>>},
     {8, "tile-32w8-g4", run_kernel<Tiled<TileConfig<8, 8, 32, 32, 256>, kGrp, 4>>},
-    {8, "tile-32w8-g16", run_kernel<Tiled<TileConfig<8, 8, 32, 32, 256>, kGrp, 16>>},
-    {4, "tile-64w4-g2", run_kernel<Tiled<TileConfig<4, 4, 64, 64, 256>, kGrp, 2>>},
     {4, "tile-32w4-row", run_kernel<Tiled<TileConfig<4, 4, 32, 32, 256>, kRow>>},
     {4, "tile-32w4-g4", run_kernel<Tiled<TileConfig<4, 4, 32, 32, 256>, kGrp, 4>>},
-    {4, "tile-32w4-g16", run_kernel<Tiled<TileConfig<4, 4, 32, 32, 256>, kGrp, 16>>},
-    {8, "tile-32w8-g2", run_kernel<Tiled<TileConfig<8, 8, 32, 32, 256>, kGrp, 2>>},
     {8, "tile-32w8-g3", run_kernel<Tiled<TileConfig<8, 8, 32, 32, 256>, kGrp, 3>>},
-    {8, "tile-32w8-g6", run_kernel<Tiled<TileConfig<8, 8, 32, 32, 256>, kGrp, 6>>},
-    {8, "tile-64w8-g4", run_kernel<Tiled<TileConfig<8, 8, 64, 64, 256>, kGrp, 4>>},
+    {4, "tile-32w4-t128-g4", run_kernel<Tiled<TileConfig<4, 4, 32, 32, 128>, kGrp, 4>>},
+    {8, "tile-32w8-t128-g3", run_kernel<Tiled<TileConfig<8, 8, 32, 32, 128>, kGrp, 3>>},
     {16, "tile-32-g2", run_kernel<Tiled<TileConfig<16, 16, 32, 32, 256>, kGrp, 2>>},
     {16, "tile-32-g4", run_kernel<Tiled<TileConfig<16, 16, 32, 32, 256>, kGrp, 4>>},
-    {16, "tile-32-g8", run_kernel<Tiled<TileConfig<16, 16, 32, 32, 256>, kGrp, 8>>},
-    {16, "tile-32-g16", run_kernel<Tiled<TileConfig<16, 16, 32, 32, 256>, kGrp, 16>>},
-    {16, "tile-32-g64", run_kernel<Tiled<TileConfig<16, 16, 32, 32, 256>, kGrp, 64>>},
 };
 
 }  // namespace

@@ -46,13 +46,13 @@ struct Tiled {
   }
 };
 
-template <class C>
+template <class C, int G = 1>
 struct Skewed {
   static bool accepts(const void* in, const void* out, const TransposeShape& s) {
     return cuda_tile::skew_accepts<C>(in, out, s);
   }
   static void launch(const void* in, void* out, const TransposeShape& s, cudaStream_t st) {
-    cuda_tile::launch_skew<C>(in, out, s, st);
+    cuda_tile::launch_skew<C>(in, out, s, st, G);
   }
 };
 
@@ -158,7 +158,7 @@ using F32Tma = cuda_tile::TmaConfig<4, 2, 2, 256>;  // tmald-64x64
 using F64Tile = TileConfig<8, 8, 32, 64, 256, 3>;
 using F64Skew = SkewConfig<8, 16, 32, 64, 256, 32, 4>;
 using C128Tile = TileConfig<16, 16, 16, 16, 256>;
-using C128Skew = SkewConfig<16, 16, 32, 32, 256, 32, 3>;
+using C128Skew = SkewConfig<16, 16, 32, 64, 256, 32, 2>;  // skew-32x64-b2 (run 7)
 
 }  // namespace
 
@@ -252,7 +252,10 @@ const Entry kEntries[] = {
     {16, "peel-16x16", run_kernel<Peeled<C128Tile, Skewed<C128Skew>>>},
     {16, "tile-16x16-t128", run_kernel<Tiled<TileConfig<16, 16, 16, 16, 128>>>},
     {16, "tile-32x16", run_kernel<Tiled<TileConfig<16, 16, 32, 16, 256>>>},
-    {16, "skew-32x32-b3", run_kernel<Skewed<C128Skew>>},
+    {16, "skew-32x64-b2", run_kernel<Skewed<C128Skew>>},
+    {16, "skew-32x32-b3", run_kernel<Skewed<SkewConfig<16, 16, 32, 32, 256, 32, 3>>>},
+    {16, "skew-32x32-b4", run_kernel<Skewed<SkewConfig<16, 16, 32, 32, 256, 32, 4>>>},
+    {16, "skew-16x64-b4", run_kernel<Skewed<SkewConfig<16, 16, 16, 64, 256, 32, 4>>>},
     {16, "rskew-30x32", run_kernel<Realigned<RealignConfig<16, 30, 32, 256>>>},
     {16, "rskew-62x16-b4", run_kernel<Realigned<RealignConfig<16, 62, 16, 256, 4>>>},
 #if XPOSE_HAVE_TMA
