@@ -86,38 +86,35 @@ struct TmaParams {
 __device__ __forceinline__ std::uint32_t smem_addr(const void* p) {
   return static_cast<std::uint32_t>(__cvta_generic_to_shared(p));
 }
-#endif
 
-template <class C>
-__global__ void __launch_bounds__(C::NT, C::MINB)
-    tma_kernel(const __grid_constant__ CUtensorMap in_map,
-               const __grid_constant__ CUtensorMap out_map, TmaParams p) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  extern __shared__ unsigned char tma_smem_raw[];
-  __shared__ alignas(8) std::uint64_t bar;
-  // The 128-byte swizzle repeats every 1024 bytes: boxes must start on 1024-byte boundaries.
-  const std::uint32_t raw = smem_addr(tma_smem_raw);
-  const std::uint32_t base = (raw + 1023u) & ~1023u;
-  unsigned char* tile = tma_smem_raw + (base - raw);
-  const std::uint32_t sbar = smem_addr(&bar);
-  const std::uint64_t in_desc = reinterpret_cast<std::uint64_t>(&in_map);
-  const std::uint64_t out_desc = reinterpret_cast<std::uint64_t>(&out_map);
-
-  if (threadIdx.x == 0) {
-    asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(sbar) : "memory");
-    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
-    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
-  }
-  __syncthreads();
-
+/// The shared state of a TMA block: the tile (1024-byte aligned, as the 128-byte swizzle repeats
+/// every 1024 bytes) and the mbarrier its loads complete on.
+struct TmaBlock {
+  unsigned char* tile;
+  std::uint32_t base;  ///< shared address of `tile`
+  std::uint32_t bar;   ///< shared address of the mbarrier
   std::uint32_t phase = 0;
-  for (std::uint64_t t = blockIdx.x; t < p.total; t += gridDim.x) {
-    const auto b = static_cast<std::int32_t>(t / p.tiles);
-    const auto r = static_cast<std::uint32_t>(t % p.tiles);
-    const auto ty = static_cast<std::int32_t>(r / p.tiles_x);
-    const auto tx = static_cast<std::int32_t>(r % p.tiles_x);
+
+  /// Thread 0 initialises the mbarrier (one arrival per load round); all threads then sync.
+  __device__ TmaBlock(unsigned char* raw_smem, std::uint64_t* mbar) {
+    const std::uint32_t raw = smem_addr(raw_smem);
+    base = (raw + 1023u) & ~1023u;
+    tile = raw_smem + (base - raw);
+    bar = smem_addr(mbar);
     if (threadIdx.x == 0) {
-      asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(sbar),
+      asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(bar) : "memory");
+      asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+      asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+    }
+    __syncthreads();
+  }
+
+  /// Thread 0 loads tile (ty, tx) of matrix b as KC boxes; every thread waits until all
+  /// TILE_BYTES have landed (the mbarrier's phase flips).
+  template <class C>
+  __device__ void load(const CUtensorMap* map, std::int32_t b, std::int32_t ty, std::int32_t tx) {
+    if (threadIdx.x == 0) {
+      asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(bar),
                    "r"(C::TILE_BYTES)
                    : "memory");
 #pragma unroll
@@ -127,65 +124,97 @@ __global__ void __launch_bounds__(C::NT, C::MINB)
         asm volatile(
             "cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
             " [%0], [%1, {%2, %3, %4}], [%5];" ::"r"(base + kc * C::BOX_A),
-            "l"(in_desc), "r"(x), "r"(y), "r"(b), "r"(sbar)
+            "l"(reinterpret_cast<std::uint64_t>(map)), "r"(x), "r"(y), "r"(b), "r"(bar)
             : "memory");
       }
     }
-    // Wait for the loads (the mbarrier's phase flips when all TILE_BYTES have landed).
     asm volatile(
         "{\n"
         ".reg .pred done;\n"
         "WAIT_LOOP:\n"
         "mbarrier.try_wait.parity.shared::cta.b64 done, [%0], %1;\n"
         "@!done bra WAIT_LOOP;\n"
-        "}\n" ::"r"(sbar),
+        "}\n" ::"r"(bar),
         "r"(phase)
         : "memory");
     phase ^= 1u;
+  }
 
+  /// The V 16-byte chunks of V x V block (rb, cb) of the loaded tile (rows V rb .. V rb + V-1).
+  template <class C>
+  __device__ void read_block(int rb, int cb, uint4 (&v)[C::V]) const {
+#pragma unroll
+    for (int m = 0; m < C::V; ++m)
+      v[m] = *reinterpret_cast<const uint4*>(tile + (cb >> 3) * C::BOX_A +
+                                             tma_units::swizzled(C::V * rb + m, cb & 7));
+  }
+};
+
+/// Transposes a V x V block held as V 16-byte chunks: output chunk k holds element k of input
+/// rows 0 .. V-1.
+template <int V>
+__device__ __forceinline__ void transpose_block(const uint4 (&v)[V], uint4 (&o)[V]) {
+  if constexpr (V == 4) {
+    const auto* e = reinterpret_cast<const std::uint32_t*>(v);
+    auto* f = reinterpret_cast<std::uint32_t*>(o);
+#pragma unroll
+    for (int k = 0; k < 4; ++k)
+#pragma unroll
+      for (int m = 0; m < 4; ++m) f[4 * k + m] = e[4 * m + k];
+  } else if constexpr (V == 2) {
+    const auto* e = reinterpret_cast<const unsigned long long*>(v);
+    auto* f = reinterpret_cast<unsigned long long*>(o);
+#pragma unroll
+    for (int k = 0; k < 2; ++k)
+#pragma unroll
+      for (int m = 0; m < 2; ++m) f[2 * k + m] = e[2 * m + k];
+  } else {
+    o[0] = v[0];
+  }
+}
+#endif
+
+/// Tile (ty, tx) of matrix b for step t of a block's loop over p.total tiles.
+__device__ __forceinline__ void tma_tile_of(const TmaParams& p, std::uint64_t t, std::int32_t& b,
+                                            std::int32_t& ty, std::int32_t& tx) {
+  b = static_cast<std::int32_t>(t / p.tiles);
+  const auto r = static_cast<std::uint32_t>(t % p.tiles);
+  ty = static_cast<std::int32_t>(r / p.tiles_x);
+  tx = static_cast<std::int32_t>(r % p.tiles_x);
+}
+
+template <class C>
+__global__ void __launch_bounds__(C::NT, C::MINB)
+    tma_kernel(const __grid_constant__ CUtensorMap in_map,
+               const __grid_constant__ CUtensorMap out_map, TmaParams p) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  extern __shared__ unsigned char tma_smem_raw[];
+  __shared__ alignas(8) std::uint64_t mbar;
+  TmaBlock blk(tma_smem_raw, &mbar);
+  const std::uint64_t out_desc = reinterpret_cast<std::uint64_t>(&out_map);
+  for (std::uint64_t t = blockIdx.x; t < p.total; t += gridDim.x) {
+    std::int32_t b, ty, tx;
+    tma_tile_of(p, t, b, ty, tx);
+    blk.load<C>(&in_map, b, ty, tx);
     uint4 v[C::PER_THREAD][C::V];
 #pragma unroll
     for (int i = 0; i < C::PER_THREAD; ++i) {
-      const int u = static_cast<int>(threadIdx.x) + i * C::NT;
       int rb, cb;
-      tma_units::unit(u, C::KR, C::V, rb, cb);
-#pragma unroll
-      for (int m = 0; m < C::V; ++m) {
-        const int row = C::V * rb + m;
-        v[i][m] = *reinterpret_cast<const uint4*>(tile + (cb >> 3) * C::BOX_A +
-                                                  tma_units::swizzled(row, cb & 7));
-      }
+      tma_units::unit(static_cast<int>(threadIdx.x) + i * C::NT, C::KR, C::V, rb, cb);
+      blk.read_block<C>(rb, cb, v[i]);
     }
     __syncthreads();  // every chunk read before any is overwritten
 #pragma unroll
     for (int i = 0; i < C::PER_THREAD; ++i) {
-      const int u = static_cast<int>(threadIdx.x) + i * C::NT;
       int rb, cb;
-      tma_units::unit(u, C::KR, C::V, rb, cb);
-      // Transpose the V x V block: output chunk k holds element k of input rows 0..V-1.
+      tma_units::unit(static_cast<int>(threadIdx.x) + i * C::NT, C::KR, C::V, rb, cb);
       uint4 o[C::V];
-      if constexpr (C::V == 4) {
-        const auto* e = reinterpret_cast<const std::uint32_t*>(v[i]);
-        auto* f = reinterpret_cast<std::uint32_t*>(o);
-#pragma unroll
-        for (int k = 0; k < 4; ++k)
-#pragma unroll
-          for (int m = 0; m < 4; ++m) f[4 * k + m] = e[4 * m + k];
-      } else if constexpr (C::V == 2) {
-        const auto* e = reinterpret_cast<const unsigned long long*>(v[i]);
-        auto* f = reinterpret_cast<unsigned long long*>(o);
-#pragma unroll
-        for (int k = 0; k < 2; ++k)
-#pragma unroll
-          for (int m = 0; m < 2; ++m) f[2 * k + m] = e[2 * m + k];
-      } else {
-        o[0] = v[i][0];
-      }
+      transpose_block<C::V>(v[i], o);
 #pragma unroll
       for (int k = 0; k < C::V; ++k) {
         const int orow = C::V * cb + k;
-        *reinterpret_cast<uint4*>(tile + (rb >> 3) * C::BOX_B + tma_units::swizzled(orow, rb & 7)) =
-            o[k];
+        *reinterpret_cast<uint4*>(blk.tile + (rb >> 3) * C::BOX_B +
+                                  tma_units::swizzled(orow, rb & 7)) = o[k];
       }
     }
     // Make the generic-proxy writes visible to the TMA unit, then one thread stores the boxes.
@@ -199,7 +228,7 @@ __global__ void __launch_bounds__(C::NT, C::MINB)
         asm volatile(
             "cp.async.bulk.tensor.3d.global.shared::cta.tile.bulk_group"
             " [%0, {%2, %3, %4}], [%1];" ::"l"(out_desc),
-            "r"(base + kr * C::BOX_B), "r"(x), "r"(y), "r"(b)
+            "r"(blk.base + kr * C::BOX_B), "r"(x), "r"(y), "r"(b)
             : "memory");
       }
       asm volatile("cp.async.bulk.commit_group;" ::: "memory");
@@ -230,49 +259,12 @@ __global__ void __launch_bounds__(C::NT, C::MINB)
     tma_load_kernel(const __grid_constant__ CUtensorMap in_map, TmaParams p, TmaStoreParams q) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   extern __shared__ unsigned char tma_smem_raw[];
-  __shared__ alignas(8) std::uint64_t bar;
-  const std::uint32_t raw = smem_addr(tma_smem_raw);
-  const std::uint32_t base = (raw + 1023u) & ~1023u;
-  const unsigned char* tile = tma_smem_raw + (base - raw);
-  const std::uint32_t sbar = smem_addr(&bar);
-  const std::uint64_t in_desc = reinterpret_cast<std::uint64_t>(&in_map);
-  if (threadIdx.x == 0) {
-    asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(sbar) : "memory");
-    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
-    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
-  }
-  __syncthreads();
-  std::uint32_t phase = 0;
+  __shared__ alignas(8) std::uint64_t mbar;
+  TmaBlock blk(tma_smem_raw, &mbar);
   for (std::uint64_t t = blockIdx.x; t < p.total; t += gridDim.x) {
-    const auto b = static_cast<std::int32_t>(t / p.tiles);
-    const auto r = static_cast<std::uint32_t>(t % p.tiles);
-    const auto ty = static_cast<std::int32_t>(r / p.tiles_x);
-    const auto tx = static_cast<std::int32_t>(r % p.tiles_x);
-    if (threadIdx.x == 0) {
-      asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(sbar),
-                   "r"(C::TILE_BYTES)
-                   : "memory");
-#pragma unroll
-      for (int kc = 0; kc < C::KC; ++kc) {
-        const std::int32_t x = (tx * C::TW + kc * C::C) * C::EU;
-        const std::int32_t y = ty * C::TH;
-        asm volatile(
-            "cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
-            " [%0], [%1, {%2, %3, %4}], [%5];" ::"r"(base + kc * C::BOX_A),
-            "l"(in_desc), "r"(x), "r"(y), "r"(b), "r"(sbar)
-            : "memory");
-      }
-    }
-    asm volatile(
-        "{\n"
-        ".reg .pred done;\n"
-        "WAIT_LOOP:\n"
-        "mbarrier.try_wait.parity.shared::cta.b64 done, [%0], %1;\n"
-        "@!done bra WAIT_LOOP;\n"
-        "}\n" ::"r"(sbar),
-        "r"(phase)
-        : "memory");
-    phase ^= 1u;
+    std::int32_t b, ty, tx;
+    tma_tile_of(p, t, b, ty, tx);
+    blk.load<C>(&in_map, b, ty, tx);
     const std::int64_t r0 = static_cast<std::int64_t>(ty) * C::TH;
     const std::int64_t c0 = static_cast<std::int64_t>(tx) * C::TW;
     char* out = q.out + static_cast<std::int64_t>(b) * q.out_stride_bytes;
@@ -280,29 +272,9 @@ __global__ void __launch_bounds__(C::NT, C::MINB)
     for (int i = 0; i < C::PER_THREAD; ++i) {
       const int u = static_cast<int>(threadIdx.x) + i * C::NT;
       const int rb = u % (8 * C::KR), cb = u / (8 * C::KR);
-      uint4 v[C::V];
-#pragma unroll
-      for (int m = 0; m < C::V; ++m)
-        v[m] = *reinterpret_cast<const uint4*>(tile + (cb >> 3) * C::BOX_A +
-                                               tma_units::swizzled(C::V * rb + m, cb & 7));
-      uint4 o[C::V];
-      if constexpr (C::V == 4) {
-        const auto* e = reinterpret_cast<const std::uint32_t*>(v);
-        auto* f = reinterpret_cast<std::uint32_t*>(o);
-#pragma unroll
-        for (int k = 0; k < 4; ++k)
-#pragma unroll
-          for (int m = 0; m < 4; ++m) f[4 * k + m] = e[4 * m + k];
-      } else if constexpr (C::V == 2) {
-        const auto* e = reinterpret_cast<const unsigned long long*>(v);
-        auto* f = reinterpret_cast<unsigned long long*>(o);
-#pragma unroll
-        for (int k = 0; k < 2; ++k)
-#pragma unroll
-          for (int m = 0; m < 2; ++m) f[2 * k + m] = e[2 * m + k];
-      } else {
-        o[0] = v[0];
-      }
+      uint4 v[C::V], o[C::V];
+      blk.read_block<C>(rb, cb, v);
+      transpose_block<C::V>(v, o);
       const std::int64_t oc = r0 + C::V * rb;  // first output column of the chunk
 #pragma unroll
       for (int k = 0; k < C::V; ++k) {
