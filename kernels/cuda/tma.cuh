@@ -109,11 +109,10 @@ struct TmaBlock {
     __syncthreads();
   }
 
-  /// Thread 0 loads the tile of matrix b whose first input row is y0 and first column tx * TW,
-  /// as KC boxes (rows past the matrix, above or below, arrive as zeros); every thread waits
-  /// until all TILE_BYTES have landed (the mbarrier's phase flips).
+  /// Thread 0 loads tile (ty, tx) of matrix b as KC boxes; every thread waits until all
+  /// TILE_BYTES have landed (the mbarrier's phase flips).
   template <class C>
-  __device__ void load(const CUtensorMap* map, std::int32_t b, std::int32_t y0, std::int32_t tx) {
+  __device__ void load(const CUtensorMap* map, std::int32_t b, std::int32_t ty, std::int32_t tx) {
     if (threadIdx.x == 0) {
       asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(bar),
                    "r"(C::TILE_BYTES)
@@ -121,10 +120,11 @@ struct TmaBlock {
 #pragma unroll
       for (int kc = 0; kc < C::KC; ++kc) {
         const std::int32_t x = (tx * C::TW + kc * C::C) * C::EU;
+        const std::int32_t y = ty * C::TH;
         asm volatile(
             "cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
             " [%0], [%1, {%2, %3, %4}], [%5];" ::"r"(base + kc * C::BOX_A),
-            "l"(reinterpret_cast<std::uint64_t>(map)), "r"(x), "r"(y0), "r"(b), "r"(bar)
+            "l"(reinterpret_cast<std::uint64_t>(map)), "r"(x), "r"(y), "r"(b), "r"(bar)
             : "memory");
       }
     }
@@ -195,7 +195,7 @@ __global__ void __launch_bounds__(C::NT, C::MINB)
   for (std::uint64_t t = blockIdx.x; t < p.total; t += gridDim.x) {
     std::int32_t b, ty, tx;
     tma_tile_of(p, t, b, ty, tx);
-    blk.load<C>(&in_map, b, ty * C::TH, tx);
+    blk.load<C>(&in_map, b, ty, tx);
     uint4 v[C::PER_THREAD][C::V];
 #pragma unroll
     for (int i = 0; i < C::PER_THREAD; ++i) {
@@ -264,7 +264,7 @@ __global__ void __launch_bounds__(C::NT, C::MINB)
   for (std::uint64_t t = blockIdx.x; t < p.total; t += gridDim.x) {
     std::int32_t b, ty, tx;
     tma_tile_of(p, t, b, ty, tx);
-    blk.load<C>(&in_map, b, ty * C::TH, tx);
+    blk.load<C>(&in_map, b, ty, tx);
     const std::int64_t r0 = static_cast<std::int64_t>(ty) * C::TH;
     const std::int64_t c0 = static_cast<std::int64_t>(tx) * C::TW;
     char* out = q.out + static_cast<std::int64_t>(b) * q.out_stride_bytes;
@@ -296,62 +296,6 @@ __global__ void __launch_bounds__(C::NT, C::MINB)
           }
         }
       }
-    }
-    __syncthreads();  // shared memory is read before the next tile's loads land
-  }
-#endif
-}
-
-/// The skewed layout of skew.cuh with TMA loads, for 16-byte elements (complex128) whose rows are
-/// 16-byte multiples apart but off 32-byte sectors (odd n): output row c is cut into pieces of TH
-/// elements that start on a sector, [k TH - m_c, (k+1) TH - m_c) with m_c = 0 or 1, so a block
-/// loads the TH + 1 input rows [k TH - 1, (k+1) TH) (the row above its own comes in as zeros at
-/// the top edge). A warp writes one piece: 32 lanes, 32 consecutive input rows of one column, on
-/// 8 distinct bank groups per phase under the swizzle. KC boxes of 8 columns each.
-template <int KC_, int NT_, int MINB_ = 1>
-struct TmaSkewConfig {
-  static constexpr int S = 16;
-  static constexpr int C = 8;  ///< elements in one 128-byte box row
-  static constexpr int EU = 2;
-  static constexpr int KC = KC_;
-  static constexpr int TW = C * KC;  ///< input columns (output rows) of a block
-  static constexpr int TH = 32;      ///< output columns of a piece (one per lane)
-  static constexpr int ROWS = TH + 1;
-  static constexpr int NT = NT_;
-  static constexpr int MINB = MINB_;
-  static constexpr int BOX_A = (ROWS * 128 + 1023) / 1024 * 1024;  ///< one box, 1024-aligned
-  static constexpr int TILE_BYTES = KC * ROWS * 128;               ///< bytes the loads bring
-  static constexpr std::size_t SMEM_BYTES = KC * BOX_A + 1024;
-  static constexpr int PIECES = TW / (NT / 32);  ///< output rows per warp
-  static_assert(NT % 32 == 0 && TW % (NT / 32) == 0, "whole warps, whole pieces");
-};
-
-template <class C>
-__global__ void __launch_bounds__(C::NT, C::MINB)
-    tma_skew_kernel(const __grid_constant__ CUtensorMap in_map, TmaParams p, TmaStoreParams q) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  extern __shared__ unsigned char tma_smem_raw[];
-  __shared__ alignas(8) std::uint64_t mbar;
-  TmaBlock blk(tma_smem_raw, &mbar);
-  const int lane = static_cast<int>(threadIdx.x) & 31;
-  const int warp = static_cast<int>(threadIdx.x) >> 5;
-  for (std::uint64_t t = blockIdx.x; t < p.total; t += gridDim.x) {
-    std::int32_t b, ty, tx;
-    tma_tile_of(p, t, b, ty, tx);
-    blk.load<C>(&in_map, b, ty * C::TH - 1, tx);
-    char* out = q.out + static_cast<std::int64_t>(b) * q.out_stride_bytes;
-#pragma unroll
-    for (int i = 0; i < C::PIECES; ++i) {
-      const int cl = warp * C::PIECES + i;  // output row within the block
-      const std::int64_t c = static_cast<std::int64_t>(tx) * C::TW + cl;
-      if (c >= q.cols) break;
-      char* row = out + c * q.out_pitch_bytes;
-      const int m = static_cast<int>((reinterpret_cast<std::uintptr_t>(row) >> 4) & 1);
-      const std::int64_t r = static_cast<std::int64_t>(ty) * C::TH - m + lane;  // input row
-      const int rr = lane + 1 - m;  // its row in the loaded tile
-      const uint4 v = *reinterpret_cast<const uint4*>(blk.tile + (cl >> 3) * C::BOX_A +
-                                                      tma_units::swizzled(rr, cl & 7));
-      if (r >= 0 && r < q.rows) *reinterpret_cast<uint4*>(row + r * 16) = v;
     }
     __syncthreads();  // shared memory is read before the next tile's loads land
   }
@@ -425,11 +369,11 @@ bool encode(CUtensorMap* map, const void* base, std::int64_t rows, std::int64_t 
 
 }  // namespace tma_detail
 
-/// Whether the TMA unit can address this resolved layout with C's tiles: 16-byte aligned bases,
-/// pitches and strides, extents under 2^30, tile counts under 2^32 (C::TH rows per tile, plus
-/// one row for the skewed kernel's pieces).
-template <class C>
-bool tma_layout_ok(const void* in, const void* out, const TransposeShape& s) {
+/// Whether the TMA kernels take this resolved layout on the current device: an sm_90 image,
+/// 16-byte aligned bases, pitches and strides, extents the TMA unit can address. `TmaStore`:
+/// tma_kernel (TMA loads and stores); otherwise tma_load_kernel (TMA loads, plain stores).
+template <class C, bool TmaStore = true>
+bool tma_accepts(const void* in, const void* out, const TransposeShape& s) {
   const auto a16 = [](std::int64_t v) {
     return v % 16 == 0 && v > 0 && v < (std::int64_t{1} << 40);
   };
@@ -441,16 +385,8 @@ bool tma_layout_ok(const void* in, const void* out, const TransposeShape& s) {
     return false;
   constexpr std::int64_t kMax = std::int64_t{1} << 30;
   if (s.rows >= kMax || s.cols >= kMax || s.batch >= kMax) return false;
-  const std::int64_t tiles = ((s.rows + C::TH) / C::TH) * ((s.cols + C::TW - 1) / C::TW);
-  return tiles < (std::int64_t{1} << 32);
-}
-
-/// Whether the TMA kernels take this resolved layout on the current device: tma_layout_ok and an
-/// sm_90 image of the kernel. `TmaStore`: tma_kernel (TMA loads and stores); otherwise
-/// tma_load_kernel (TMA loads, plain stores).
-template <class C, bool TmaStore = true>
-bool tma_accepts(const void* in, const void* out, const TransposeShape& s) {
-  if (!tma_layout_ok<C>(in, out, s)) return false;
+  const std::int64_t tiles = ((s.rows + C::TH - 1) / C::TH) * ((s.cols + C::TW - 1) / C::TW);
+  if (tiles >= (std::int64_t{1} << 32)) return false;
   if constexpr (TmaStore)
     return tma_detail::kernel_runs_here(reinterpret_cast<const void*>(&tma_kernel<C>));
   else
@@ -499,41 +435,6 @@ bool launch_tma(const void* in, void* out, const TransposeShape& s, cudaStream_t
     tma_load_kernel<C><<<gx, C::NT, C::SMEM_BYTES, stream>>>(in_map, p, q);
     XPOSE_CHECK_CUDA_LAUNCH("tma_load_kernel");
   }
-  return true;
-}
-
-/// tma_skew_kernel<C> (complex128) where the TMA unit and an sm_90 image allow it: same limits
-/// as tma_accepts. Launches and returns true, or launches nothing and returns false.
-template <class C>
-bool run_tma_skew(const void* in, void* out, const TransposeShape& s, cudaStream_t stream) {
-  if (!tma_layout_ok<C>(in, out, s) ||
-      !tma_detail::kernel_runs_here(reinterpret_cast<const void*>(&tma_skew_kernel<C>)))
-    return false;
-  const std::int64_t in_stride = s.batch > 1 ? s.in_batch_stride * C::S : s.in_pitch * C::S;
-  const std::int64_t out_stride = s.batch > 1 ? s.out_batch_stride * C::S : s.out_pitch * C::S;
-  CUtensorMap in_map;
-  if (!tma_detail::encode<C>(&in_map, in, s.rows, s.cols, s.batch, s.in_pitch * C::S, in_stride,
-                             C::ROWS))
-    return false;
-  const std::int64_t tiles_x = (s.cols + C::TW - 1) / C::TW;
-  const std::int64_t tiles_y = (s.rows + 1 + C::TH - 1) / C::TH;  // pieces reach one row further
-  TmaParams p;
-  p.tiles_x = static_cast<std::uint32_t>(tiles_x);
-  p.tiles = static_cast<std::uint32_t>(tiles_x * tiles_y);
-  p.total = static_cast<std::uint64_t>(tiles_x * tiles_y) * static_cast<std::uint64_t>(s.batch);
-  TmaStoreParams q;
-  q.out = static_cast<char*>(out);
-  q.rows = s.rows;
-  q.cols = s.cols;
-  q.out_pitch_bytes = s.out_pitch * C::S;
-  q.out_stride_bytes = out_stride;
-  const auto gx = static_cast<unsigned>(std::min<std::uint64_t>(p.total, 0x7fffffffu));
-  if (C::SMEM_BYTES > 48 * 1024)
-    XPOSE_CHECK_CUDA(cudaFuncSetAttribute(tma_skew_kernel<C>,
-                                          cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                          static_cast<int>(C::SMEM_BYTES)));
-  tma_skew_kernel<C><<<gx, C::NT, C::SMEM_BYTES, stream>>>(in_map, p, q);
-  XPOSE_CHECK_CUDA_LAUNCH("tma_skew_kernel");
   return true;
 }
 

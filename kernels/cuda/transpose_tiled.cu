@@ -273,11 +273,6 @@ const Entry kEntries[] = {
     {16, "tma-16x16", run_tma<cuda_tile::TmaConfig<16, 2, 2, 128>>},
     {16, "tma-16x32", run_tma<cuda_tile::TmaConfig<16, 4, 2, 256>>},
     {16, "tma-32x32", run_tma<cuda_tile::TmaConfig<16, 4, 4, 256>>},
-    // TMA loads, skewed 16-byte stores (tma_skew_kernel; complex128)
-    {16, "tmaskew-32x16", cuda_tile::run_tma_skew<cuda_tile::TmaSkewConfig<2, 256>>},
-    {16, "tmaskew-32x32", cuda_tile::run_tma_skew<cuda_tile::TmaSkewConfig<4, 256>>},
-    {16, "tmaskew-32x64", cuda_tile::run_tma_skew<cuda_tile::TmaSkewConfig<8, 256>>},
-    {16, "tmaskew-32x32-t128", cuda_tile::run_tma_skew<cuda_tile::TmaSkewConfig<4, 128>>},
     // TMA loads, plain 16-byte stores (tma_load_kernel)
     {4, "tmald-64x64", run_tma<cuda_tile::TmaConfig<4, 2, 2, 256>, false>},
     {4, "tmald-64x32", run_tma<cuda_tile::TmaConfig<4, 1, 2, 128>, false>},

@@ -557,7 +557,7 @@ TEST_F(CudaKernels, TmaVariants) {
   for (std::size_t e : {std::size_t{4}, std::size_t{8}, std::size_t{16}}) {
     const std::int64_t q = 16 / static_cast<std::int64_t>(e);  // elements in 16 bytes
     for (const std::string& v : xpose::kernels::variants::out_of_place(e)) {
-      if (v.rfind("tma", 0) != 0) continue;  // tma-*, tmald-* and tmaskew-*
+      if (v.rfind("tma", 0) != 0) continue;  // tma-* and tmald-*
       ++tma_candidates;
       SCOPED_TRACE(v);
       DeviceBuffer a(64 * 64 * e), b(64 * 64 * e);
@@ -597,7 +597,7 @@ TEST_F(CudaKernels, TmaVariants) {
   check_transpose(4, TransposeShape::dense(40, 1040, 3));   // 4160-byte rows: 64 bytes off
   check_transpose(4, TransposeShape::dense(1000, 30000));   // edge tiles on both sides
 #if defined(CUDART_VERSION) && CUDART_VERSION >= 12000
-  EXPECT_EQ(tma_candidates, 24) << "TMA candidates compiled in with CUDA 12 or newer";
+  EXPECT_EQ(tma_candidates, 20) << "TMA candidates compiled in with CUDA 12 or newer";
 #endif
 }
 
