@@ -3,6 +3,8 @@
 /// call, the file:line and CUDA's own message. Self-contained so that any module can include it.
 #pragma once
 
+#include <cstddef>
+
 #include <cuda_runtime.h>
 
 #include "xpose/error.h"
@@ -36,3 +38,16 @@ namespace xpose::cuda_detail {
       ::xpose::cuda_detail::throw_cuda_error(xpose_cuda_err_, "launch of " kernel_name, __FILE__, \
                                              __LINE__);                                           \
   } while (0)
+
+namespace xpose::cuda_detail {
+
+/// Lets `kernel` launch with `bytes` of dynamic shared memory: above the default 48 KiB a kernel
+/// must opt in (cudaFuncAttributeMaxDynamicSharedMemorySize); below it this does nothing.
+template <class Kernel>
+void allow_dynamic_smem(Kernel* kernel, std::size_t bytes) {
+  if (bytes > 48 * 1024)
+    XPOSE_CHECK_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                          static_cast<int>(bytes)));
+}
+
+}  // namespace xpose::cuda_detail

@@ -145,17 +145,13 @@ __global__ void __launch_bounds__(C::NT, C::MINB) rskew_kernel(SkewParams p) {
   using Elem = typename C::Elem;
   extern __shared__ uint4 rskew_smem_raw[];
   uint4* smem = rskew_smem_raw;
-  TiledParams order{};
-  order.tiles_x = p.tiles_x;
-  order.tiles_y = p.tiles_y;
-  order.group = p.group;
   const std::int64_t out_cols = p.rows;
   for (std::int64_t b = blockIdx.y; b < p.batch; b += gridDim.y) {
     const char* in = p.in + b * p.in_stride_bytes;
     char* out = p.out + b * p.out_stride_bytes;
     for (std::uint64_t t = blockIdx.x; t < p.tiles; t += gridDim.x) {
       std::uint32_t ty, tx;
-      tile_of(order, static_cast<std::uint32_t>(t), ty, tx);
+      tile_of(p, static_cast<std::uint32_t>(t), ty, tx);
       const std::int64_t c0 = static_cast<std::int64_t>(tx) * C::TW;
       const std::int64_t r0 = static_cast<std::int64_t>(ty) * C::TH;
       const std::int64_t i_begin = r0 - C::MH;
@@ -178,20 +174,7 @@ __global__ void __launch_bounds__(C::NT, C::MINB) rskew_kernel(SkewParams p) {
           }
         }
       }
-#pragma unroll
-      for (int q = 0; q < C::LOADS; ++q) {
-        const int blk = threadIdx.x + q * C::NT;
-        if (blk >= C::BLOCKS) continue;
-        const int g = blk % C::BC;
-        const int h = blk / C::BC;
-#pragma unroll
-        for (int a = 0; a < C::V; ++a) {
-          Pack x;
-#pragma unroll
-          for (int e = 0; e < C::V; ++e) x.e[e] = v[q][e].e[a];
-          smem[C::slot(g * C::V + a, h)] = x.w;
-        }
-      }
+      store_blocks_transposed<C>(v, smem);
       __syncthreads();
       // Store: output row c = c0 + r gets [r0 - mis, r0 - mis + TH), mis its offset from a
       // sector in elements; shared column of output column x is x - i_begin.
@@ -256,19 +239,7 @@ __device__ __forceinline__ void load_tile_realign(const char* __restrict__ src, 
       v[q][a].w = load_shifted<C::S>(p, lo, lo + row_bytes);
     }
   }
-#pragma unroll
-  for (int q = 0; q < C::LOADS; ++q) {
-    const int blk = threadIdx.x + q * C::NT;
-    const int g = blk % C::BC;
-    const int h = blk / C::BC;
-#pragma unroll
-    for (int a = 0; a < C::V; ++a) {
-      Pack t;
-#pragma unroll
-      for (int b = 0; b < C::V; ++b) t.e[b] = v[q][b].e[a];
-      smem[C::slot(g * C::V + a, h)] = t.w;
-    }
-  }
+  store_blocks_transposed<C>(v, smem);
 }
 
 /// store_tile's full path for rows at any alignment: each output row of the tile (T elements)

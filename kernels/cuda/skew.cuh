@@ -75,20 +75,8 @@ struct SkewConfig {
   }
 };
 
-struct SkewParams {
-  const char* in;
-  char* out;
-  std::int64_t rows;
-  std::int64_t cols;
-  std::int64_t batch;
-  std::int64_t in_pitch_bytes;
-  std::int64_t out_pitch_bytes;
-  std::int64_t in_stride_bytes;
-  std::int64_t out_stride_bytes;
-  std::uint32_t tiles_x;
-  std::uint32_t tiles_y;
-  std::uint32_t tiles;
-  std::uint32_t group;
+/// TiledParams, with tiles of C::TH rows that start m rows early (the pieces' shift).
+struct SkewParams : TiledParams {
   int m;  ///< extra input rows this launch needs: C::M, or 0 when every output row is aligned
 };
 
@@ -212,24 +200,12 @@ template <class C>
 __global__ void __launch_bounds__(C::NT, C::MINB) skew_kernel(SkewParams p) {
   extern __shared__ uint4 skew_smem_raw[];
   auto* smem = reinterpret_cast<typename C::Elem*>(skew_smem_raw);
-  TiledParams order{};
-  order.tiles_x = p.tiles_x;
-  order.tiles_y = p.tiles_y;
-  order.group = p.group;
-  for (std::int64_t b = blockIdx.y; b < p.batch; b += gridDim.y) {
-    const char* in = p.in + b * p.in_stride_bytes;
-    char* out = p.out + b * p.out_stride_bytes;
-    for (std::uint64_t t = blockIdx.x; t < p.tiles; t += gridDim.x) {
-      std::uint32_t ty, tx;
-      tile_of(order, static_cast<std::uint32_t>(t), ty, tx);
-      const std::int64_t c0 = static_cast<std::int64_t>(tx) * C::TW;
-      const std::int64_t r0 = static_cast<std::int64_t>(ty) * C::TH;
-      load_rows<C, false>(in, p.in_pitch_bytes, p.rows, p.cols, r0 - p.m, C::TH + p.m, c0, smem);
-      __syncthreads();
-      store_rows<C>(out, p.out_pitch_bytes, p.cols, p.rows, c0, r0, p.m, smem);
-      __syncthreads();  // the next tile overwrites shared memory
-    }
-  }
+  for_each_tile(p, C::TH, C::TW, [&](const char* in, char* out, std::int64_t r0, std::int64_t c0) {
+    load_rows<C, false>(in, p.in_pitch_bytes, p.rows, p.cols, r0 - p.m, C::TH + p.m, c0, smem);
+    __syncthreads();
+    store_rows<C>(out, p.out_pitch_bytes, p.cols, p.rows, c0, r0, p.m, smem);
+    __syncthreads();  // the next tile overwrites shared memory
+  });
 }
 
 /// Whether skew_kernel<C> can take this (resolved) shape: only element alignment is needed.
@@ -246,33 +222,12 @@ template <class C>
 void launch_skewed_with(void (*kernel)(SkewParams), const char* name, const void* in, void* out,
                         const TransposeShape& s, std::int64_t m, cudaStream_t stream, int group) {
   SkewParams p;
-  p.in = static_cast<const char*>(in);
-  p.out = static_cast<char*>(out);
-  p.rows = s.rows;
-  p.cols = s.cols;
-  p.batch = s.batch;
-  p.in_pitch_bytes = s.in_pitch * C::S;
-  p.out_pitch_bytes = s.out_pitch * C::S;
-  p.in_stride_bytes = s.in_batch_stride * C::S;
-  p.out_stride_bytes = s.out_batch_stride * C::S;
-  p.m = m;
-  const std::int64_t tiles_x = (s.cols + C::TW - 1) / C::TW;
-  const std::int64_t tiles_y = (s.rows + m + C::TH - 1) / C::TH;
-  const std::int64_t tiles = tiles_x * tiles_y;
-  if (tiles >= (std::int64_t{1} << 32))
-    throw DimensionMismatch(
-        cat("transpose_cuda: ", s.rows, " x ", s.cols, " needs ", tiles, " tiles, more than 2^32"));
-  p.tiles_x = static_cast<std::uint32_t>(tiles_x);
-  p.tiles_y = static_cast<std::uint32_t>(tiles_y);
-  p.tiles = static_cast<std::uint32_t>(tiles);
-  p.group = group > 1 && group * tiles_x < (std::int64_t{1} << 32)
-                ? static_cast<std::uint32_t>(group)
-                : 1;
-  const std::int64_t gx = std::min<std::int64_t>(tiles, 0x7fffffff);
+  static_cast<TiledParams&>(p) = tiled_params(in, out, s, C::S, (s.cols + C::TW - 1) / C::TW,
+                                              (s.rows + m + C::TH - 1) / C::TH, group);
+  p.m = static_cast<int>(m);
+  const std::int64_t gx = std::min<std::int64_t>(p.tiles, 0x7fffffff);
   const std::int64_t gy = std::min<std::int64_t>(s.batch, 65535);
-  if (C::SMEM_BYTES > 48 * 1024)
-    XPOSE_CHECK_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                          static_cast<int>(C::SMEM_BYTES)));
+  cuda_detail::allow_dynamic_smem(kernel, C::SMEM_BYTES);
   kernel<<<dim3(static_cast<unsigned>(gx), static_cast<unsigned>(gy)), C::NT, C::SMEM_BYTES, stream>>>(p);
   const cudaError_t err = cudaGetLastError();
   if (err != cudaSuccess)

@@ -19,6 +19,9 @@
 
 #include <cuda_runtime.h>
 
+#include "kernels/transpose.h"
+#include "xpose/error.h"
+
 namespace xpose::kernels::cuda_tile {
 
 /// The integer type of exactly N bytes (its alignment is N too).
@@ -116,6 +119,30 @@ __device__ __forceinline__ void store_word(T* p, const T& v) {
   *p = v;
 }
 
+/// Writes the V x V blocks this thread loaded to shared memory in output order, each transposed
+/// in registers: v[q][m] is word m (input row m of the block) of block threadIdx.x + q * NT,
+/// block b = (h, g) sitting h blocks down and g across. Blocks past C::BLOCKS (a last, partial
+/// round of threads) are skipped.
+template <class C, class Word>
+__device__ __forceinline__ void store_blocks_transposed(
+    const typename C::Pack (&v)[C::LOADS][C::V], Word* __restrict__ smem) {
+  using Pack = typename C::Pack;
+#pragma unroll
+  for (int q = 0; q < C::LOADS; ++q) {
+    const int blk = threadIdx.x + q * C::NT;
+    if (C::BLOCKS % C::NT != 0 && blk >= C::BLOCKS) continue;
+    const int g = blk % C::BC;
+    const int h = blk / C::BC;
+#pragma unroll
+    for (int a = 0; a < C::V; ++a) {
+      Pack t;
+#pragma unroll
+      for (int b = 0; b < C::V; ++b) t.e[b] = v[q][b].e[a];
+      smem[C::slot(g * C::V + a, h)] = t.w;
+    }
+  }
+}
+
 /// Reads the tile at `src` (its first element; rows `pitch` bytes apart) into shared memory in
 /// output order. `full`: the whole tile lies inside the matrix, so no guards and whole words;
 /// otherwise only elements with row < rows_left and col < cols_left are read, one by one (edge
@@ -151,19 +178,7 @@ __device__ __forceinline__ void load_tile(const char* __restrict__ src, std::int
     for (int m = 0; m < C::V; ++m)
       v[p][m].w = load_word<C::HINT>(reinterpret_cast<const Word*>(base + m * pitch));
   }
-#pragma unroll
-  for (int p = 0; p < C::LOADS; ++p) {
-    const int blk = threadIdx.x + p * C::NT;
-    const int g = blk % C::BC;
-    const int h = blk / C::BC;
-#pragma unroll
-    for (int a = 0; a < C::V; ++a) {
-      Pack t;
-#pragma unroll
-      for (int b = 0; b < C::V; ++b) t.e[b] = v[p][b].e[a];
-      smem[C::slot(g * C::V + a, h)] = t.w;
-    }
-  }
+  store_blocks_transposed<C>(v, smem);
 }
 
 /// Writes the tile held in shared memory (output order) to `dst`, its first output element;
@@ -231,6 +246,50 @@ __device__ __forceinline__ void tile_of(const TiledParams& p, std::uint32_t t, s
   const std::uint32_t height = min(p.group, p.tiles_y - first);
   tx = in_group / height;
   ty = first + (in_group - tx * height);
+}
+
+/// Kernel arguments for `s` (resolved) at `in` / `out`, elements of `elem` bytes, in a grid of
+/// tiles_x x tiles_y tiles per matrix numbered as tile_of says with `group`. Throws
+/// DimensionMismatch for 2^32 tiles or more.
+inline TiledParams tiled_params(const void* in, void* out, const TransposeShape& s, int elem,
+                                std::int64_t tiles_x, std::int64_t tiles_y, int group) {
+  const std::int64_t tiles = tiles_x * tiles_y;
+  if (tiles >= (std::int64_t{1} << 32))
+    throw DimensionMismatch(
+        cat("transpose_cuda: ", s.rows, " x ", s.cols, " needs ", tiles, " tiles, more than 2^32"));
+  TiledParams p;
+  p.in = static_cast<const char*>(in);
+  p.out = static_cast<char*>(out);
+  p.rows = s.rows;
+  p.cols = s.cols;
+  p.batch = s.batch;
+  p.in_pitch_bytes = s.in_pitch * elem;
+  p.out_pitch_bytes = s.out_pitch * elem;
+  p.in_stride_bytes = s.in_batch_stride * elem;
+  p.out_stride_bytes = s.out_batch_stride * elem;
+  p.tiles_x = static_cast<std::uint32_t>(tiles_x);
+  p.tiles_y = static_cast<std::uint32_t>(tiles_y);
+  p.tiles = static_cast<std::uint32_t>(tiles);
+  p.group = group > 1 && group * tiles_x < (std::int64_t{1} << 32)
+                ? static_cast<std::uint32_t>(group)
+                : 1;
+  return p;
+}
+
+/// Runs body(in, out, r0, c0) for every tile this block takes: matrices over blockIdx.y, tiles
+/// over blockIdx.x (both grid-stride), in the order of tile_of; `in` and `out` point at the
+/// matrix, (r0, c0) is the tile's first input element for tiles of th x tw.
+template <class Body>
+__device__ __forceinline__ void for_each_tile(const TiledParams& p, int th, int tw, Body&& body) {
+  for (std::int64_t b = blockIdx.y; b < p.batch; b += gridDim.y) {
+    const char* in = p.in + b * p.in_stride_bytes;
+    char* out = p.out + b * p.out_stride_bytes;
+    for (std::uint64_t t = blockIdx.x; t < p.tiles; t += gridDim.x) {
+      std::uint32_t ty, tx;
+      tile_of(p, static_cast<std::uint32_t>(t), ty, tx);
+      body(in, out, static_cast<std::int64_t>(ty) * th, static_cast<std::int64_t>(tx) * tw);
+    }
+  }
 }
 
 /// True when pointers, pitches and strides (in elements) allow W-byte words of C.

@@ -415,10 +415,7 @@ bool launch_tma(const void* in, void* out, const TransposeShape& s, cudaStream_t
   p.total = static_cast<std::uint64_t>(tiles_x * tiles_y) * static_cast<std::uint64_t>(s.batch);
   const auto gx = static_cast<unsigned>(std::min<std::uint64_t>(p.total, 0x7fffffffu));
   if constexpr (TmaStore) {
-    if (C::SMEM_BYTES > 48 * 1024)
-      XPOSE_CHECK_CUDA(cudaFuncSetAttribute(tma_kernel<C>,
-                                            cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                            static_cast<int>(C::SMEM_BYTES)));
+    cuda_detail::allow_dynamic_smem(tma_kernel<C>, C::SMEM_BYTES);
     tma_kernel<C><<<gx, C::NT, C::SMEM_BYTES, stream>>>(in_map, out_map, p);
     XPOSE_CHECK_CUDA_LAUNCH("tma_kernel");
   } else {
@@ -428,10 +425,7 @@ bool launch_tma(const void* in, void* out, const TransposeShape& s, cudaStream_t
     q.cols = s.cols;
     q.out_pitch_bytes = s.out_pitch * C::S;
     q.out_stride_bytes = out_stride;
-    if (C::SMEM_BYTES > 48 * 1024)
-      XPOSE_CHECK_CUDA(cudaFuncSetAttribute(tma_load_kernel<C>,
-                                            cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                            static_cast<int>(C::SMEM_BYTES)));
+    cuda_detail::allow_dynamic_smem(tma_load_kernel<C>, C::SMEM_BYTES);
     tma_load_kernel<C><<<gx, C::NT, C::SMEM_BYTES, stream>>>(in_map, p, q);
     XPOSE_CHECK_CUDA_LAUNCH("tma_load_kernel");
   }

@@ -27,28 +27,26 @@ using cuda_tile::TileConfig;
 // Tile pairs through register-transposed word blocks: n a whole number of words.
 template <class C, PairOrder O = PairOrder::RowWise, int G = 1>
 struct Tiled {
+  using Config = C;
   static bool accepts(void* buf, std::int64_t n) { return cuda_tile::inplace_accepts<C>(buf, n); }
   static void launch(void* buf, std::int64_t n, std::int64_t batch, cudaStream_t st) {
     cuda_tile::launch_inplace<C, O>(buf, n, batch, st, 0, G);
   }
 };
 
-// Tile pairs with realigned 16-byte words (realign.cuh): any n, buffer aligned to the element.
-// Rows (or the buffer) off 32-byte sectors: the grouped order, whose consecutive blocks write
-// side-by-side mirror tiles, so the two pieces of each straddled sector are written close together
-// (run 7, NOTES.md: c128 at 16411² 0.877 against 0.853 x memcpy row-wise); aligned rows keep the
-// row-wise order, which is faster there.
-template <class C, int G>
-struct OffSectorGrouped {
+// K, only where rows (or the buffer) are off 32-byte sectors. The library runs the grouped order
+// there: its consecutive blocks write side-by-side mirror tiles, so the two pieces of each
+// straddled sector are written close together (run 7, NOTES.md: c128 at 16411² 0.877 against
+// 0.853 x memcpy row-wise); aligned rows keep the row-wise order, which is faster there.
+template <class K>
+struct OffSector : K {
   static bool accepts(void* buf, std::int64_t n) {
     const auto addr = reinterpret_cast<std::uintptr_t>(buf);
-    return ((n * C::S) % 32 != 0 || addr % 32 != 0) && cuda_tile::inplace_accepts<C>(buf, n);
-  }
-  static void launch(void* buf, std::int64_t n, std::int64_t batch, cudaStream_t st) {
-    cuda_tile::launch_inplace<C, PairOrder::Grouped>(buf, n, batch, st, 0, G);
+    return ((n * K::Config::S) % 32 != 0 || addr % 32 != 0) && K::accepts(buf, n);
   }
 };
 
+// Tile pairs with realigned 16-byte words (realign.cuh): any n, buffer aligned to the element.
 template <class C, PairOrder O>
 struct Realigned {
   static bool accepts(void* buf, std::int64_t) {
@@ -104,7 +102,7 @@ void transpose_inplace_cuda(void* buf, std::size_t elem_size, std::int64_t n, st
                Tiled<TileConfig<8, 8, 32, 32, 256>, PairOrder::Grouped, 3>>(buf, n, batch, st);
       break;
     case 16:
-      dispatch<OffSectorGrouped<TileConfig<16, 16, 32, 32, 256>, 2>,
+      dispatch<OffSector<Tiled<TileConfig<16, 16, 32, 32, 256>, PairOrder::Grouped, 2>>,
                Tiled<TileConfig<16, 16, 32, 32, 256>>>(buf, n, batch, st);
       break;
     default:
@@ -138,8 +136,9 @@ constexpr PairOrder kStag = PairOrder::Staggered;
 constexpr PairOrder kRow = PairOrder::RowWise;
 constexpr PairOrder kGrp = PairOrder::Grouped;
 
-// Names: kernel-TILE[wWORD]-order[-bMINB]; TILE the square tile's side in elements; stag: the
-// staggered triangular order, row: row-wise triangular (the library's). tile: inplace_kernel
+// Names: kernel-TILE[wWORD][-tTHREADS]-order[-bMINB]; TILE the square tile's side in elements;
+// stag: the staggered triangular order, row: row-wise triangular, gG: grouped, G tile rows at a
+// time (the library's orders: row-wise on sector-aligned rows, grouped otherwise). tile: inplace_kernel
 // (words need n a multiple of the word); realign: inplace_realign_kernel (any n).
 const Entry kEntries[] = {
     {1, "tile-128w16-stag", run_kernel<Tiled<TileConfig<1, 16, 8, 8, 64>, kStag>>},
@@ -151,6 +150,9 @@ const Entry kEntries[] = {
     {4, "tile-64w16-row", run_kernel<Tiled<TileConfig<4, 16, 16, 16, 256>, kRow>>},
     {4, "tile-64w4-stag", run_kernel<Tiled<TileConfig<4, 4, 64, 64, 256>, kStag>>},
     {4, "tile-64w4-row", run_kernel<Tiled<TileConfig<4, 4, 64, 64, 256>, kRow>>},
+    {4, "tile-32w4-row", run_kernel<Tiled<TileConfig<4, 4, 32, 32, 256>, kRow>>},
+    {4, "tile-32w4-g4", run_kernel<Tiled<TileConfig<4, 4, 32, 32, 256>, kGrp, 4>>},
+    {4, "tile-32w4-t128-g4", run_kernel<Tiled<TileConfig<4, 4, 32, 32, 128>, kGrp, 4>>},
     {4, "realign-64-stag", run_kernel<Realigned<TileConfig<4, 16, 16, 16, 256>, kStag>>},
     {4, "realign-64-row", run_kernel<Realigned<TileConfig<4, 16, 16, 16, 256>, kRow>>},
     {4, "realign-64-row-b3", run_kernel<Realigned<TileConfig<4, 16, 16, 16, 256, 3>, kRow>>},
@@ -160,23 +162,19 @@ const Entry kEntries[] = {
     {8, "tile-32w16-row", run_kernel<Tiled<TileConfig<8, 16, 16, 16, 256>, kRow>>},
     {8, "tile-32w8-stag", run_kernel<Tiled<TileConfig<8, 8, 32, 32, 256>, kStag>>},
     {8, "tile-32w8-row", run_kernel<Tiled<TileConfig<8, 8, 32, 32, 256>, kRow>>},
+    {8, "tile-32w8-g3", run_kernel<Tiled<TileConfig<8, 8, 32, 32, 256>, kGrp, 3>>},
+    {8, "tile-32w8-g4", run_kernel<Tiled<TileConfig<8, 8, 32, 32, 256>, kGrp, 4>>},
+    {8, "tile-32w8-t128-g3", run_kernel<Tiled<TileConfig<8, 8, 32, 32, 128>, kGrp, 3>>},
     {8, "realign-32-stag", run_kernel<Realigned<TileConfig<8, 16, 16, 16, 256>, kStag>>},
     {8, "realign-32-row", run_kernel<Realigned<TileConfig<8, 16, 16, 16, 256>, kRow>>},
     {8, "realign-64-row-b2", run_kernel<Realigned<TileConfig<8, 16, 32, 32, 256, 2>, kRow>>},
     // complex128 (one element a word: realigning has nothing to do)
     {16, "tile-32-stag", run_kernel<Tiled<TileConfig<16, 16, 32, 32, 256>, kStag>>},
     {16, "tile-32-row", run_kernel<Tiled<TileConfig<16, 16, 32, 32, 256>, kRow>>},
-    {16, "tile-16-stag", run_kernel<Tiled<TileConfig<16, 16, 16, 16, 256>, kStag>>},
-    {16, "tile-16-row", run_kernel<Tiled<TileConfig<16, 16, 16, 16, 256>, kRow>>},
-    // Grouped order (tri::grouped_pair): mirror tiles of consecutive blocks side by side
-    {8, "tile-32w8-g4", run_kernel<Tiled<TileConfig<8, 8, 32, 32, 256>, kGrp, 4>>},
-    {4, "tile-32w4-row", run_kernel<Tiled<TileConfig<4, 4, 32, 32, 256>, kRow>>},
-    {4, "tile-32w4-g4", run_kernel<Tiled<TileConfig<4, 4, 32, 32, 256>, kGrp, 4>>},
-    {8, "tile-32w8-g3", run_kernel<Tiled<TileConfig<8, 8, 32, 32, 256>, kGrp, 3>>},
-    {4, "tile-32w4-t128-g4", run_kernel<Tiled<TileConfig<4, 4, 32, 32, 128>, kGrp, 4>>},
-    {8, "tile-32w8-t128-g3", run_kernel<Tiled<TileConfig<8, 8, 32, 32, 128>, kGrp, 3>>},
     {16, "tile-32-g2", run_kernel<Tiled<TileConfig<16, 16, 32, 32, 256>, kGrp, 2>>},
     {16, "tile-32-g4", run_kernel<Tiled<TileConfig<16, 16, 32, 32, 256>, kGrp, 4>>},
+    {16, "tile-16-stag", run_kernel<Tiled<TileConfig<16, 16, 16, 16, 256>, kStag>>},
+    {16, "tile-16-row", run_kernel<Tiled<TileConfig<16, 16, 16, 16, 256>, kRow>>},
 };
 
 }  // namespace

@@ -180,6 +180,27 @@ struct DeviceBuffer {
 };
 
 // Elements spanned by a batch of matrices: the last element's index + 1.
+// A batch of rows x cols sub-blocks: rows in_pitch / out_pitch elements apart, matrices
+// in_gap / out_gap elements further apart than their rows need.
+TransposeShape pitched(std::int64_t rows, std::int64_t cols, std::int64_t batch,
+                       std::int64_t in_pitch, std::int64_t out_pitch, std::int64_t in_gap,
+                       std::int64_t out_gap) {
+  TransposeShape s;
+  s.rows = rows;
+  s.cols = cols;
+  s.batch = batch;
+  s.in_pitch = in_pitch;
+  s.out_pitch = out_pitch;
+  s.in_batch_stride = rows * in_pitch + in_gap;
+  s.out_batch_stride = cols * out_pitch + out_gap;
+  return s;
+}
+
+// The two pitched layouts every kernel is checked on: odd gaps and pitches (element accesses),
+// and pitches that are whole 16-element multiples (the word paths) with edge tiles.
+const TransposeShape kOddSubBlocks = pitched(45, 77, 3, 100, 64, 13, 5);
+const TransposeShape kWordSubBlocks = pitched(200, 130, 2, 144, 224, 32, 64);
+
 std::int64_t extent(std::int64_t batch, std::int64_t stride, std::int64_t rows, std::int64_t pitch,
                     std::int64_t cols) {
   if (batch == 0 || rows == 0 || cols == 0) return 0;
@@ -364,26 +385,9 @@ TEST_F(CudaKernels, Batches) {
 // A sub-block of a wider input into a sub-block of a wider output, batched with gaps.
 TEST_F(CudaKernels, PitchedSubBlocks) {
   for (std::size_t e : kElemSizes) {
-    TransposeShape s;
-    s.rows = 45;
-    s.cols = 77;
-    s.batch = 3;
-    s.in_pitch = 100;
-    s.out_pitch = 64;
-    s.in_batch_stride = 45 * 100 + 13;
-    s.out_batch_stride = 77 * 64 + 5;
-    check_transpose(e, s);
-    // Word-aligned pitches (multiples of 16 elements): the vector path with edge tiles.
-    TransposeShape v;
-    v.rows = 200;
-    v.cols = 130;
-    v.batch = 2;
-    v.in_pitch = 144;
-    v.out_pitch = 224;
-    v.in_batch_stride = 200 * 144 + 32;
-    v.out_batch_stride = 130 * 224 + 64;
-    check_transpose(e, v);
-    check_transpose(e, v, 16, 32);
+    check_transpose(e, kOddSubBlocks);
+    check_transpose(e, kWordSubBlocks);
+    check_transpose(e, kWordSubBlocks, 16, 32);
   }
 }
 
@@ -499,25 +503,9 @@ TEST_F(CudaKernels, EveryVariantOutOfPlace) {
       for (const auto& sh : shapes) check_transpose(e, TransposeShape::dense(sh[0], sh[1]), 0, 0, v);
       check_transpose(e, TransposeShape::dense(100, 70, 3), 0, 0, v);
       check_transpose(e, TransposeShape::dense(33, 1, 4), 0, 0, v);
-      TransposeShape s;
-      s.rows = 45;
-      s.cols = 77;
-      s.batch = 3;
-      s.in_pitch = 100;
-      s.out_pitch = 64;
-      s.in_batch_stride = 45 * 100 + 13;
-      s.out_batch_stride = 77 * 64 + 5;
-      check_transpose(e, s, 0, 0, v);
-      TransposeShape w;
-      w.rows = 200;
-      w.cols = 130;
-      w.batch = 2;
-      w.in_pitch = 144;
-      w.out_pitch = 224;
-      w.in_batch_stride = 200 * 144 + 32;
-      w.out_batch_stride = 130 * 224 + 64;
-      check_transpose(e, w, 0, 0, v);
-      check_transpose(e, w, 16, 32, v);
+      check_transpose(e, kOddSubBlocks, 0, 0, v);
+      check_transpose(e, kWordSubBlocks, 0, 0, v);
+      check_transpose(e, kWordSubBlocks, 16, 32, v);
       for (std::int64_t off : {1, 3}) {
         check_transpose(e, TransposeShape::dense(256, 192), off, 0, v);
         check_transpose(e, TransposeShape::dense(256, 192), 0, off, v);
@@ -575,15 +563,7 @@ TEST_F(CudaKernels, TmaVariants) {
       for (const auto& sh : shapes) check_transpose(e, TransposeShape::dense(sh[0], sh[1]), 0, 0, v);
       check_transpose(e, TransposeShape::dense(100, 72, 3), 0, 0, v);
       check_transpose(e, TransposeShape::dense(36, 44), q, 3 * q, v);
-      TransposeShape w;
-      w.rows = 200;
-      w.cols = 136;
-      w.batch = 2;
-      w.in_pitch = 144 + 4 * q;
-      w.out_pitch = 224 + 2 * q;
-      w.in_batch_stride = 200 * w.in_pitch + 8 * q;
-      w.out_batch_stride = 136 * w.out_pitch + q;
-      check_transpose(e, w, 0, 0, v);
+      check_transpose(e, pitched(200, 136, 2, 144 + 4 * q, 224 + 2 * q, 8 * q, q), 0, 0, v);
       // Not taken: a pitch off 16 bytes (the library falls back to the portable kernels).
       if (e < 16) {
         EXPECT_FALSE(xpose::kernels::variants::run_out_of_place(
