@@ -11,10 +11,20 @@ for arg in "$@"; do
     exit 0
   fi
 done
-trap 'echo "fake xpose rank $rank: signalled, stopping after the current stage"; exit 75' USR1 TERM
+stop() {
+  echo "fake xpose rank $rank: signalled, stopping after the current stage"
+  exit 75
+}
+trap stop USR1 TERM
 echo "fake xpose rank $rank: started"
 touch "${FAKE_XPOSE_DIR:?}/started.$rank"
-# Short sleeps: bash runs the trap only between commands.
-for _ in $(seq 1200); do sleep 0.1; done
+# Short sleeps: bash runs the trap only between commands. srun signals every process of the task,
+# so the sleep may die of the signal (status 138 or 143) before this shell's own trap runs; that
+# counts as the signal too, and must not end the script through `set -e` with the sleep's status.
+for _ in $(seq 1200); do
+  st=0
+  sleep 0.1 || st=$?
+  case $st in 0) ;; 138|143) stop ;; *) echo "fake xpose rank $rank: sleep failed ($st)" >&2; exit 1 ;; esac
+done
 echo "fake xpose rank $rank: never signalled" >&2
 exit 1
