@@ -143,6 +143,25 @@ __device__ __forceinline__ void store_blocks_transposed(
   }
 }
 
+/// Issues the loads of a whole tile at `src` (rows `pitch` bytes apart) into registers, every load
+/// before the first use: v[q][m] is word m of V x V block threadIdx.x + q * NT (as
+/// store_blocks_transposed takes them). No guards: the tile must lie inside the matrix.
+template <class C>
+__device__ __forceinline__ void load_tile_regs(const char* __restrict__ src, std::int64_t pitch,
+                                               typename C::Pack (&v)[C::LOADS][C::V]) {
+  using Word = typename C::Word;
+#pragma unroll
+  for (int p = 0; p < C::LOADS; ++p) {
+    const int blk = threadIdx.x + p * C::NT;
+    const int g = blk % C::BC;
+    const int h = blk / C::BC;
+    const char* base = src + static_cast<std::int64_t>(h * C::V) * pitch + g * C::W;
+#pragma unroll
+    for (int m = 0; m < C::V; ++m)
+      v[p][m].w = load_word<C::HINT>(reinterpret_cast<const Word*>(base + m * pitch));
+  }
+}
+
 /// Reads the tile at `src` (its first element; rows `pitch` bytes apart) into shared memory in
 /// output order. `full`: the whole tile lies inside the matrix, so no guards and whole words;
 /// otherwise only elements with row < rows_left and col < cols_left are read, one by one (edge
@@ -151,8 +170,6 @@ template <class C>
 __device__ __forceinline__ void load_tile(const char* __restrict__ src, std::int64_t pitch,
                                           std::int64_t rows_left, std::int64_t cols_left, bool full,
                                           typename C::Word* __restrict__ smem) {
-  using Pack = typename C::Pack;
-  using Word = typename C::Word;
   using Elem = typename C::Elem;
   if (!full) {
 #pragma unroll 1
@@ -166,18 +183,8 @@ __device__ __forceinline__ void load_tile(const char* __restrict__ src, std::int
     }
     return;
   }
-  // Issue every load before the first use: C::LOADS * C::V words in flight per thread.
-  Pack v[C::LOADS][C::V];
-#pragma unroll
-  for (int p = 0; p < C::LOADS; ++p) {
-    const int blk = threadIdx.x + p * C::NT;
-    const int g = blk % C::BC;
-    const int h = blk / C::BC;
-    const char* base = src + static_cast<std::int64_t>(h * C::V) * pitch + g * C::W;
-#pragma unroll
-    for (int m = 0; m < C::V; ++m)
-      v[p][m].w = load_word<C::HINT>(reinterpret_cast<const Word*>(base + m * pitch));
-  }
+  typename C::Pack v[C::LOADS][C::V];
+  load_tile_regs<C>(src, pitch, v);
   store_blocks_transposed<C>(v, smem);
 }
 

@@ -533,6 +533,24 @@ TEST_F(CudaKernels, EveryVariantInPlace) {
   for (const std::string& v : xpose::kernels::variants::in_place(8)) check_inplace(8, 1537, 1, 0, v);
 }
 
+// The software-pipelined in-place candidates (inplace_pipelined_kernel) run a persistent grid:
+// these shapes have more tile pairs than the grid has blocks, so blocks go round their loop,
+// prefetching the next pair while they write the current one (also a racecheck target:
+// `compute-sanitizer --tool racecheck xpose_gpu_tests --gtest_filter='*PipelinedInPlace*'`).
+TEST_F(CudaKernels, PipelinedInPlace) {
+  for (std::size_t e : {std::size_t{4}, std::size_t{8}, std::size_t{16}}) {
+    int found = 0;
+    for (const std::string& v : xpose::kernels::variants::in_place(e)) {
+      if (v.rfind("pipe-", 0) != 0) continue;
+      ++found;
+      check_inplace(e, 1031, 1, 0, v);  // edge pairs in the last tile column, odd n
+      check_inplace(e, 704, 2, 1, v);   // aligned n, shifted buffer, a batch of 2
+      check_inplace(e, 33, 40, 0, v);   // many small matrices: the grid spreads over the batch
+    }
+    EXPECT_GT(found, 0) << "no pipelined candidate for " << e << "-byte elements";
+  }
+}
+
 // The Hopper TMA candidates (kernels/cuda/tma.cuh) on layouts they take: 16-byte aligned bases,
 // pitches and batch strides; edge tiles in both directions (the tensor maps clip them), thin
 // shapes, batches, pitched sub-blocks, bases shifted by 16 bytes. On sm_90 each candidate must

@@ -1,0 +1,168 @@
+// bench_kernel_counters: runs each named case once, for a profiler (Nsight Compute) to read the
+// hardware counters of the kernels (DRAM and L2 bytes, pipe loads) against a plain copy of the
+// same bytes. It times nothing itself beyond one CUDA-event figure per case and checks every
+// output element, so a counter reading always belongs to a correct transpose.
+//
+//   bench_kernel_counters CASE [CASE...]
+//   CASE = oop:ELEM:ROWSxCOLS[:VARIANT] | ip:ELEM:N[:VARIANT] | copy:ELEM:ROWSxCOLS
+// ELEM is 4, 8 or 16 bytes; VARIANT a name from `bench_kernels --list` ("default" if left out).
+// Example: ncu --clock-control none --metrics dram__bytes_read.sum,dram__bytes_write.sum
+//            bench_kernel_counters copy:4:16411x16411 oop:4:16411x16411 ip:4:16411
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "kernels/cuda/check.h"
+#include "kernels/cuda/variants.h"
+#include "kernels/transpose.h"
+
+namespace {
+
+using namespace xpose::kernels;
+
+__device__ __forceinline__ std::uint32_t salt(std::size_t w) {
+  return static_cast<std::uint32_t>(0x5a5a5a5au * w);
+}
+
+// Element e of an ELEM-byte type holds the 32-bit words (idx, idx ^ 0x5a5a5a5a, ...) with idx its
+// linear index, so a misplaced or unwritten element is seen by its first word.
+__global__ void fill(std::uint32_t* p, std::size_t words_per_elem, std::int64_t elems) {
+  for (std::int64_t i = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; i < elems;
+       i += std::int64_t(gridDim.x) * blockDim.x)
+    for (std::size_t w = 0; w < words_per_elem; ++w)
+      p[i * words_per_elem + w] = static_cast<std::uint32_t>(i) ^ salt(w);
+}
+
+// Counts elements of the rows x cols output whose first word is not the index of the input element
+// (c, r) of a cols-wide input, i.e. out[r][c] == in[c][r].
+__global__ void check(const std::uint32_t* out, std::size_t words_per_elem, std::int64_t rows,
+                      std::int64_t cols, std::int64_t in_cols, unsigned long long* bad) {
+  unsigned long long local = 0;
+  for (std::int64_t i = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; i < rows * cols;
+       i += std::int64_t(gridDim.x) * blockDim.x) {
+    const std::int64_t r = i / cols, c = i % cols;
+    const std::uint32_t want = static_cast<std::uint32_t>(c * in_cols + r);
+    for (std::size_t w = 0; w < words_per_elem; ++w)
+      local += out[i * words_per_elem + w] != (want ^ salt(w));
+  }
+  if (local) atomicAdd(bad, local);
+}
+
+// The copy the transposes are held against: 16-byte words, grid-stride.
+__global__ void copy16(const uint4* in, uint4* out, std::int64_t words) {
+  for (std::int64_t i = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; i < words;
+       i += std::int64_t(gridDim.x) * blockDim.x)
+    out[i] = in[i];
+}
+
+struct Case {
+  std::string kind, variant = "default";
+  std::size_t elem = 0;
+  std::int64_t rows = 0, cols = 0;
+};
+
+[[noreturn]] void usage(const std::string& why) {
+  std::fprintf(stderr,
+               "bench_kernel_counters: %s\nusage: bench_kernel_counters CASE [CASE...]\n"
+               "  CASE = oop:ELEM:ROWSxCOLS[:VARIANT] | ip:ELEM:N[:VARIANT] | copy:ELEM:ROWSxCOLS\n",
+               why.c_str());
+  std::exit(2);
+}
+
+Case parse(const std::string& s) {
+  std::vector<std::string> f;
+  for (std::size_t p = 0;;) {
+    const std::size_t q = s.find(':', p);
+    f.push_back(s.substr(p, q == std::string::npos ? std::string::npos : q - p));
+    if (q == std::string::npos) break;
+    p = q + 1;
+  }
+  if (f.size() < 3 || f.size() > 4) usage("bad case '" + s + "'");
+  Case c;
+  c.kind = f[0];
+  if (c.kind != "oop" && c.kind != "ip" && c.kind != "copy") usage("bad kind in '" + s + "'");
+  c.elem = std::strtoul(f[1].c_str(), nullptr, 10);
+  if (c.elem != 4 && c.elem != 8 && c.elem != 16) usage("ELEM must be 4, 8 or 16 in '" + s + "'");
+  const std::size_t x = f[2].find('x');
+  c.rows = std::atoll(f[2].substr(0, x).c_str());
+  c.cols = x == std::string::npos ? c.rows : std::atoll(f[2].substr(x + 1).c_str());
+  if (c.rows <= 0 || c.cols <= 0 || (c.kind == "ip" && c.rows != c.cols))
+    usage("bad shape in '" + s + "'");
+  if (f.size() == 4) c.variant = f[3];
+  return c;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2) usage("no case given");
+  std::vector<Case> cases;
+  for (int i = 1; i < argc; ++i) cases.push_back(parse(argv[i]));
+  int failures = 0;
+  try {
+    unsigned long long* bad = nullptr;
+    XPOSE_CHECK_CUDA(cudaMalloc(&bad, sizeof *bad));
+    cudaEvent_t t0, t1;
+    XPOSE_CHECK_CUDA(cudaEventCreate(&t0));
+    XPOSE_CHECK_CUDA(cudaEventCreate(&t1));
+    for (const Case& c : cases) {
+      const std::int64_t elems = c.rows * c.cols;
+      const std::size_t bytes = static_cast<std::size_t>(elems) * c.elem, wpe = c.elem / 4;
+      void *a = nullptr, *b = nullptr;
+      XPOSE_CHECK_CUDA(cudaMalloc(&a, bytes));
+      if (c.kind != "ip") XPOSE_CHECK_CUDA(cudaMalloc(&b, bytes));
+      fill<<<1024, 256>>>(static_cast<std::uint32_t*>(a), wpe, elems);
+      XPOSE_CHECK_CUDA(cudaGetLastError());
+      if (b) XPOSE_CHECK_CUDA(cudaMemset(b, 0xff, bytes));
+      XPOSE_CHECK_CUDA(cudaDeviceSynchronize());
+      XPOSE_CHECK_CUDA(cudaEventRecord(t0));
+      bool ran = true;
+      if (c.kind == "copy") {
+        copy16<<<132 * 16, 256>>>(static_cast<const uint4*>(a), static_cast<uint4*>(b),
+                                   static_cast<std::int64_t>(bytes / 16));
+      } else if (c.kind == "oop") {
+        TransposeShape s;
+        s.rows = c.rows;
+        s.cols = c.cols;
+        ran = variants::run_out_of_place(c.variant, a, b, c.elem, s, nullptr);
+      } else {
+        ran = variants::run_in_place(c.variant, a, c.elem, c.rows, 1, nullptr);
+      }
+      XPOSE_CHECK_CUDA(cudaGetLastError());
+      XPOSE_CHECK_CUDA(cudaEventRecord(t1));
+      XPOSE_CHECK_CUDA(cudaEventSynchronize(t1));
+      float ms = 0;
+      XPOSE_CHECK_CUDA(cudaEventElapsedTime(&ms, t0, t1));
+      unsigned long long nbad = 0;
+      const char* verdict = "declined";
+      if (ran) {
+        XPOSE_CHECK_CUDA(cudaMemset(bad, 0, sizeof *bad));
+        const void* out = c.kind == "ip" ? a : b;
+        if (c.kind == "copy")  // copy16 moves whole 16-byte words: the elements they hold
+          check<<<1024, 256>>>(static_cast<const std::uint32_t*>(out), wpe,
+                               static_cast<std::int64_t>(bytes / 16 * 16 / c.elem), 1, 1, bad);
+        else
+          check<<<1024, 256>>>(static_cast<const std::uint32_t*>(out), wpe, c.cols, c.rows,
+                               c.cols, bad);
+        XPOSE_CHECK_CUDA(cudaGetLastError());
+        XPOSE_CHECK_CUDA(cudaMemcpy(&nbad, bad, sizeof nbad, cudaMemcpyDeviceToHost));
+        verdict = nbad ? "WRONG" : "verified";
+        failures += nbad != 0;
+      }
+      std::printf("%-5s %2zu B %6lldx%-6lld %-18s %8.3f ms %7.1f GB/s  %s\n", c.kind.c_str(),
+                  c.elem, static_cast<long long>(c.rows), static_cast<long long>(c.cols),
+                  c.variant.c_str(), ms, ran ? 2.0 * bytes / (ms * 1e6) : 0.0, verdict);
+      XPOSE_CHECK_CUDA(cudaFree(a));
+      if (b) XPOSE_CHECK_CUDA(cudaFree(b));
+    }
+    XPOSE_CHECK_CUDA(cudaFree(bad));
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "bench_kernel_counters: %s\n", e.what());
+    return 10;
+  }
+  return failures ? 1 : 0;
+}
