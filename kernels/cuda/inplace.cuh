@@ -34,6 +34,7 @@ struct InplaceParams {
   std::uint64_t tiles;        ///< tiles along a side
   std::uint64_t blocks;       ///< blocks one matrix needs in this order
   std::uint64_t group;        ///< rows per group of the Grouped order
+  std::uint64_t chunk;        ///< inplace_pipelined_kernel: consecutive pairs per block (0: strided)
 };
 
 /// Decodes block number k of a matrix into its tile pair; false for the idle blocks of the
@@ -127,8 +128,12 @@ __global__ void __launch_bounds__(C::NT, C::MINB) inplace_pipelined_kernel(Inpla
         if (!q.diagonal) load_tile_regs<C>(q.lower, p.pitch_bytes, vb);
       }
     };
-    std::uint64_t k = blockIdx.x;
-    if (k >= p.blocks) continue;
+    // Strided (block b takes b, b + gridDim.x, ...) or chunked (block b takes a run of p.chunk
+    // consecutive pairs, so the neighbours that share sectors are written by one block in turn).
+    std::uint64_t k = p.chunk ? blockIdx.x * p.chunk : blockIdx.x;
+    const std::uint64_t end = p.chunk ? min(p.blocks, k + p.chunk) : p.blocks;
+    const std::uint64_t step = p.chunk ? 1 : gridDim.x;
+    if (k >= end) continue;
     Pair cur;
     fetch(k, cur);
     for (;;) {
@@ -142,13 +147,13 @@ __global__ void __launch_bounds__(C::NT, C::MINB) inplace_pipelined_kernel(Inpla
           load_tile<C>(cur.lower, p.pitch_bytes, p.n - cur.c0, p.n - cur.r0, false, sb);
       }
       __syncthreads();
-      const std::uint64_t next = k + gridDim.x;
+      const std::uint64_t next = k + step;
       Pair nx;
-      if (next < p.blocks) fetch(next, nx);
+      if (next < end) fetch(next, nx);
       store_tile<C>(cur.lower, p.pitch_bytes, p.n - cur.c0, p.n - cur.r0, cur.full, sa);
       if (!cur.diagonal)
         store_tile<C>(cur.upper, p.pitch_bytes, p.n - cur.r0, p.n - cur.c0, cur.full, sb);
-      if (next >= p.blocks) break;
+      if (next >= end) break;
       k = next;
       cur = nx;
     }
@@ -205,7 +210,7 @@ void inplace_prepare(void (*kernel)(InplaceParams)) {
 template <class C, PairOrder Order>
 void launch_inplace_with(void (*kernel)(InplaceParams), const char* name, void* buf, std::int64_t n,
                          std::int64_t batch, cudaStream_t stream, std::int64_t max_blocks = 0,
-                         int group = 1) {
+                         int group = 1, bool chunked = false) {
   const std::uint64_t tiles = static_cast<std::uint64_t>((n + C::TH - 1) / C::TH);
   if (tiles >= (std::uint64_t{1} << 31))
     throw DimensionMismatch(cat("transpose_inplace_cuda: n = ", n, " is too large"));
@@ -218,8 +223,13 @@ void launch_inplace_with(void (*kernel)(InplaceParams), const char* name, void* 
   p.tiles = tiles;
   p.blocks = Order == PairOrder::Classic ? tiles * tiles : tri::pair_count(tiles);
   p.group = group > 1 ? static_cast<std::uint64_t>(group) : 1;
+  p.chunk = 0;
   std::int64_t gx = static_cast<std::int64_t>(std::min<std::uint64_t>(p.blocks, 0x7fffffff));
   if (max_blocks > 0) gx = std::min(gx, max_blocks);
+  if (chunked) {  // runs of consecutive pairs, one per block
+    p.chunk = (p.blocks + static_cast<std::uint64_t>(gx) - 1) / static_cast<std::uint64_t>(gx);
+    gx = static_cast<std::int64_t>((p.blocks + p.chunk - 1) / p.chunk);
+  }
   const std::int64_t gy = std::min<std::int64_t>(batch, 65535);
   inplace_prepare<C>(kernel);
   kernel<<<dim3(static_cast<unsigned>(gx), static_cast<unsigned>(gy)), C::NT, 2 * C::SMEM_BYTES,
@@ -243,7 +253,7 @@ void launch_inplace(void* buf, std::int64_t n, std::int64_t batch, cudaStream_t 
 /// matrices of the batch.
 template <class C, PairOrder Order>
 void launch_inplace_pipelined(void* buf, std::int64_t n, std::int64_t batch, cudaStream_t stream,
-                              int group = 1, int per_sm = 0) {
+                              int group = 1, int per_sm = 0, bool chunked = false) {
   auto* kernel = inplace_pipelined_kernel<C, Order>;
   static thread_local int device_seen = -1, sms = 0, fit = 0;
   int device = 0;
@@ -259,7 +269,8 @@ void launch_inplace_pipelined(void* buf, std::int64_t n, std::int64_t batch, cud
   const std::int64_t gy = std::min<std::int64_t>(std::max<std::int64_t>(batch, 1), 65535);
   const std::int64_t resident = static_cast<std::int64_t>(sms) * blocks_per_sm;
   launch_inplace_with<C, Order>(kernel, "inplace_pipelined_kernel", buf, n, batch, stream,
-                                std::max<std::int64_t>(1, (resident + gy - 1) / gy), group);
+                                std::max<std::int64_t>(1, (resident + gy - 1) / gy), group,
+                                chunked);
 }
 
 /// Launches inplace_words_kernel<C, Order> (any n) over `batch` dense n x n matrices at `buf`.
