@@ -91,6 +91,100 @@ __global__ void __launch_bounds__(C::NT, C::MINB) inplace_kernel(InplaceParams p
   }
 }
 
+/// The swap of inplace_kernel for P consecutive pairs per block at once: the loads of all 2P
+/// tiles are issued into registers before the first is used (2P tiles of shared memory), so a
+/// block keeps P times the bytes in flight while the blocks still run in order (neighbouring
+/// pairs are in flight together, as with one pair per block). Edge pairs take the guarded path.
+template <class C, PairOrder Order, int P>
+__global__ void __launch_bounds__(C::NT, C::MINB) inplace_multi_kernel(InplaceParams p) {
+  static_assert(C::TH == C::TW, "square tiles");
+  static_assert(Order != PairOrder::Classic, "every block number must be a pair");
+  extern __shared__ uint4 inplace_multi_smem_raw[];
+  auto* smem = reinterpret_cast<typename C::Word*>(inplace_multi_smem_raw);
+  constexpr int T = C::TH;
+  typename C::Pack v[P][2][C::LOADS][C::V];
+  for (std::int64_t b = blockIdx.y; b < p.batch; b += gridDim.y) {
+    char* m = p.buf + b * p.stride_bytes;
+    for (std::uint64_t k0 = static_cast<std::uint64_t>(blockIdx.x) * P; k0 < p.blocks;
+         k0 += static_cast<std::uint64_t>(gridDim.x) * P) {
+      char* upper[P];
+      char* lower[P];
+      std::int64_t r0[P], c0[P];
+      bool diagonal[P], full[P], live[P];
+#pragma unroll
+      for (int i = 0; i < P; ++i) {
+        live[i] = k0 + i < p.blocks;
+        tri::TilePair tp{0, 0};
+        if (live[i]) pair_of<Order>(p, k0 + i, tp);
+        r0[i] = static_cast<std::int64_t>(tp.row) * T;
+        c0[i] = static_cast<std::int64_t>(tp.col) * T;
+        diagonal[i] = tp.row == tp.col;
+        full[i] = live[i] && c0[i] + T <= p.n;
+        upper[i] = m + r0[i] * p.pitch_bytes + c0[i] * C::S;
+        lower[i] = m + c0[i] * p.pitch_bytes + r0[i] * C::S;
+        if (full[i]) {
+          load_tile_regs<C>(upper[i], p.pitch_bytes, v[i][0]);
+          if (!diagonal[i]) load_tile_regs<C>(lower[i], p.pitch_bytes, v[i][1]);
+        }
+      }
+#pragma unroll
+      for (int i = 0; i < P; ++i) {
+        auto* sa = smem + (2 * i) * C::WORDS;
+        auto* sb = sa + C::WORDS;
+        if (full[i]) {
+          store_blocks_transposed<C>(v[i][0], sa);
+          if (!diagonal[i]) store_blocks_transposed<C>(v[i][1], sb);
+        } else if (live[i]) {
+          load_tile<C>(upper[i], p.pitch_bytes, p.n - r0[i], p.n - c0[i], false, sa);
+          if (!diagonal[i]) load_tile<C>(lower[i], p.pitch_bytes, p.n - c0[i], p.n - r0[i], false, sb);
+        }
+      }
+      __syncthreads();
+#pragma unroll
+      for (int i = 0; i < P; ++i) {
+        if (!live[i]) continue;
+        const auto* sa = smem + (2 * i) * C::WORDS;
+        const auto* sb = sa + C::WORDS;
+        store_tile<C>(lower[i], p.pitch_bytes, p.n - c0[i], p.n - r0[i], full[i], sa);
+        if (!diagonal[i])
+          store_tile<C>(upper[i], p.pitch_bytes, p.n - r0[i], p.n - c0[i], full[i], sb);
+      }
+      __syncthreads();  // the next pairs overwrite shared memory
+    }
+  }
+}
+
+/// Launches inplace_multi_kernel<C, Order, P> over `batch` dense n x n matrices at `buf`: one
+/// block per P pairs.
+template <class C, PairOrder Order, int P>
+void launch_inplace_multi(void* buf, std::int64_t n, std::int64_t batch, cudaStream_t stream,
+                          int group = 1) {
+  auto* kernel = inplace_multi_kernel<C, Order, P>;
+  const std::uint64_t tiles = static_cast<std::uint64_t>((n + C::TH - 1) / C::TH);
+  const std::uint64_t pairs = tri::pair_count(tiles);
+  cuda_detail::allow_dynamic_smem(kernel, 2 * P * C::SMEM_BYTES);
+  if (tiles >= (std::uint64_t{1} << 31))
+    throw DimensionMismatch(cat("transpose_inplace_cuda: n = ", n, " is too large"));
+  InplaceParams p;
+  p.buf = static_cast<char*>(buf);
+  p.n = n;
+  p.batch = batch;
+  p.pitch_bytes = n * C::S;
+  p.stride_bytes = n * n * C::S;
+  p.tiles = tiles;
+  p.blocks = pairs;
+  p.group = group > 1 ? static_cast<std::uint64_t>(group) : 1;
+  p.chunk = 0;
+  const std::int64_t gx =
+      static_cast<std::int64_t>(std::min<std::uint64_t>((pairs + P - 1) / P, 0x7fffffff));
+  const std::int64_t gy = std::min<std::int64_t>(batch, 65535);
+  kernel<<<dim3(static_cast<unsigned>(gx), static_cast<unsigned>(gy)), C::NT,
+           2 * P * C::SMEM_BYTES, stream>>>(p);
+  const cudaError_t err = cudaGetLastError();
+  if (err != cudaSuccess)
+    cuda_detail::throw_cuda_error(err, "launch of inplace_multi_kernel", __FILE__, __LINE__);
+}
+
 /// The swap of inplace_kernel on a persistent grid, software-pipelined: while a block writes the
 /// pair it holds in shared memory, the loads of its next pair (gridDim.x further on) are already
 /// in flight into registers. Safe because every tile belongs to one pair and one block, so a

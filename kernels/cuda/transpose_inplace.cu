@@ -47,6 +47,16 @@ struct Pipelined {
   }
 };
 
+// P consecutive tile pairs per block, all loads issued at once (inplace_multi_kernel).
+template <class C, PairOrder O, int G, int P>
+struct Multi {
+  using Config = C;
+  static bool accepts(void* buf, std::int64_t n) { return cuda_tile::inplace_accepts<C>(buf, n); }
+  static void launch(void* buf, std::int64_t n, std::int64_t batch, cudaStream_t st) {
+    cuda_tile::launch_inplace_multi<C, O, P>(buf, n, batch, st, G);
+  }
+};
+
 // K, only where rows (or the buffer) are off 32-byte sectors. The library runs the grouped order
 // there: its consecutive blocks write side-by-side mirror tiles, so the two pieces of each
 // straddled sector are written close together (run 7, NOTES.md: c128 at 16411² 0.877 against
@@ -173,6 +183,12 @@ const Entry kEntries[] = {
     {4, "pipe-32w4-g4-s2", run_kernel<Pipelined<TileConfig<4, 4, 32, 32, 256>, kGrp, 4, 2>>},
     {4, "pipe-32w4-t128-g4", run_kernel<Pipelined<TileConfig<4, 4, 32, 32, 128>, kGrp, 4>>},
     {4, "pipe-64w4-g4-b2", run_kernel<Pipelined<TileConfig<4, 4, 64, 64, 256, 2>, kGrp, 4>>},
+    {4, "multi2-32w4-g4", run_kernel<Multi<TileConfig<4, 4, 32, 32, 256>, kGrp, 4, 2>>},
+    {4, "multi2-32w4-g8", run_kernel<Multi<TileConfig<4, 4, 32, 32, 256>, kGrp, 8, 2>>},
+    {4, "multi2-32w4-g4-b3", run_kernel<Multi<TileConfig<4, 4, 32, 32, 256, 3>, kGrp, 4, 2>>},
+    {4, "multi4-32w4-g4", run_kernel<Multi<TileConfig<4, 4, 32, 32, 256>, kGrp, 4, 4>>},
+    {4, "multi4-32w4-g4-b2", run_kernel<Multi<TileConfig<4, 4, 32, 32, 256, 2>, kGrp, 4, 4>>},
+    {4, "multi2-32w4-t128-g4", run_kernel<Multi<TileConfig<4, 4, 32, 32, 128>, kGrp, 4, 2>>},
     {4, "pipec-32w4-g4", run_kernel<Pipelined<TileConfig<4, 4, 32, 32, 256>, kGrp, 4, 0, true>>},
     {4, "pipec-32w4-g4-b4", run_kernel<Pipelined<TileConfig<4, 4, 32, 32, 256, 4>, kGrp, 4, 0, true>>},
     {4, "pipec-32w4-t128-g4", run_kernel<Pipelined<TileConfig<4, 4, 32, 32, 128>, kGrp, 4, 0, true>>},
@@ -196,6 +212,10 @@ const Entry kEntries[] = {
     {8, "pipe-32w8-g3", run_kernel<Pipelined<TileConfig<8, 8, 32, 32, 256>, kGrp, 3>>},
     {8, "pipe-32w8-g3-b4", run_kernel<Pipelined<TileConfig<8, 8, 32, 32, 256, 4>, kGrp, 3>>},
     {8, "pipe-32w8-t128-g3", run_kernel<Pipelined<TileConfig<8, 8, 32, 32, 128>, kGrp, 3>>},
+    {8, "multi2-32w8-g3", run_kernel<Multi<TileConfig<8, 8, 32, 32, 256>, kGrp, 3, 2>>},
+    {8, "multi2-32w8-g4", run_kernel<Multi<TileConfig<8, 8, 32, 32, 256>, kGrp, 4, 2>>},
+    {8, "multi2-32w8-g3-b3", run_kernel<Multi<TileConfig<8, 8, 32, 32, 256, 3>, kGrp, 3, 2>>},
+    {8, "multi4-32w8-g4-b2", run_kernel<Multi<TileConfig<8, 8, 32, 32, 256, 2>, kGrp, 4, 4>>},
     {8, "pipec-32w8-g3", run_kernel<Pipelined<TileConfig<8, 8, 32, 32, 256>, kGrp, 3, 0, true>>},
     {8, "pipec-32w8-g3-b4", run_kernel<Pipelined<TileConfig<8, 8, 32, 32, 256, 4>, kGrp, 3, 0, true>>},
     {8, "pipec-32w8-t128-g3", run_kernel<Pipelined<TileConfig<8, 8, 32, 32, 128>, kGrp, 3, 0, true>>},
@@ -211,6 +231,8 @@ const Entry kEntries[] = {
     {16, "pipe-32-row", run_kernel<Pipelined<TileConfig<16, 16, 32, 32, 256>, kRow>>},
     {16, "pipe-32-g2", run_kernel<Pipelined<TileConfig<16, 16, 32, 32, 256>, kGrp, 2>>},
     {16, "pipe-32-g2-b3", run_kernel<Pipelined<TileConfig<16, 16, 32, 32, 256, 3>, kGrp, 2>>},
+    {16, "multi2-32-g2", run_kernel<Multi<TileConfig<16, 16, 32, 32, 256>, kGrp, 2, 2>>},
+    {16, "multi2-32-g4", run_kernel<Multi<TileConfig<16, 16, 32, 32, 256>, kGrp, 4, 2>>},
     {16, "pipec-32-g2", run_kernel<Pipelined<TileConfig<16, 16, 32, 32, 256>, kGrp, 2, 0, true>>},
     {16, "pipec-32-g4", run_kernel<Pipelined<TileConfig<16, 16, 32, 32, 256>, kGrp, 4, 0, true>>},
     {16, "pipec-32-t128-g2", run_kernel<Pipelined<TileConfig<16, 16, 32, 32, 128>, kGrp, 2, 0, true>>},
