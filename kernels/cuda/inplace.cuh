@@ -34,7 +34,6 @@ struct InplaceParams {
   std::uint64_t tiles;        ///< tiles along a side
   std::uint64_t blocks;       ///< blocks one matrix needs in this order
   std::uint64_t group;        ///< rows per group of the Grouped order
-  std::uint64_t chunk;        ///< inplace_pipelined_kernel: consecutive pairs per block (0: strided)
 };
 
 /// Decodes block number k of a matrix into its tile pair; false for the idle blocks of the
@@ -174,7 +173,6 @@ void launch_inplace_multi(void* buf, std::int64_t n, std::int64_t batch, cudaStr
   p.tiles = tiles;
   p.blocks = pairs;
   p.group = group > 1 ? static_cast<std::uint64_t>(group) : 1;
-  p.chunk = 0;
   const std::int64_t gx =
       static_cast<std::int64_t>(std::min<std::uint64_t>((pairs + P - 1) / P, 0x7fffffff));
   const std::int64_t gy = std::min<std::int64_t>(batch, 65535);
@@ -183,76 +181,6 @@ void launch_inplace_multi(void* buf, std::int64_t n, std::int64_t batch, cudaStr
   const cudaError_t err = cudaGetLastError();
   if (err != cudaSuccess)
     cuda_detail::throw_cuda_error(err, "launch of inplace_multi_kernel", __FILE__, __LINE__);
-}
-
-/// The swap of inplace_kernel on a persistent grid, software-pipelined: while a block writes the
-/// pair it holds in shared memory, the loads of its next pair (gridDim.x further on) are already
-/// in flight into registers. Safe because every tile belongs to one pair and one block, so a
-/// block may read its next pair before writing the current one. Edge pairs (tiles past the
-/// matrix) take the guarded path of load_tile without prefetching.
-template <class C, PairOrder Order>
-__global__ void __launch_bounds__(C::NT, C::MINB) inplace_pipelined_kernel(InplaceParams p) {
-  static_assert(C::TH == C::TW, "square tiles");
-  static_assert(Order != PairOrder::Classic, "every block number must be a pair");
-  extern __shared__ uint4 inplace_pipe_smem_raw[];
-  auto* sa = reinterpret_cast<typename C::Word*>(inplace_pipe_smem_raw);
-  auto* sb = sa + C::WORDS;
-  constexpr int T = C::TH;
-  struct Pair {
-    char* upper;  // tile (I, J)
-    char* lower;  // tile (J, I)
-    std::int64_t r0, c0;
-    bool diagonal, full;
-  };
-  typename C::Pack va[C::LOADS][C::V], vb[C::LOADS][C::V];
-  for (std::int64_t b = blockIdx.y; b < p.batch; b += gridDim.y) {
-    char* m = p.buf + b * p.stride_bytes;
-    // Decodes pair k and, for a full pair, issues the loads of both tiles into va / vb.
-    auto fetch = [&](std::uint64_t k, Pair& q) {
-      tri::TilePair tp;
-      pair_of<Order>(p, k, tp);
-      q.r0 = static_cast<std::int64_t>(tp.row) * T;
-      q.c0 = static_cast<std::int64_t>(tp.col) * T;
-      q.diagonal = tp.row == tp.col;
-      q.full = q.c0 + T <= p.n;
-      q.upper = m + q.r0 * p.pitch_bytes + q.c0 * C::S;
-      q.lower = m + q.c0 * p.pitch_bytes + q.r0 * C::S;
-      if (q.full) {
-        load_tile_regs<C>(q.upper, p.pitch_bytes, va);
-        if (!q.diagonal) load_tile_regs<C>(q.lower, p.pitch_bytes, vb);
-      }
-    };
-    // Strided (block b takes b, b + gridDim.x, ...) or chunked (block b takes a run of p.chunk
-    // consecutive pairs, so the neighbours that share sectors are written by one block in turn).
-    std::uint64_t k = p.chunk ? blockIdx.x * p.chunk : blockIdx.x;
-    const std::uint64_t end = p.chunk ? min(p.blocks, k + p.chunk) : p.blocks;
-    const std::uint64_t step = p.chunk ? 1 : gridDim.x;
-    if (k >= end) continue;
-    Pair cur;
-    fetch(k, cur);
-    for (;;) {
-      __syncthreads();  // the previous pair's shared tiles have been written out
-      if (cur.full) {
-        store_blocks_transposed<C>(va, sa);
-        if (!cur.diagonal) store_blocks_transposed<C>(vb, sb);
-      } else {
-        load_tile<C>(cur.upper, p.pitch_bytes, p.n - cur.r0, p.n - cur.c0, false, sa);
-        if (!cur.diagonal)
-          load_tile<C>(cur.lower, p.pitch_bytes, p.n - cur.c0, p.n - cur.r0, false, sb);
-      }
-      __syncthreads();
-      const std::uint64_t next = k + step;
-      Pair nx;
-      if (next < end) fetch(next, nx);
-      store_tile<C>(cur.lower, p.pitch_bytes, p.n - cur.c0, p.n - cur.r0, cur.full, sa);
-      if (!cur.diagonal)
-        store_tile<C>(cur.upper, p.pitch_bytes, p.n - cur.r0, p.n - cur.c0, cur.full, sb);
-      if (next >= end) break;
-      k = next;
-      cur = nx;
-    }
-    __syncthreads();  // the next matrix reuses the shared tiles
-  }
 }
 
 /// The same swap for any n (rows not a whole number of 16-byte words apart): C is a SkewConfig
@@ -304,7 +232,7 @@ void inplace_prepare(void (*kernel)(InplaceParams)) {
 template <class C, PairOrder Order>
 void launch_inplace_with(void (*kernel)(InplaceParams), const char* name, void* buf, std::int64_t n,
                          std::int64_t batch, cudaStream_t stream, std::int64_t max_blocks = 0,
-                         int group = 1, bool chunked = false) {
+                         int group = 1) {
   const std::uint64_t tiles = static_cast<std::uint64_t>((n + C::TH - 1) / C::TH);
   if (tiles >= (std::uint64_t{1} << 31))
     throw DimensionMismatch(cat("transpose_inplace_cuda: n = ", n, " is too large"));
@@ -317,13 +245,8 @@ void launch_inplace_with(void (*kernel)(InplaceParams), const char* name, void* 
   p.tiles = tiles;
   p.blocks = Order == PairOrder::Classic ? tiles * tiles : tri::pair_count(tiles);
   p.group = group > 1 ? static_cast<std::uint64_t>(group) : 1;
-  p.chunk = 0;
   std::int64_t gx = static_cast<std::int64_t>(std::min<std::uint64_t>(p.blocks, 0x7fffffff));
   if (max_blocks > 0) gx = std::min(gx, max_blocks);
-  if (chunked) {  // runs of consecutive pairs, one per block
-    p.chunk = (p.blocks + static_cast<std::uint64_t>(gx) - 1) / static_cast<std::uint64_t>(gx);
-    gx = static_cast<std::int64_t>((p.blocks + p.chunk - 1) / p.chunk);
-  }
   const std::int64_t gy = std::min<std::int64_t>(batch, 65535);
   inplace_prepare<C>(kernel);
   kernel<<<dim3(static_cast<unsigned>(gx), static_cast<unsigned>(gy)), C::NT, 2 * C::SMEM_BYTES,
@@ -340,31 +263,6 @@ void launch_inplace(void* buf, std::int64_t n, std::int64_t batch, cudaStream_t 
                     std::int64_t max_blocks = 0, int group = 1) {
   launch_inplace_with<C, Order>(inplace_kernel<C, Order>, "inplace_kernel", buf, n, batch, stream,
                                 max_blocks, group);
-}
-
-/// Launches inplace_pipelined_kernel<C, Order> over `batch` dense n x n matrices at `buf` on a
-/// persistent grid: `per_sm` blocks per multiprocessor (at most what fits), spread over the
-/// matrices of the batch.
-template <class C, PairOrder Order>
-void launch_inplace_pipelined(void* buf, std::int64_t n, std::int64_t batch, cudaStream_t stream,
-                              int group = 1, int per_sm = 0, bool chunked = false) {
-  auto* kernel = inplace_pipelined_kernel<C, Order>;
-  static thread_local int device_seen = -1, sms = 0, fit = 0;
-  int device = 0;
-  XPOSE_CHECK_CUDA(cudaGetDevice(&device));
-  if (device != device_seen) {
-    XPOSE_CHECK_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-    inplace_prepare<C>(kernel);
-    XPOSE_CHECK_CUDA(
-        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fit, kernel, C::NT, 2 * C::SMEM_BYTES));
-    device_seen = device;
-  }
-  const int blocks_per_sm = std::max(1, per_sm > 0 ? std::min(per_sm, fit) : fit);
-  const std::int64_t gy = std::min<std::int64_t>(std::max<std::int64_t>(batch, 1), 65535);
-  const std::int64_t resident = static_cast<std::int64_t>(sms) * blocks_per_sm;
-  launch_inplace_with<C, Order>(kernel, "inplace_pipelined_kernel", buf, n, batch, stream,
-                                std::max<std::int64_t>(1, (resident + gy - 1) / gy), group,
-                                chunked);
 }
 
 /// Launches inplace_words_kernel<C, Order> (any n) over `batch` dense n x n matrices at `buf`.

@@ -34,19 +34,6 @@ struct Tiled {
   }
 };
 
-// The same tile pairs on a persistent grid of PER_SM blocks per SM (0: as many as fit), each
-// block loading its next pair while it writes the current one (inplace_pipelined_kernel).
-// CHUNKED: each block takes one run of consecutive pairs instead of every gridDim.x-th pair.
-template <class C, PairOrder O = PairOrder::RowWise, int G = 1, int PER_SM = 0,
-          bool CHUNKED = false>
-struct Pipelined {
-  using Config = C;
-  static bool accepts(void* buf, std::int64_t n) { return cuda_tile::inplace_accepts<C>(buf, n); }
-  static void launch(void* buf, std::int64_t n, std::int64_t batch, cudaStream_t st) {
-    cuda_tile::launch_inplace_pipelined<C, O>(buf, n, batch, st, G, PER_SM, CHUNKED);
-  }
-};
-
 // P consecutive tile pairs per block, all loads issued at once (inplace_multi_kernel).
 template <class C, PairOrder O, int G, int P>
 struct Multi {
@@ -177,40 +164,16 @@ const Entry kEntries[] = {
     {4, "tile-64w4-t512-row", run_kernel<Tiled<TileConfig<4, 4, 64, 64, 512, 2>, kRow>>},
     {4, "tile-64w4-t512-g2", run_kernel<Tiled<TileConfig<4, 4, 64, 64, 512, 2>, kGrp, 2>>},
     {4, "tile-64w4-t512-g4", run_kernel<Tiled<TileConfig<4, 4, 64, 64, 512, 2>, kGrp, 4>>},
-    {4, "tile-64w4-t1024-g2", run_kernel<Tiled<TileConfig<4, 4, 64, 64, 1024>, kGrp, 2>>},
     {4, "multi2-64w4-t512-g2", run_kernel<Multi<TileConfig<4, 4, 64, 64, 512>, kGrp, 2, 2>>},
     {4, "tile-32w4-g4", run_kernel<Tiled<TileConfig<4, 4, 32, 32, 256>, kGrp, 4>>},
     {4, "tile-32w4-t128-g4", run_kernel<Tiled<TileConfig<4, 4, 32, 32, 128>, kGrp, 4>>},
-    {4, "pipe-64w16-row", run_kernel<Pipelined<TileConfig<4, 16, 16, 16, 256>, kRow>>},
-    {4, "pipe-32w4-row", run_kernel<Pipelined<TileConfig<4, 4, 32, 32, 256>, kRow>>},
-    {4, "pipe-32w4-g4", run_kernel<Pipelined<TileConfig<4, 4, 32, 32, 256>, kGrp, 4>>},
-    {4, "pipe-32w4-g4-b4", run_kernel<Pipelined<TileConfig<4, 4, 32, 32, 256, 4>, kGrp, 4>>},
-    {4, "pipe-32w4-g4-s2", run_kernel<Pipelined<TileConfig<4, 4, 32, 32, 256>, kGrp, 4, 2>>},
-    {4, "pipe-32w4-t128-g4", run_kernel<Pipelined<TileConfig<4, 4, 32, 32, 128>, kGrp, 4>>},
-    {4, "pipe-64w4-g4-b2", run_kernel<Pipelined<TileConfig<4, 4, 64, 64, 256, 2>, kGrp, 4>>},
-    {4, "multi2-32w4-g4", run_kernel<Multi<TileConfig<4, 4, 32, 32, 256>, kGrp, 4, 2>>},
-    {4, "multi2-32w4-g8", run_kernel<Multi<TileConfig<4, 4, 32, 32, 256>, kGrp, 8, 2>>},
     {4, "multi2-32w4-g4-b3", run_kernel<Multi<TileConfig<4, 4, 32, 32, 256, 3>, kGrp, 4, 2>>},
     {4, "multi4-32w4-g4", run_kernel<Multi<TileConfig<4, 4, 32, 32, 256>, kGrp, 4, 4>>},
     {4, "multi4-32w4-g4-b2", run_kernel<Multi<TileConfig<4, 4, 32, 32, 256, 2>, kGrp, 4, 4>>},
-    {4, "multi2-32w4-t128-g4", run_kernel<Multi<TileConfig<4, 4, 32, 32, 128>, kGrp, 4, 2>>},
-    {4, "multi2-32w4-g2-b3", run_kernel<Multi<TileConfig<4, 4, 32, 32, 256, 3>, kGrp, 2, 2>>},
-    {4, "multi2-32w4-g6-b3", run_kernel<Multi<TileConfig<4, 4, 32, 32, 256, 3>, kGrp, 6, 2>>},
-    {4, "multi2-32w4-g8-b3", run_kernel<Multi<TileConfig<4, 4, 32, 32, 256, 3>, kGrp, 8, 2>>},
-    {4, "multi2-32w4-row-b3", run_kernel<Multi<TileConfig<4, 4, 32, 32, 256, 3>, kRow, 1, 2>>},
-    {4, "multi3-32w4-g4-b2", run_kernel<Multi<TileConfig<4, 4, 32, 32, 256, 2>, kGrp, 4, 3>>},
     {4, "multi4-32w4-g8-b2", run_kernel<Multi<TileConfig<4, 4, 32, 32, 256, 2>, kGrp, 8, 4>>},
     {4, "multi4-32w4-g16-b2", run_kernel<Multi<TileConfig<4, 4, 32, 32, 256, 2>, kGrp, 16, 4>>},
-    {4, "multi4-32w4-g4-b2", run_kernel<Multi<TileConfig<4, 4, 32, 32, 256, 2>, kGrp, 4, 4>>},
-    {4, "multi8-32w4-g8", run_kernel<Multi<TileConfig<4, 4, 32, 32, 256>, kGrp, 8, 8>>},
-    {4, "multi2-32w4-t128-g4-b4", run_kernel<Multi<TileConfig<4, 4, 32, 32, 128, 4>, kGrp, 4, 2>>},
-    {4, "multi4-32w4-t128-g4-b3", run_kernel<Multi<TileConfig<4, 4, 32, 32, 128, 3>, kGrp, 4, 4>>},
-    {4, "pipec-32w4-g4", run_kernel<Pipelined<TileConfig<4, 4, 32, 32, 256>, kGrp, 4, 0, true>>},
-    {4, "pipec-32w4-g4-b4", run_kernel<Pipelined<TileConfig<4, 4, 32, 32, 256, 4>, kGrp, 4, 0, true>>},
-    {4, "pipec-32w4-t128-g4", run_kernel<Pipelined<TileConfig<4, 4, 32, 32, 128>, kGrp, 4, 0, true>>},
-    {4, "pipec-32w4-t128-g8", run_kernel<Pipelined<TileConfig<4, 4, 32, 32, 128>, kGrp, 8, 0, true>>},
-    {4, "pipec-32w4-t128-row", run_kernel<Pipelined<TileConfig<4, 4, 32, 32, 128>, kRow, 1, 0, true>>},
-    {4, "pipec-64w4-g4-b2", run_kernel<Pipelined<TileConfig<4, 4, 64, 64, 256, 2>, kGrp, 4, 0, true>>},
+    {4, "multi4-32w4-g32-b2", run_kernel<Multi<TileConfig<4, 4, 32, 32, 256, 2>, kGrp, 32, 4>>},
+    {4, "multi2-32w4-g16-b3", run_kernel<Multi<TileConfig<4, 4, 32, 32, 256, 3>, kGrp, 16, 2>>},
     {4, "realign-64-stag", run_kernel<Realigned<TileConfig<4, 16, 16, 16, 256>, kStag>>},
     {4, "realign-64-row", run_kernel<Realigned<TileConfig<4, 16, 16, 16, 256>, kRow>>},
     {4, "realign-64-row-b3", run_kernel<Realigned<TileConfig<4, 16, 16, 16, 256, 3>, kRow>>},
@@ -223,27 +186,12 @@ const Entry kEntries[] = {
     {8, "tile-64w8-t512-row", run_kernel<Tiled<TileConfig<8, 8, 64, 64, 512, 2>, kRow>>},
     {8, "tile-64w8-t512-g2", run_kernel<Tiled<TileConfig<8, 8, 64, 64, 512, 2>, kGrp, 2>>},
     {8, "tile-64w8-t512-g4", run_kernel<Tiled<TileConfig<8, 8, 64, 64, 512, 2>, kGrp, 4>>},
-    {8, "tile-64w8-t1024-g2", run_kernel<Tiled<TileConfig<8, 8, 64, 64, 1024>, kGrp, 2>>},
     {8, "tile-32w8-g3", run_kernel<Tiled<TileConfig<8, 8, 32, 32, 256>, kGrp, 3>>},
     {8, "tile-32w8-g4", run_kernel<Tiled<TileConfig<8, 8, 32, 32, 256>, kGrp, 4>>},
     {8, "tile-32w8-t128-g3", run_kernel<Tiled<TileConfig<8, 8, 32, 32, 128>, kGrp, 3>>},
-    {8, "pipe-32w16-row", run_kernel<Pipelined<TileConfig<8, 16, 16, 16, 256>, kRow>>},
-    {8, "pipe-32w8-row", run_kernel<Pipelined<TileConfig<8, 8, 32, 32, 256>, kRow>>},
-    {8, "pipe-32w8-g3", run_kernel<Pipelined<TileConfig<8, 8, 32, 32, 256>, kGrp, 3>>},
-    {8, "pipe-32w8-g3-b4", run_kernel<Pipelined<TileConfig<8, 8, 32, 32, 256, 4>, kGrp, 3>>},
-    {8, "pipe-32w8-t128-g3", run_kernel<Pipelined<TileConfig<8, 8, 32, 32, 128>, kGrp, 3>>},
     {8, "multi2-32w8-g3", run_kernel<Multi<TileConfig<8, 8, 32, 32, 256>, kGrp, 3, 2>>},
     {8, "multi2-32w8-g4", run_kernel<Multi<TileConfig<8, 8, 32, 32, 256>, kGrp, 4, 2>>},
-    {8, "multi2-32w8-g3-b3", run_kernel<Multi<TileConfig<8, 8, 32, 32, 256, 3>, kGrp, 3, 2>>},
-    {8, "multi4-32w8-g4-b2", run_kernel<Multi<TileConfig<8, 8, 32, 32, 256, 2>, kGrp, 4, 4>>},
-    {8, "multi2-32w8-g6", run_kernel<Multi<TileConfig<8, 8, 32, 32, 256>, kGrp, 6, 2>>},
-    {8, "multi2-32w8-g8", run_kernel<Multi<TileConfig<8, 8, 32, 32, 256>, kGrp, 8, 2>>},
-    {8, "multi2-32w8-t128-g4", run_kernel<Multi<TileConfig<8, 8, 32, 32, 128>, kGrp, 4, 2>>},
-    {8, "multi3-32w8-g4-b2", run_kernel<Multi<TileConfig<8, 8, 32, 32, 256, 2>, kGrp, 4, 3>>},
-    {8, "pipec-32w8-g3", run_kernel<Pipelined<TileConfig<8, 8, 32, 32, 256>, kGrp, 3, 0, true>>},
-    {8, "pipec-32w8-g3-b4", run_kernel<Pipelined<TileConfig<8, 8, 32, 32, 256, 4>, kGrp, 3, 0, true>>},
-    {8, "pipec-32w8-t128-g3", run_kernel<Pipelined<TileConfig<8, 8, 32, 32, 128>, kGrp, 3, 0, true>>},
-    {8, "pipec-32w8-t128-g6", run_kernel<Pipelined<TileConfig<8, 8, 32, 32, 128>, kGrp, 6, 0, true>>},
+    {8, "multi2-32w8-g16", run_kernel<Multi<TileConfig<8, 8, 32, 32, 256>, kGrp, 16, 2>>},
     {8, "realign-32-stag", run_kernel<Realigned<TileConfig<8, 16, 16, 16, 256>, kStag>>},
     {8, "realign-32-row", run_kernel<Realigned<TileConfig<8, 16, 16, 16, 256>, kRow>>},
     {8, "realign-64-row-b2", run_kernel<Realigned<TileConfig<8, 16, 32, 32, 256, 2>, kRow>>},
@@ -252,18 +200,11 @@ const Entry kEntries[] = {
     {16, "tile-32-row", run_kernel<Tiled<TileConfig<16, 16, 32, 32, 256>, kRow>>},
     {16, "tile-32-g2", run_kernel<Tiled<TileConfig<16, 16, 32, 32, 256>, kGrp, 2>>},
     {16, "tile-32-g4", run_kernel<Tiled<TileConfig<16, 16, 32, 32, 256>, kGrp, 4>>},
-    {16, "pipe-32-row", run_kernel<Pipelined<TileConfig<16, 16, 32, 32, 256>, kRow>>},
-    {16, "pipe-32-g2", run_kernel<Pipelined<TileConfig<16, 16, 32, 32, 256>, kGrp, 2>>},
-    {16, "pipe-32-g2-b3", run_kernel<Pipelined<TileConfig<16, 16, 32, 32, 256, 3>, kGrp, 2>>},
     {16, "multi2-32-g2", run_kernel<Multi<TileConfig<16, 16, 32, 32, 256>, kGrp, 2, 2>>},
     {16, "multi2-32-g4", run_kernel<Multi<TileConfig<16, 16, 32, 32, 256>, kGrp, 4, 2>>},
     {16, "multi2-32-g8", run_kernel<Multi<TileConfig<16, 16, 32, 32, 256>, kGrp, 8, 2>>},
     {16, "multi2-32-g16", run_kernel<Multi<TileConfig<16, 16, 32, 32, 256>, kGrp, 16, 2>>},
-    {16, "multi4-32-g8-b2", run_kernel<Multi<TileConfig<16, 16, 32, 32, 256, 2>, kGrp, 8, 4>>},
-    {16, "multi2-32-t128-g4", run_kernel<Multi<TileConfig<16, 16, 32, 32, 128>, kGrp, 4, 2>>},
-    {16, "pipec-32-g2", run_kernel<Pipelined<TileConfig<16, 16, 32, 32, 256>, kGrp, 2, 0, true>>},
-    {16, "pipec-32-g4", run_kernel<Pipelined<TileConfig<16, 16, 32, 32, 256>, kGrp, 4, 0, true>>},
-    {16, "pipec-32-t128-g2", run_kernel<Pipelined<TileConfig<16, 16, 32, 32, 128>, kGrp, 2, 0, true>>},
+    {16, "multi2-32-g32", run_kernel<Multi<TileConfig<16, 16, 32, 32, 256>, kGrp, 32, 2>>},
     {16, "tile-16-stag", run_kernel<Tiled<TileConfig<16, 16, 16, 16, 256>, kStag>>},
     {16, "tile-16-row", run_kernel<Tiled<TileConfig<16, 16, 16, 16, 256>, kRow>>},
 };

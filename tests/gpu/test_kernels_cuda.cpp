@@ -533,21 +533,23 @@ TEST_F(CudaKernels, EveryVariantInPlace) {
   for (const std::string& v : xpose::kernels::variants::in_place(8)) check_inplace(8, 1537, 1, 0, v);
 }
 
-// The software-pipelined in-place candidates (inplace_pipelined_kernel) run a persistent grid:
-// these shapes have more tile pairs than the grid has blocks, so blocks go round their loop,
-// prefetching the next pair while they write the current one (also a racecheck target:
-// `compute-sanitizer --tool racecheck xpose_gpu_tests --gtest_filter='*PipelinedInPlace*'`).
-TEST_F(CudaKernels, PipelinedInPlace) {
+// The multi-pair in-place kernel (inplace_multi_kernel: P consecutive tile pairs per block, all
+// loads issued first): pair counts that are not a multiple of P (the last block has idle slots),
+// edge pairs in the last tile column, a shifted buffer, many small matrices in a batch. Also a
+// racecheck target: `compute-sanitizer --tool racecheck xpose_gpu_tests
+// --gtest_filter='*MultiPairInPlace*'`.
+TEST_F(CudaKernels, MultiPairInPlace) {
   for (std::size_t e : {std::size_t{4}, std::size_t{8}, std::size_t{16}}) {
     int found = 0;
     for (const std::string& v : xpose::kernels::variants::in_place(e)) {
-      if (v.rfind("pipe", 0) != 0 && v.rfind("multi", 0) != 0) continue;
+      if (v.rfind("multi", 0) != 0) continue;
       ++found;
-      check_inplace(e, 1031, 1, 0, v);  // edge pairs in the last tile column, odd n
+      check_inplace(e, 1031, 1, 0, v);  // 561 pairs of 32-tiles: edge pairs, odd n
       check_inplace(e, 704, 2, 1, v);   // aligned n, shifted buffer, a batch of 2
-      check_inplace(e, 33, 40, 0, v);   // many small matrices: the grid spreads over the batch
+      check_inplace(e, 33, 40, 0, v);   // 3 pairs per matrix, 40 matrices
+      check_inplace(e, 97, 1, 0, v);    // 10 pairs (P = 4: a last block with 2 idle slots)
     }
-    EXPECT_GT(found, 0) << "no pipelined candidate for " << e << "-byte elements";
+    EXPECT_GT(found, 0) << "no multi-pair candidate for " << e << "-byte elements";
   }
 }
 
