@@ -3,7 +3,8 @@
 // words the buffer and n allow, down to one element per access. The pairs are numbered row by
 // row where rows start on 32-byte sectors; where they do not (odd n), in groups of a few tile
 // rows taken column by column (tri::grouped_pair), which measured 3-14 % faster there and slower
-// on aligned rows (kernels/NOTES.md, run 7). The staggered numbering of seed 002 is built and
+// on aligned rows (kernels/NOTES.md, run 7), and each block swaps 2 or 4 consecutive pairs with
+// all their loads issued first (inplace_multi_kernel: 2-20 % faster there, run 8). The staggered numbering of seed 002 is built and
 // tested too (the "-stag" candidates), but measured 2-4 % slower than row-wise on an H100 on
 // every shape (run 5).
 // (inplace_words_kernel, which keeps 16-byte words for any n, measured slower: kernels/NOTES.md.)
@@ -103,16 +104,17 @@ void transpose_inplace_cuda(void* buf, std::size_t elem_size, std::int64_t n, st
       dispatch<Tiled<TileConfig<2, 16, 8, 8, 64>>, Tiled<TileConfig<2, 4, 32, 32, 256>>,
                Tiled<TileConfig<2, 2, 32, 32, 256>>>(buf, n, batch, st);
       break;
-    case 4:  // one element a word (odd n): 32 x 32 tiles in the grouped order (run 7)
+    case 4:  // one element a word (odd n): 32 x 32 tiles, 4 pairs a block, grouped order (run 8)
       dispatch<Tiled<TileConfig<4, 16, 16, 16, 256>>, Tiled<TileConfig<4, 8, 32, 32, 256>>,
-               Tiled<TileConfig<4, 4, 32, 32, 256>, PairOrder::Grouped, 4>>(buf, n, batch, st);
+               Multi<TileConfig<4, 4, 32, 32, 256, 2>, PairOrder::Grouped, 32, 4>>(buf, n, batch,
+                                                                                  st);
       break;
-    case 8:  // odd n: the grouped order, 3 tile rows at a time (run 7)
+    case 8:  // odd n: 2 pairs a block, grouped order, 4 tile rows at a time (run 8)
       dispatch<Tiled<TileConfig<8, 16, 16, 16, 256>>,
-               Tiled<TileConfig<8, 8, 32, 32, 256>, PairOrder::Grouped, 3>>(buf, n, batch, st);
+               Multi<TileConfig<8, 8, 32, 32, 256>, PairOrder::Grouped, 4, 2>>(buf, n, batch, st);
       break;
-    case 16:
-      dispatch<OffSector<Tiled<TileConfig<16, 16, 32, 32, 256>, PairOrder::Grouped, 2>>,
+    case 16:  // rows off sectors: 2 pairs a block, grouped order, 32 tile rows at a time (run 8)
+      dispatch<OffSector<Multi<TileConfig<16, 16, 32, 32, 256>, PairOrder::Grouped, 32, 2>>,
                Tiled<TileConfig<16, 16, 32, 32, 256>>>(buf, n, batch, st);
       break;
     default:
