@@ -151,7 +151,8 @@ constexpr PairOrder kGrp = PairOrder::Grouped;
 // Names: kernel-TILE[wWORD][-tTHREADS]-order[-bMINB]; TILE the square tile's side in elements;
 // stag: the staggered triangular order, row: row-wise triangular, gG: grouped, G tile rows at a
 // time (the library's orders: row-wise on sector-aligned rows, grouped otherwise). tile: inplace_kernel
-// (words need n a multiple of the word); realign: inplace_realign_kernel (any n).
+// (words need n a multiple of the word); multiP: inplace_multi_kernel, P pairs a block;
+// realign: inplace_realign_kernel (any n).
 const Entry kEntries[] = {
     {1, "tile-128w16-stag", run_kernel<Tiled<TileConfig<1, 16, 8, 8, 64>, kStag>>},
     {1, "tile-128w16-row", run_kernel<Tiled<TileConfig<1, 16, 8, 8, 64>, kRow>>},
