@@ -153,36 +153,6 @@ __global__ void __launch_bounds__(C::NT, C::MINB) inplace_multi_kernel(InplacePa
   }
 }
 
-/// Launches inplace_multi_kernel<C, Order, P> over `batch` dense n x n matrices at `buf`: one
-/// block per P pairs.
-template <class C, PairOrder Order, int P>
-void launch_inplace_multi(void* buf, std::int64_t n, std::int64_t batch, cudaStream_t stream,
-                          int group = 1) {
-  auto* kernel = inplace_multi_kernel<C, Order, P>;
-  const std::uint64_t tiles = static_cast<std::uint64_t>((n + C::TH - 1) / C::TH);
-  const std::uint64_t pairs = tri::pair_count(tiles);
-  cuda_detail::allow_dynamic_smem(kernel, 2 * P * C::SMEM_BYTES);
-  if (tiles >= (std::uint64_t{1} << 31))
-    throw DimensionMismatch(cat("transpose_inplace_cuda: n = ", n, " is too large"));
-  InplaceParams p;
-  p.buf = static_cast<char*>(buf);
-  p.n = n;
-  p.batch = batch;
-  p.pitch_bytes = n * C::S;
-  p.stride_bytes = n * n * C::S;
-  p.tiles = tiles;
-  p.blocks = pairs;
-  p.group = group > 1 ? static_cast<std::uint64_t>(group) : 1;
-  const std::int64_t gx =
-      static_cast<std::int64_t>(std::min<std::uint64_t>((pairs + P - 1) / P, 0x7fffffff));
-  const std::int64_t gy = std::min<std::int64_t>(batch, 65535);
-  kernel<<<dim3(static_cast<unsigned>(gx), static_cast<unsigned>(gy)), C::NT,
-           2 * P * C::SMEM_BYTES, stream>>>(p);
-  const cudaError_t err = cudaGetLastError();
-  if (err != cudaSuccess)
-    cuda_detail::throw_cuda_error(err, "launch of inplace_multi_kernel", __FILE__, __LINE__);
-}
-
 /// The same swap for any n (rows not a whole number of 16-byte words apart): C is a SkewConfig
 /// without skew (A_OUT 0, TH == TW). Each tile goes through an element-wise shared tile (skew.cuh's
 /// phases); global accesses are aligned W-byte words, and the words at a tile's edges, which
@@ -219,17 +189,18 @@ bool inplace_accepts(const void* buf, std::int64_t n) {
 }
 
 /// Raises `kernel`'s dynamic shared-memory limit where a launch needs more than the default
-/// 48 KiB (every in-place kernel holds two tiles of C).
-template <class C>
+/// 48 KiB (every in-place kernel holds two tiles of C for each of its P pairs).
+template <class C, int P = 1>
 void inplace_prepare(void (*kernel)(InplaceParams)) {
-  cuda_detail::allow_dynamic_smem(kernel, 2 * C::SMEM_BYTES);
+  cuda_detail::allow_dynamic_smem(kernel, 2 * P * C::SMEM_BYTES);
 }
 
 /// Launches one of the in-place kernels of C and Order (inplace_kernel, inplace_words_kernel,
-/// inplace_realign_kernel: they share InplaceParams and the grid) over `batch` dense n x n
-/// matrices at `buf` on `stream`: one block a tile pair, or at most `max_blocks` (a persistent
-/// grid) when that is > 0. `name` names the kernel in a launch error.
-template <class C, PairOrder Order>
+/// inplace_realign_kernel, inplace_multi_kernel with P pairs a block: they share InplaceParams
+/// and the grid) over `batch` dense n x n matrices at `buf` on `stream`: one block per P tile
+/// pairs, or at most `max_blocks` (a persistent grid) when that is > 0. `name` names the kernel
+/// in a launch error.
+template <class C, PairOrder Order, int P = 1>
 void launch_inplace_with(void (*kernel)(InplaceParams), const char* name, void* buf, std::int64_t n,
                          std::int64_t batch, cudaStream_t stream, std::int64_t max_blocks = 0,
                          int group = 1) {
@@ -245,12 +216,13 @@ void launch_inplace_with(void (*kernel)(InplaceParams), const char* name, void* 
   p.tiles = tiles;
   p.blocks = Order == PairOrder::Classic ? tiles * tiles : tri::pair_count(tiles);
   p.group = group > 1 ? static_cast<std::uint64_t>(group) : 1;
-  std::int64_t gx = static_cast<std::int64_t>(std::min<std::uint64_t>(p.blocks, 0x7fffffff));
+  std::int64_t gx =
+      static_cast<std::int64_t>(std::min<std::uint64_t>((p.blocks + P - 1) / P, 0x7fffffff));
   if (max_blocks > 0) gx = std::min(gx, max_blocks);
   const std::int64_t gy = std::min<std::int64_t>(batch, 65535);
-  inplace_prepare<C>(kernel);
-  kernel<<<dim3(static_cast<unsigned>(gx), static_cast<unsigned>(gy)), C::NT, 2 * C::SMEM_BYTES,
-           stream>>>(p);
+  inplace_prepare<C, P>(kernel);
+  kernel<<<dim3(static_cast<unsigned>(gx), static_cast<unsigned>(gy)), C::NT,
+           2 * P * C::SMEM_BYTES, stream>>>(p);
   const cudaError_t err = cudaGetLastError();
   if (err != cudaSuccess)
     cuda_detail::throw_cuda_error(err, cat("launch of ", name).c_str(), __FILE__, __LINE__);
@@ -263,6 +235,14 @@ void launch_inplace(void* buf, std::int64_t n, std::int64_t batch, cudaStream_t 
                     std::int64_t max_blocks = 0, int group = 1) {
   launch_inplace_with<C, Order>(inplace_kernel<C, Order>, "inplace_kernel", buf, n, batch, stream,
                                 max_blocks, group);
+}
+
+/// Launches inplace_multi_kernel<C, Order, P> over `batch` dense n x n matrices at `buf`.
+template <class C, PairOrder Order, int P>
+void launch_inplace_multi(void* buf, std::int64_t n, std::int64_t batch, cudaStream_t stream,
+                          int group = 1) {
+  launch_inplace_with<C, Order, P>(inplace_multi_kernel<C, Order, P>, "inplace_multi_kernel", buf,
+                                   n, batch, stream, 0, group);
 }
 
 /// Launches inplace_words_kernel<C, Order> (any n) over `batch` dense n x n matrices at `buf`.
