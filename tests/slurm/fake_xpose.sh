@@ -11,7 +11,10 @@ for arg in "$@"; do
     exit 0
   fi
 done
+# Once: the sleep's death and the shell's own trap can both report the same signal, and a
+# trap still pending would otherwise run again on the way out.
 stop() {
+  trap '' USR1 TERM
   echo "fake xpose rank $rank: signalled, stopping after the current stage"
   exit 75
 }
