@@ -5,8 +5,9 @@
 //
 //   bench_kernel_counters CASE [CASE...]
 //   CASE = oop:ELEM:ROWSxCOLS[:VARIANT] | ip:ELEM:N[:VARIANT] | copy:ELEM:ROWSxCOLS
-// ELEM is 4, 8 or 16 bytes; VARIANT a name from `bench_kernels --list` ("default" if left out).
-// Example: ncu --clock-control none --metrics dram__bytes_read.sum,dram__bytes_write.sum
+// ELEM is 4, 8 or 16 bytes (filled with device_pattern.cuh's formula); VARIANT a name from
+// `bench_kernels --list` ("default" if left out). Example: ncu --clock-control none --metrics
+// dram__bytes_read.sum,dram__bytes_write.sum
 //            bench_kernel_counters copy:4:16411x16411 oop:4:16411x16411 ip:4:16411
 #include <cuda_runtime.h>
 
@@ -16,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/device_pattern.cuh"
 #include "kernels/cuda/check.h"
 #include "kernels/cuda/variants.h"
 #include "kernels/transpose.h"
@@ -23,33 +25,49 @@
 namespace {
 
 using namespace xpose::kernels;
+using namespace xpose::bench;
 
-__device__ __forceinline__ std::uint32_t salt(std::size_t w) {
-  return static_cast<std::uint32_t>(0x5a5a5a5au * w);
-}
+constexpr std::uint64_t kSeed = 20261122;
 
-// Element e of an ELEM-byte type holds the 32-bit words (idx, idx ^ 0x5a5a5a5a, ...) with idx its
-// linear index, so a misplaced or unwritten element is seen by its first word.
-__global__ void fill(std::uint32_t* p, std::size_t words_per_elem, std::int64_t elems) {
-  for (std::int64_t i = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; i < elems;
-       i += std::int64_t(gridDim.x) * blockDim.x)
-    for (std::size_t w = 0; w < words_per_elem; ++w)
-      p[i * words_per_elem + w] = static_cast<std::uint32_t>(i) ^ salt(w);
-}
-
-// Counts elements of the rows x cols output whose first word is not the index of the input element
-// (c, r) of a cols-wide input, i.e. out[r][c] == in[c][r].
-__global__ void check(const std::uint32_t* out, std::size_t words_per_elem, std::int64_t rows,
-                      std::int64_t cols, std::int64_t in_cols, unsigned long long* bad) {
-  unsigned long long local = 0;
-  for (std::int64_t i = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; i < rows * cols;
-       i += std::int64_t(gridDim.x) * blockDim.x) {
-    const std::int64_t r = i / cols, c = i % cols;
-    const std::uint32_t want = static_cast<std::uint32_t>(c * in_cols + r);
-    for (std::size_t w = 0; w < words_per_elem; ++w)
-      local += out[i * words_per_elem + w] != (want ^ salt(w));
+// fill_kernel / verify_kernel (device_pattern.cuh) for an element size known only at run time.
+void fill(void* buf, std::size_t elem, std::uint64_t count) {
+  auto* p = static_cast<unsigned char*>(buf);
+  switch (elem) {
+    case 4:
+      fill_kernel<4><<<1024, 256>>>(p, count, kSeed);
+      break;
+    case 8:
+      fill_kernel<8><<<1024, 256>>>(p, count, kSeed);
+      break;
+    default:
+      fill_kernel<16><<<1024, 256>>>(p, count, kSeed);
+      break;
   }
-  if (local) atomicAdd(bad, local);
+  XPOSE_CHECK_CUDA_LAUNCH("fill_kernel");
+}
+
+// Elements of the rows x cols result `buf` that do not hold input element (c, r) (`transposed`)
+// or (r, c).
+unsigned long long count_wrong(const void* buf, std::size_t elem, std::int64_t rows,
+                               std::int64_t cols, bool transposed, unsigned long long* dev) {
+  const auto* p = static_cast<const unsigned char*>(buf);
+  const unsigned long long init[2] = {0, ~0ull};
+  XPOSE_CHECK_CUDA(cudaMemcpy(dev, init, sizeof init, cudaMemcpyHostToDevice));
+  switch (elem) {
+    case 4:
+      verify_kernel<4><<<1024, 256>>>(p, rows, cols, transposed, kSeed, dev, dev + 1);
+      break;
+    case 8:
+      verify_kernel<8><<<1024, 256>>>(p, rows, cols, transposed, kSeed, dev, dev + 1);
+      break;
+    default:
+      verify_kernel<16><<<1024, 256>>>(p, rows, cols, transposed, kSeed, dev, dev + 1);
+      break;
+  }
+  XPOSE_CHECK_CUDA_LAUNCH("verify_kernel");
+  unsigned long long wrong = 0;
+  XPOSE_CHECK_CUDA(cudaMemcpy(&wrong, dev, sizeof wrong, cudaMemcpyDeviceToHost));
+  return wrong;
 }
 
 // The copy the transposes are held against: 16-byte words, grid-stride.
@@ -66,10 +84,11 @@ struct Case {
 };
 
 [[noreturn]] void usage(const std::string& why) {
-  std::fprintf(stderr,
-               "bench_kernel_counters: %s\nusage: bench_kernel_counters CASE [CASE...]\n"
-               "  CASE = oop:ELEM:ROWSxCOLS[:VARIANT] | ip:ELEM:N[:VARIANT] | copy:ELEM:ROWSxCOLS\n",
-               why.c_str());
+  std::fprintf(
+      stderr,
+      "bench_kernel_counters: %s\nusage: bench_kernel_counters CASE [CASE...]\n"
+      "  CASE = oop:ELEM:ROWSxCOLS[:VARIANT] | ip:ELEM:N[:VARIANT] | copy:ELEM:ROWSxCOLS\n",
+      why.c_str());
   std::exit(2);
 }
 
@@ -105,25 +124,24 @@ int main(int argc, char** argv) {
   int failures = 0;
   try {
     unsigned long long* bad = nullptr;
-    XPOSE_CHECK_CUDA(cudaMalloc(&bad, sizeof *bad));
+    XPOSE_CHECK_CUDA(cudaMalloc(&bad, 2 * sizeof *bad));  // count, first wrong index
     cudaEvent_t t0, t1;
     XPOSE_CHECK_CUDA(cudaEventCreate(&t0));
     XPOSE_CHECK_CUDA(cudaEventCreate(&t1));
     for (const Case& c : cases) {
       const std::int64_t elems = c.rows * c.cols;
-      const std::size_t bytes = static_cast<std::size_t>(elems) * c.elem, wpe = c.elem / 4;
+      const std::size_t bytes = static_cast<std::size_t>(elems) * c.elem;
       void *a = nullptr, *b = nullptr;
       XPOSE_CHECK_CUDA(cudaMalloc(&a, bytes));
       if (c.kind != "ip") XPOSE_CHECK_CUDA(cudaMalloc(&b, bytes));
-      fill<<<1024, 256>>>(static_cast<std::uint32_t*>(a), wpe, elems);
-      XPOSE_CHECK_CUDA(cudaGetLastError());
+      fill(a, c.elem, static_cast<std::uint64_t>(elems));
       if (b) XPOSE_CHECK_CUDA(cudaMemset(b, 0xff, bytes));
       XPOSE_CHECK_CUDA(cudaDeviceSynchronize());
       XPOSE_CHECK_CUDA(cudaEventRecord(t0));
       bool ran = true;
       if (c.kind == "copy") {
         copy16<<<132 * 16, 256>>>(static_cast<const uint4*>(a), static_cast<uint4*>(b),
-                                   static_cast<std::int64_t>(bytes / 16));
+                                  static_cast<std::int64_t>(bytes / 16));
       } else if (c.kind == "oop") {
         TransposeShape s;
         s.rows = c.rows;
@@ -140,16 +158,11 @@ int main(int argc, char** argv) {
       unsigned long long nbad = 0;
       const char* verdict = "declined";
       if (ran) {
-        XPOSE_CHECK_CUDA(cudaMemset(bad, 0, sizeof *bad));
         const void* out = c.kind == "ip" ? a : b;
-        if (c.kind == "copy")  // copy16 moves whole 16-byte words: the elements they hold
-          check<<<1024, 256>>>(static_cast<const std::uint32_t*>(out), wpe,
-                               static_cast<std::int64_t>(bytes / 16 * 16 / c.elem), 1, 1, bad);
-        else
-          check<<<1024, 256>>>(static_cast<const std::uint32_t*>(out), wpe, c.cols, c.rows,
-                               c.cols, bad);
-        XPOSE_CHECK_CUDA(cudaGetLastError());
-        XPOSE_CHECK_CUDA(cudaMemcpy(&nbad, bad, sizeof nbad, cudaMemcpyDeviceToHost));
+        nbad = c.kind == "copy"  // copy16 moves whole 16-byte words: the elements they hold
+                   ? count_wrong(out, c.elem, static_cast<std::int64_t>(bytes / 16 * 16 / c.elem),
+                                 1, false, bad)
+                   : count_wrong(out, c.elem, c.cols, c.rows, true, bad);
         verdict = nbad ? "WRONG" : "verified";
         failures += nbad != 0;
       }

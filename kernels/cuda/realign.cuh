@@ -228,10 +228,8 @@ __device__ __forceinline__ void load_tile_realign(const char* __restrict__ src, 
   Pack v[C::LOADS][C::V];
 #pragma unroll
   for (int q = 0; q < C::LOADS; ++q) {
-    const int blk = threadIdx.x + q * C::NT;
-    const int g = blk % C::BC;
-    const int h = blk / C::BC;
-    const char* base = src + static_cast<std::int64_t>(h * C::V) * pitch + g * C::W;
+    int g;
+    const char* base = block_src<C>(src, pitch, q, g);
 #pragma unroll
     for (int a = 0; a < C::V; ++a) {
       const char* p = base + a * pitch;

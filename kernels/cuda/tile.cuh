@@ -143,6 +143,17 @@ __device__ __forceinline__ void store_blocks_transposed(
   }
 }
 
+/// V x V block threadIdx.x + q * NT of the tile at `src` (rows `pitch` bytes apart): sets g, its
+/// column in blocks, and returns the address of its first word.
+template <class C>
+__device__ __forceinline__ const char* block_src(const char* src, std::int64_t pitch, int q,
+                                                 int& g) {
+  const int blk = threadIdx.x + q * C::NT;
+  g = blk % C::BC;
+  const int h = blk / C::BC;
+  return src + static_cast<std::int64_t>(h * C::V) * pitch + g * C::W;
+}
+
 /// Issues the loads of a whole tile at `src` (rows `pitch` bytes apart) into registers, every load
 /// before the first use: v[q][m] is word m of V x V block threadIdx.x + q * NT (as
 /// store_blocks_transposed takes them). No guards: the tile must lie inside the matrix.
@@ -152,10 +163,8 @@ __device__ __forceinline__ void load_tile_regs(const char* __restrict__ src, std
   using Word = typename C::Word;
 #pragma unroll
   for (int p = 0; p < C::LOADS; ++p) {
-    const int blk = threadIdx.x + p * C::NT;
-    const int g = blk % C::BC;
-    const int h = blk / C::BC;
-    const char* base = src + static_cast<std::int64_t>(h * C::V) * pitch + g * C::W;
+    int g;
+    const char* base = block_src<C>(src, pitch, p, g);
 #pragma unroll
     for (int m = 0; m < C::V; ++m)
       v[p][m].w = load_word<C::HINT>(reinterpret_cast<const Word*>(base + m * pitch));

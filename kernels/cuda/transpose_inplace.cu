@@ -4,9 +4,9 @@
 // row where rows start on 32-byte sectors; where they do not (odd n), in groups of a few tile
 // rows taken column by column (tri::grouped_pair), which measured 3-14 % faster there and slower
 // on aligned rows (kernels/NOTES.md, run 7), and each block swaps 2 or 4 consecutive pairs with
-// all their loads issued first (inplace_multi_kernel: 2-20 % faster there, run 8). The staggered numbering of seed 002 is built and
-// tested too (the "-stag" candidates), but measured 2-4 % slower than row-wise on an H100 on
-// every shape (run 5).
+// all their loads issued first (inplace_multi_kernel: 2-20 % faster there, run 8). The
+// staggered numbering of seed 002 is built and tested too (the "-stag" candidates), but measured
+// 2-4 % slower than row-wise on an H100 on every shape (run 5).
 // (inplace_words_kernel, which keeps 16-byte words for any n, measured slower: kernels/NOTES.md.)
 #include <cstdint>
 #include <string>
@@ -25,26 +25,16 @@ namespace {
 using cuda_tile::PairOrder;
 using cuda_tile::TileConfig;
 
-// Tile pairs through register-transposed word blocks: n a whole number of words.
-template <class C, PairOrder O = PairOrder::RowWise, int G = 1>
+// Tile pairs through register-transposed word blocks: n a whole number of words; P consecutive
+// pairs a block, their loads all issued before the first use.
+template <class C, PairOrder O = PairOrder::RowWise, int G = 1, int P = 1>
 struct Tiled {
   using Config = C;
   static bool accepts(void* buf, std::int64_t n) { return cuda_tile::inplace_accepts<C>(buf, n); }
   static void launch(void* buf, std::int64_t n, std::int64_t batch, cudaStream_t st) {
-    cuda_tile::launch_inplace<C, O>(buf, n, batch, st, 0, G);
+    cuda_tile::launch_inplace<C, O, P>(buf, n, batch, st, 0, G);
   }
 };
-
-// P consecutive tile pairs per block, all loads issued at once (inplace_multi_kernel).
-template <class C, PairOrder O, int G, int P>
-struct Multi {
-  using Config = C;
-  static bool accepts(void* buf, std::int64_t n) { return cuda_tile::inplace_accepts<C>(buf, n); }
-  static void launch(void* buf, std::int64_t n, std::int64_t batch, cudaStream_t st) {
-    cuda_tile::launch_inplace_multi<C, O, P>(buf, n, batch, st, G);
-  }
-};
-
 // K, only where rows (or the buffer) are off 32-byte sectors. The library runs the grouped order
 // there: its consecutive blocks write side-by-side mirror tiles, so the two pieces of each
 // straddled sector are written close together (run 7, NOTES.md: c128 at 16411² 0.877 against
@@ -106,15 +96,15 @@ void transpose_inplace_cuda(void* buf, std::size_t elem_size, std::int64_t n, st
       break;
     case 4:  // one element a word (odd n): 32 x 32 tiles, 4 pairs a block, grouped order (run 8)
       dispatch<Tiled<TileConfig<4, 16, 16, 16, 256>>, Tiled<TileConfig<4, 8, 32, 32, 256>>,
-               Multi<TileConfig<4, 4, 32, 32, 256, 2>, PairOrder::Grouped, 32, 4>>(buf, n, batch,
+               Tiled<TileConfig<4, 4, 32, 32, 256, 2>, PairOrder::Grouped, 32, 4>>(buf, n, batch,
                                                                                   st);
       break;
     case 8:  // odd n: 2 pairs a block, grouped order, 4 tile rows at a time (run 8)
       dispatch<Tiled<TileConfig<8, 16, 16, 16, 256>>,
-               Multi<TileConfig<8, 8, 32, 32, 256>, PairOrder::Grouped, 4, 2>>(buf, n, batch, st);
+               Tiled<TileConfig<8, 8, 32, 32, 256>, PairOrder::Grouped, 4, 2>>(buf, n, batch, st);
       break;
     case 16:  // rows off sectors: 2 pairs a block, grouped order, 32 tile rows at a time (run 8)
-      dispatch<OffSector<Multi<TileConfig<16, 16, 32, 32, 256>, PairOrder::Grouped, 32, 2>>,
+      dispatch<OffSector<Tiled<TileConfig<16, 16, 32, 32, 256>, PairOrder::Grouped, 32, 2>>,
                Tiled<TileConfig<16, 16, 32, 32, 256>>>(buf, n, batch, st);
       break;
     default:
@@ -167,16 +157,16 @@ const Entry kEntries[] = {
     {4, "tile-64w4-t512-row", run_kernel<Tiled<TileConfig<4, 4, 64, 64, 512, 2>, kRow>>},
     {4, "tile-64w4-t512-g2", run_kernel<Tiled<TileConfig<4, 4, 64, 64, 512, 2>, kGrp, 2>>},
     {4, "tile-64w4-t512-g4", run_kernel<Tiled<TileConfig<4, 4, 64, 64, 512, 2>, kGrp, 4>>},
-    {4, "multi2-64w4-t512-g2", run_kernel<Multi<TileConfig<4, 4, 64, 64, 512>, kGrp, 2, 2>>},
+    {4, "multi2-64w4-t512-g2", run_kernel<Tiled<TileConfig<4, 4, 64, 64, 512>, kGrp, 2, 2>>},
     {4, "tile-32w4-g4", run_kernel<Tiled<TileConfig<4, 4, 32, 32, 256>, kGrp, 4>>},
     {4, "tile-32w4-t128-g4", run_kernel<Tiled<TileConfig<4, 4, 32, 32, 128>, kGrp, 4>>},
-    {4, "multi2-32w4-g4-b3", run_kernel<Multi<TileConfig<4, 4, 32, 32, 256, 3>, kGrp, 4, 2>>},
-    {4, "multi4-32w4-g4", run_kernel<Multi<TileConfig<4, 4, 32, 32, 256>, kGrp, 4, 4>>},
-    {4, "multi4-32w4-g4-b2", run_kernel<Multi<TileConfig<4, 4, 32, 32, 256, 2>, kGrp, 4, 4>>},
-    {4, "multi4-32w4-g8-b2", run_kernel<Multi<TileConfig<4, 4, 32, 32, 256, 2>, kGrp, 8, 4>>},
-    {4, "multi4-32w4-g16-b2", run_kernel<Multi<TileConfig<4, 4, 32, 32, 256, 2>, kGrp, 16, 4>>},
-    {4, "multi4-32w4-g32-b2", run_kernel<Multi<TileConfig<4, 4, 32, 32, 256, 2>, kGrp, 32, 4>>},
-    {4, "multi2-32w4-g16-b3", run_kernel<Multi<TileConfig<4, 4, 32, 32, 256, 3>, kGrp, 16, 2>>},
+    {4, "multi2-32w4-g4-b3", run_kernel<Tiled<TileConfig<4, 4, 32, 32, 256, 3>, kGrp, 4, 2>>},
+    {4, "multi4-32w4-g4", run_kernel<Tiled<TileConfig<4, 4, 32, 32, 256>, kGrp, 4, 4>>},
+    {4, "multi4-32w4-g4-b2", run_kernel<Tiled<TileConfig<4, 4, 32, 32, 256, 2>, kGrp, 4, 4>>},
+    {4, "multi4-32w4-g8-b2", run_kernel<Tiled<TileConfig<4, 4, 32, 32, 256, 2>, kGrp, 8, 4>>},
+    {4, "multi4-32w4-g16-b2", run_kernel<Tiled<TileConfig<4, 4, 32, 32, 256, 2>, kGrp, 16, 4>>},
+    {4, "multi4-32w4-g32-b2", run_kernel<Tiled<TileConfig<4, 4, 32, 32, 256, 2>, kGrp, 32, 4>>},
+    {4, "multi2-32w4-g16-b3", run_kernel<Tiled<TileConfig<4, 4, 32, 32, 256, 3>, kGrp, 16, 2>>},
     {4, "realign-64-stag", run_kernel<Realigned<TileConfig<4, 16, 16, 16, 256>, kStag>>},
     {4, "realign-64-row", run_kernel<Realigned<TileConfig<4, 16, 16, 16, 256>, kRow>>},
     {4, "realign-64-row-b3", run_kernel<Realigned<TileConfig<4, 16, 16, 16, 256, 3>, kRow>>},
@@ -192,9 +182,9 @@ const Entry kEntries[] = {
     {8, "tile-32w8-g3", run_kernel<Tiled<TileConfig<8, 8, 32, 32, 256>, kGrp, 3>>},
     {8, "tile-32w8-g4", run_kernel<Tiled<TileConfig<8, 8, 32, 32, 256>, kGrp, 4>>},
     {8, "tile-32w8-t128-g3", run_kernel<Tiled<TileConfig<8, 8, 32, 32, 128>, kGrp, 3>>},
-    {8, "multi2-32w8-g3", run_kernel<Multi<TileConfig<8, 8, 32, 32, 256>, kGrp, 3, 2>>},
-    {8, "multi2-32w8-g4", run_kernel<Multi<TileConfig<8, 8, 32, 32, 256>, kGrp, 4, 2>>},
-    {8, "multi2-32w8-g16", run_kernel<Multi<TileConfig<8, 8, 32, 32, 256>, kGrp, 16, 2>>},
+    {8, "multi2-32w8-g3", run_kernel<Tiled<TileConfig<8, 8, 32, 32, 256>, kGrp, 3, 2>>},
+    {8, "multi2-32w8-g4", run_kernel<Tiled<TileConfig<8, 8, 32, 32, 256>, kGrp, 4, 2>>},
+    {8, "multi2-32w8-g16", run_kernel<Tiled<TileConfig<8, 8, 32, 32, 256>, kGrp, 16, 2>>},
     {8, "realign-32-stag", run_kernel<Realigned<TileConfig<8, 16, 16, 16, 256>, kStag>>},
     {8, "realign-32-row", run_kernel<Realigned<TileConfig<8, 16, 16, 16, 256>, kRow>>},
     {8, "realign-64-row-b2", run_kernel<Realigned<TileConfig<8, 16, 32, 32, 256, 2>, kRow>>},
@@ -203,11 +193,11 @@ const Entry kEntries[] = {
     {16, "tile-32-row", run_kernel<Tiled<TileConfig<16, 16, 32, 32, 256>, kRow>>},
     {16, "tile-32-g2", run_kernel<Tiled<TileConfig<16, 16, 32, 32, 256>, kGrp, 2>>},
     {16, "tile-32-g4", run_kernel<Tiled<TileConfig<16, 16, 32, 32, 256>, kGrp, 4>>},
-    {16, "multi2-32-g2", run_kernel<Multi<TileConfig<16, 16, 32, 32, 256>, kGrp, 2, 2>>},
-    {16, "multi2-32-g4", run_kernel<Multi<TileConfig<16, 16, 32, 32, 256>, kGrp, 4, 2>>},
-    {16, "multi2-32-g8", run_kernel<Multi<TileConfig<16, 16, 32, 32, 256>, kGrp, 8, 2>>},
-    {16, "multi2-32-g16", run_kernel<Multi<TileConfig<16, 16, 32, 32, 256>, kGrp, 16, 2>>},
-    {16, "multi2-32-g32", run_kernel<Multi<TileConfig<16, 16, 32, 32, 256>, kGrp, 32, 2>>},
+    {16, "multi2-32-g2", run_kernel<Tiled<TileConfig<16, 16, 32, 32, 256>, kGrp, 2, 2>>},
+    {16, "multi2-32-g4", run_kernel<Tiled<TileConfig<16, 16, 32, 32, 256>, kGrp, 4, 2>>},
+    {16, "multi2-32-g8", run_kernel<Tiled<TileConfig<16, 16, 32, 32, 256>, kGrp, 8, 2>>},
+    {16, "multi2-32-g16", run_kernel<Tiled<TileConfig<16, 16, 32, 32, 256>, kGrp, 16, 2>>},
+    {16, "multi2-32-g32", run_kernel<Tiled<TileConfig<16, 16, 32, 32, 256>, kGrp, 32, 2>>},
     {16, "tile-16-stag", run_kernel<Tiled<TileConfig<16, 16, 16, 16, 256>, kStag>>},
     {16, "tile-16-row", run_kernel<Tiled<TileConfig<16, 16, 16, 16, 256>, kRow>>},
 };
