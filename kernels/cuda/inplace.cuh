@@ -97,61 +97,199 @@ __global__ void __launch_bounds__(C::NT, C::MINB) inplace_kernel(InplaceParams p
 /// A separate kernel, not inplace_kernel's general case: compiled with P = 1 this body took
 /// 12-31 more registers than inplace_kernel on the library's aligned tiles (f32 64 x 64 words:
 /// 96 against 79, two blocks per SM instead of three; ptxas, run 8 review).
+/// P consecutive pairs from block number k0 of matrix `m`, for inplace_multi_kernel and
+/// inplace_strip_kernel: the loads of all 2P tiles are issued into registers before the first is
+/// used (2P tiles of shared memory at `smem`). Edge pairs take the guarded path. Ends with a
+/// barrier, so the caller may reuse shared memory at once.
+template <class C, PairOrder Order, int P>
+__device__ __forceinline__ void swap_pairs(const InplaceParams& p, char* m, std::uint64_t k0,
+                                           typename C::Word* __restrict__ smem) {
+  constexpr int T = C::TH;
+  typename C::Pack v[P][2][C::LOADS][C::V];
+  char* upper[P];
+  char* lower[P];
+  std::int64_t r0[P], c0[P];
+  bool diagonal[P], full[P], live[P];
+#pragma unroll
+  for (int i = 0; i < P; ++i) {
+    live[i] = k0 + i < p.blocks;
+    tri::TilePair tp{0, 0};
+    if (live[i]) pair_of<Order>(p, k0 + i, tp);
+    r0[i] = static_cast<std::int64_t>(tp.row) * T;
+    c0[i] = static_cast<std::int64_t>(tp.col) * T;
+    diagonal[i] = tp.row == tp.col;
+    full[i] = live[i] && c0[i] + T <= p.n;
+    upper[i] = m + r0[i] * p.pitch_bytes + c0[i] * C::S;
+    lower[i] = m + c0[i] * p.pitch_bytes + r0[i] * C::S;
+    if (full[i]) {
+      load_tile_regs<C>(upper[i], p.pitch_bytes, v[i][0]);
+      if (!diagonal[i]) load_tile_regs<C>(lower[i], p.pitch_bytes, v[i][1]);
+    }
+  }
+#pragma unroll
+  for (int i = 0; i < P; ++i) {
+    auto* sa = smem + (2 * i) * C::WORDS;
+    auto* sb = sa + C::WORDS;
+    if (full[i]) {
+      store_blocks_transposed<C>(v[i][0], sa);
+      if (!diagonal[i]) store_blocks_transposed<C>(v[i][1], sb);
+    } else if (live[i]) {
+      load_tile<C>(upper[i], p.pitch_bytes, p.n - r0[i], p.n - c0[i], false, sa);
+      if (!diagonal[i])
+        load_tile<C>(lower[i], p.pitch_bytes, p.n - c0[i], p.n - r0[i], false, sb);
+    }
+  }
+  __syncthreads();
+#pragma unroll
+  for (int i = 0; i < P; ++i) {
+    if (!live[i]) continue;
+    const auto* sa = smem + (2 * i) * C::WORDS;
+    const auto* sb = sa + C::WORDS;
+    store_tile<C>(lower[i], p.pitch_bytes, p.n - c0[i], p.n - r0[i], full[i], sa);
+    if (!diagonal[i])
+      store_tile<C>(upper[i], p.pitch_bytes, p.n - r0[i], p.n - c0[i], full[i], sb);
+  }
+  __syncthreads();  // the next pairs overwrite shared memory
+}
+
+/// The swap of inplace_kernel for P consecutive pairs per block at once (swap_pairs): a block
+/// keeps P times the bytes in flight while the blocks still run in order (neighbouring pairs are
+/// in flight together, as with one pair per block).
+/// A separate kernel, not inplace_kernel's general case: compiled with P = 1 this body took
+/// 12-31 more registers than inplace_kernel on the library's aligned tiles (f32 64 x 64 words:
+/// 96 against 79, two blocks per SM instead of three; ptxas, run 8 review).
 template <class C, PairOrder Order, int P>
 __global__ void __launch_bounds__(C::NT, C::MINB) inplace_multi_kernel(InplaceParams p) {
   static_assert(C::TH == C::TW, "square tiles");
   static_assert(Order != PairOrder::Classic, "every block number must be a pair");
   extern __shared__ uint4 inplace_multi_smem_raw[];
   auto* smem = reinterpret_cast<typename C::Word*>(inplace_multi_smem_raw);
-  constexpr int T = C::TH;
-  typename C::Pack v[P][2][C::LOADS][C::V];
+  for (std::int64_t b = blockIdx.y; b < p.batch; b += gridDim.y) {
+    char* m = p.buf + b * p.stride_bytes;
+    for (std::uint64_t k0 = static_cast<std::uint64_t>(blockIdx.x) * P; k0 < p.blocks;
+         k0 += static_cast<std::uint64_t>(gridDim.x) * P)
+      swap_pairs<C, Order, P>(p, m, k0, smem);
+  }
+}
+
+/// inplace_multi_kernel for one element a word (V = 1) in the grouped order, where the P pairs of
+/// a block are (I, J) .. (I + P - 1, J), full and off the diagonal (most blocks): their mirror
+/// tiles (J, I) .. (J, I + P - 1) form one strip of 32 rows x 32P elements, and that strip is
+/// read and written by warp instructions that each start on a 32-byte sector of the row, rotated
+/// (lane l takes element (s + 32 q + l) mod 32P of the row, s the row's first sector start).
+/// Where rows are off sectors (odd n), a 32-element piece touches 5 sectors instead of 4; the
+/// rotated strip touches 32P/8 + 1 per row instead of 5P (f32). The tiles (I + i, J) stay as in
+/// inplace_multi_kernel. Other blocks swap their pairs one after another, as inplace_kernel does:
+/// swap_pairs there took 6-60 more registers than either path alone (ptxas, inlined or called).
+template <class C, int P>
+__global__ void __launch_bounds__(C::NT, C::MINB) inplace_strip_kernel(InplaceParams p) {
+  static_assert(C::TH == C::TW && C::TW == 32 && C::V == 1, "32 x 32 tiles of one element a word");
+  static_assert(P >= 2 && C::NT % 32 == 0 && 32 % (C::NT / 32) == 0, "whole rows per warp");
+  using Word = typename C::Word;
+  extern __shared__ uint4 inplace_strip_smem_raw[];
+  auto* smem = reinterpret_cast<Word*>(inplace_strip_smem_raw);
+  constexpr int T = 32;
+  constexpr int WARPS = C::NT / 32;
+  constexpr int ROWS = T / WARPS;  // strip rows per warp
+  constexpr int SE = 32 / C::S > 0 ? 32 / C::S : 1;  // elements per 32-byte sector
+  constexpr int SW = T * P;                          // strip width in elements
+  const int lane = threadIdx.x % 32;
+  const int warp = threadIdx.x / 32;
   for (std::int64_t b = blockIdx.y; b < p.batch; b += gridDim.y) {
     char* m = p.buf + b * p.stride_bytes;
     for (std::uint64_t k0 = static_cast<std::uint64_t>(blockIdx.x) * P; k0 < p.blocks;
          k0 += static_cast<std::uint64_t>(gridDim.x) * P) {
-      char* upper[P];
-      char* lower[P];
-      std::int64_t r0[P], c0[P];
-      bool diagonal[P], full[P], live[P];
+      tri::TilePair first{0, 0}, last{0, 0};
+      const bool live = k0 + P <= p.blocks;
+      if (live) {
+        pair_of<PairOrder::Grouped>(p, k0, first);
+        pair_of<PairOrder::Grouped>(p, k0 + P - 1, last);
+      }
+      // In the grouped order consecutive pairs of one column have consecutive rows, so the first
+      // and the last pair decide: one column, P rows, all above the diagonal, all inside.
+      const bool strip = live && last.col == first.col && last.row == first.row + (P - 1) &&
+                         last.row < first.col &&
+                         static_cast<std::int64_t>(first.col + 1) * T <= p.n;
+      if (!strip) {  // one pair after another, as inplace_kernel does (few blocks; see above)
+#pragma unroll 1
+        for (int i = 0; i < P && k0 + i < p.blocks; ++i) {
+          tri::TilePair tp;
+          pair_of<PairOrder::Grouped>(p, k0 + i, tp);
+          const std::int64_t r0 = static_cast<std::int64_t>(tp.row) * T;
+          const std::int64_t c0 = static_cast<std::int64_t>(tp.col) * T;
+          const bool diagonal = tp.row == tp.col;
+          const bool full = c0 + T <= p.n;
+          char* upper = m + r0 * p.pitch_bytes + c0 * C::S;
+          char* lower = m + c0 * p.pitch_bytes + r0 * C::S;
+          load_tile<C>(upper, p.pitch_bytes, p.n - r0, p.n - c0, full, smem);
+          if (!diagonal) load_tile<C>(lower, p.pitch_bytes, p.n - c0, p.n - r0, full, smem + C::WORDS);
+          __syncthreads();
+          store_tile<C>(lower, p.pitch_bytes, p.n - c0, p.n - r0, full, smem);
+          if (!diagonal)
+            store_tile<C>(upper, p.pitch_bytes, p.n - r0, p.n - c0, full, smem + C::WORDS);
+          __syncthreads();
+        }
+        continue;
+      }
+      const std::int64_t c0 = static_cast<std::int64_t>(first.col) * T;
+      const std::int64_t r0 = static_cast<std::int64_t>(first.row) * T;
+      char* strip_base = m + c0 * p.pitch_bytes + r0 * C::S;  // tile (J, I), row 0
+      char* upper_base = m + r0 * p.pitch_bytes + c0 * C::S;  // tile (I, J)
+      const std::int64_t tile_step = T * p.pitch_bytes;       // tile (I, J) to (I + 1, J)
+      // Loads: the P upper tiles as usual, the strip rotated; all issued before the first use.
+      typename C::Pack v[P][C::LOADS][1];
+      Word w[ROWS][P];
 #pragma unroll
-      for (int i = 0; i < P; ++i) {
-        live[i] = k0 + i < p.blocks;
-        tri::TilePair tp{0, 0};
-        if (live[i]) pair_of<Order>(p, k0 + i, tp);
-        r0[i] = static_cast<std::int64_t>(tp.row) * T;
-        c0[i] = static_cast<std::int64_t>(tp.col) * T;
-        diagonal[i] = tp.row == tp.col;
-        full[i] = live[i] && c0[i] + T <= p.n;
-        upper[i] = m + r0[i] * p.pitch_bytes + c0[i] * C::S;
-        lower[i] = m + c0[i] * p.pitch_bytes + r0[i] * C::S;
-        if (full[i]) {
-          load_tile_regs<C>(upper[i], p.pitch_bytes, v[i][0]);
-          if (!diagonal[i]) load_tile_regs<C>(lower[i], p.pitch_bytes, v[i][1]);
+      for (int i = 0; i < P; ++i) load_tile_regs<C>(upper_base + i * tile_step, p.pitch_bytes, v[i]);
+      int shift[ROWS];
+#pragma unroll
+      for (int a = 0; a < ROWS; ++a) {
+        const int rr = warp + a * WARPS;
+        const char* row = strip_base + rr * p.pitch_bytes;
+        const int off = static_cast<int>((reinterpret_cast<std::uintptr_t>(row) / C::S) % SE);
+        shift[a] = (SE - off) % SE;
+#pragma unroll
+        for (int q = 0; q < P; ++q) {
+          int e = shift[a] + q * T + lane;
+          if (e >= SW) e -= SW;
+          w[a][q] = *reinterpret_cast<const Word*>(row + e * C::S);
         }
       }
+      // Shared memory: upper tile i at 2i, mirror tile i at 2i + 1, both in output order.
 #pragma unroll
-      for (int i = 0; i < P; ++i) {
-        auto* sa = smem + (2 * i) * C::WORDS;
-        auto* sb = sa + C::WORDS;
-        if (full[i]) {
-          store_blocks_transposed<C>(v[i][0], sa);
-          if (!diagonal[i]) store_blocks_transposed<C>(v[i][1], sb);
-        } else if (live[i]) {
-          load_tile<C>(upper[i], p.pitch_bytes, p.n - r0[i], p.n - c0[i], false, sa);
-          if (!diagonal[i])
-            load_tile<C>(lower[i], p.pitch_bytes, p.n - c0[i], p.n - r0[i], false, sb);
+      for (int i = 0; i < P; ++i) store_blocks_transposed<C>(v[i], smem + (2 * i) * C::WORDS);
+#pragma unroll
+      for (int a = 0; a < ROWS; ++a) {
+        const int rr = warp + a * WARPS;
+#pragma unroll
+        for (int q = 0; q < P; ++q) {
+          int e = shift[a] + q * T + lane;
+          if (e >= SW) e -= SW;
+          const int i = e / T, cc = e % T;  // mirror tile i, its input column cc = output row
+          smem[(2 * i + 1) * C::WORDS + C::slot(cc, rr)] = w[a][q];
         }
       }
       __syncthreads();
+      // The stores go to the addresses the loads read; without this the compiler keeps every
+      // load's 64-bit address live across the barrier (2 registers each) instead of two bases.
+      asm volatile("" : "+l"(strip_base), "+l"(upper_base));
+      // Stores: the strip rotated (from the upper tiles), the upper tiles as usual.
 #pragma unroll
-      for (int i = 0; i < P; ++i) {
-        if (!live[i]) continue;
-        const auto* sa = smem + (2 * i) * C::WORDS;
-        const auto* sb = sa + C::WORDS;
-        store_tile<C>(lower[i], p.pitch_bytes, p.n - c0[i], p.n - r0[i], full[i], sa);
-        if (!diagonal[i])
-          store_tile<C>(upper[i], p.pitch_bytes, p.n - r0[i], p.n - c0[i], full[i], sb);
+      for (int a = 0; a < ROWS; ++a) {
+        const int rr = warp + a * WARPS;
+        char* row = strip_base + rr * p.pitch_bytes;
+#pragma unroll
+        for (int q = 0; q < P; ++q) {
+          int e = shift[a] + q * T + lane;
+          if (e >= SW) e -= SW;
+          const int i = e / T, cc = e % T;
+          *reinterpret_cast<Word*>(row + e * C::S) = smem[(2 * i) * C::WORDS + C::slot(rr, cc)];
+        }
       }
+#pragma unroll
+      for (int i = 0; i < P; ++i)
+        store_tile<C>(upper_base + i * tile_step, p.pitch_bytes, T, T, true,
+                      smem + (2 * i + 1) * C::WORDS);
       __syncthreads();  // the next pairs overwrite shared memory
     }
   }
@@ -244,6 +382,15 @@ void launch_inplace(void* buf, std::int64_t n, std::int64_t batch, cudaStream_t 
   else
     launch_inplace_with<C, Order, P>(inplace_multi_kernel<C, Order, P>, "inplace_multi_kernel",
                                      buf, n, batch, stream, max_blocks, group);
+}
+
+/// Launches inplace_strip_kernel<C, P> (grouped order, G tile rows a group) over `batch` dense
+/// n x n matrices at `buf` on `stream`.
+template <class C, int P>
+void launch_inplace_strip(void* buf, std::int64_t n, std::int64_t batch, cudaStream_t stream,
+                          int group) {
+  launch_inplace_with<C, PairOrder::Grouped, P>(inplace_strip_kernel<C, P>, "inplace_strip_kernel",
+                                                buf, n, batch, stream, 0, group);
 }
 
 /// Launches inplace_words_kernel<C, Order> (any n) over `batch` dense n x n matrices at `buf`.

@@ -3,8 +3,10 @@
 // words the buffer and n allow, down to one element per access. The pairs are numbered row by
 // row where rows start on 32-byte sectors; where they do not (odd n), in groups of a few tile
 // rows taken column by column (tri::grouped_pair), which measured 3-14 % faster there and slower
-// on aligned rows (kernels/NOTES.md, run 7), and each block swaps 2 or 4 consecutive pairs with
-// all their loads issued first (inplace_multi_kernel: 2-20 % faster there, run 8). The
+// on aligned rows (kernels/NOTES.md, run 7), and each block swaps several consecutive pairs with
+// all their loads issued first (inplace_multi_kernel: 2-20 % faster there, run 8; for 4- and
+// 8-byte elements inplace_strip_kernel, which also puts the mirror tiles' row pieces on
+// sectors: 1-3 % faster again, run 9). The
 // staggered numbering of seed 002 is built and tested too (the "-stag" candidates), but measured
 // 2-4 % slower than row-wise on an H100 on every shape (run 5).
 // (inplace_words_kernel, which keeps 16-byte words for any n, measured slower: kernels/NOTES.md.)
@@ -33,6 +35,15 @@ struct Tiled {
   static bool accepts(void* buf, std::int64_t n) { return cuda_tile::inplace_accepts<C>(buf, n); }
   static void launch(void* buf, std::int64_t n, std::int64_t batch, cudaStream_t st) {
     cuda_tile::launch_inplace<C, O, P>(buf, n, batch, st, 0, G);
+  }
+};
+// inplace_strip_kernel: P pairs a block, grouped order, the mirror strip rotated onto sectors.
+template <class C, int G, int P>
+struct Strip {
+  using Config = C;
+  static bool accepts(void* buf, std::int64_t n) { return cuda_tile::inplace_accepts<C>(buf, n); }
+  static void launch(void* buf, std::int64_t n, std::int64_t batch, cudaStream_t st) {
+    cuda_tile::launch_inplace_strip<C, P>(buf, n, batch, st, G);
   }
 };
 // K, only where rows (or the buffer) are off 32-byte sectors. The library runs the grouped order
@@ -94,14 +105,14 @@ void transpose_inplace_cuda(void* buf, std::size_t elem_size, std::int64_t n, st
       dispatch<Tiled<TileConfig<2, 16, 8, 8, 64>>, Tiled<TileConfig<2, 4, 32, 32, 256>>,
                Tiled<TileConfig<2, 2, 32, 32, 256>>>(buf, n, batch, st);
       break;
-    case 4:  // one element a word (odd n): 32 x 32 tiles, 4 pairs a block, grouped order (run 8)
+    case 4:  // one element a word (odd n): 32 x 32 tiles, 8 pairs a block of 512 threads, the
+             // mirror strip on sectors, grouped order (run 9)
       dispatch<Tiled<TileConfig<4, 16, 16, 16, 256>>, Tiled<TileConfig<4, 8, 32, 32, 256>>,
-               Tiled<TileConfig<4, 4, 32, 32, 256, 2>, PairOrder::Grouped, 32, 4>>(buf, n, batch,
-                                                                                  st);
+               Strip<TileConfig<4, 4, 32, 32, 512, 2>, 32, 8>>(buf, n, batch, st);
       break;
-    case 8:  // odd n: 2 pairs a block, grouped order, 4 tile rows at a time (run 8)
-      dispatch<Tiled<TileConfig<8, 16, 16, 16, 256>>,
-               Tiled<TileConfig<8, 8, 32, 32, 256>, PairOrder::Grouped, 4, 2>>(buf, n, batch, st);
+    case 8:  // odd n: 4 pairs a block, the mirror strip on sectors, grouped order (run 9)
+      dispatch<Tiled<TileConfig<8, 16, 16, 16, 256>>, Strip<TileConfig<8, 8, 32, 32, 256, 2>, 16, 4>>(
+          buf, n, batch, st);
       break;
     case 16:  // rows off sectors: 2 pairs a block, grouped order, 32 tile rows at a time (run 8)
       dispatch<OffSector<Tiled<TileConfig<16, 16, 32, 32, 256>, PairOrder::Grouped, 32, 2>>,
@@ -141,8 +152,9 @@ constexpr PairOrder kGrp = PairOrder::Grouped;
 // Names: kernel-TILE[wWORD][-tTHREADS]-order[-bMINB]; TILE the square tile's side in elements;
 // stag: the staggered triangular order, row: row-wise triangular, gG: grouped, G tile rows at a
 // time (the library's orders: row-wise on sector-aligned rows, grouped otherwise). tile: inplace_kernel
-// (words need n a multiple of the word); multiP: inplace_multi_kernel, P pairs a block;
-// realign: inplace_realign_kernel (any n).
+// (words need n a multiple of the word); multiP: inplace_multi_kernel, P pairs a block; stripP:
+// inplace_strip_kernel, P pairs a block, mirror strip on sectors; realign: inplace_realign_kernel
+// (any n).
 const Entry kEntries[] = {
     {1, "tile-128w16-stag", run_kernel<Tiled<TileConfig<1, 16, 8, 8, 64>, kStag>>},
     {1, "tile-128w16-row", run_kernel<Tiled<TileConfig<1, 16, 8, 8, 64>, kRow>>},
@@ -166,6 +178,9 @@ const Entry kEntries[] = {
     {4, "multi4-32w4-g8-b2", run_kernel<Tiled<TileConfig<4, 4, 32, 32, 256, 2>, kGrp, 8, 4>>},
     {4, "multi4-32w4-g16-b2", run_kernel<Tiled<TileConfig<4, 4, 32, 32, 256, 2>, kGrp, 16, 4>>},
     {4, "multi4-32w4-g32-b2", run_kernel<Tiled<TileConfig<4, 4, 32, 32, 256, 2>, kGrp, 32, 4>>},
+    {4, "strip4-32w4-g32-b2", run_kernel<Strip<TileConfig<4, 4, 32, 32, 256, 2>, 32, 4>>},
+    {4, "strip4-32w4-t512-g8-b2", run_kernel<Strip<TileConfig<4, 4, 32, 32, 512, 2>, 8, 4>>},
+    {4, "strip8-32w4-t512-g32-b2", run_kernel<Strip<TileConfig<4, 4, 32, 32, 512, 2>, 32, 8>>},
     {4, "multi2-32w4-g16-b3", run_kernel<Tiled<TileConfig<4, 4, 32, 32, 256, 3>, kGrp, 16, 2>>},
     {4, "realign-64-stag", run_kernel<Realigned<TileConfig<4, 16, 16, 16, 256>, kStag>>},
     {4, "realign-64-row", run_kernel<Realigned<TileConfig<4, 16, 16, 16, 256>, kRow>>},
@@ -185,6 +200,10 @@ const Entry kEntries[] = {
     {8, "multi2-32w8-g3", run_kernel<Tiled<TileConfig<8, 8, 32, 32, 256>, kGrp, 3, 2>>},
     {8, "multi2-32w8-g4", run_kernel<Tiled<TileConfig<8, 8, 32, 32, 256>, kGrp, 4, 2>>},
     {8, "multi2-32w8-g16", run_kernel<Tiled<TileConfig<8, 8, 32, 32, 256>, kGrp, 16, 2>>},
+    {8, "strip2-32w8-g4", run_kernel<Strip<TileConfig<8, 8, 32, 32, 256>, 4, 2>>},
+    {8, "strip4-32w8-t512-g16-b2", run_kernel<Strip<TileConfig<8, 8, 32, 32, 512, 2>, 16, 4>>},
+    {8, "strip8-32w8-t1024-g16", run_kernel<Strip<TileConfig<8, 8, 32, 32, 1024>, 16, 8>>},
+    {8, "strip4-32w8-g16-b2", run_kernel<Strip<TileConfig<8, 8, 32, 32, 256, 2>, 16, 4>>},
     {8, "realign-32-stag", run_kernel<Realigned<TileConfig<8, 16, 16, 16, 256>, kStag>>},
     {8, "realign-32-row", run_kernel<Realigned<TileConfig<8, 16, 16, 16, 256>, kRow>>},
     {8, "realign-64-row-b2", run_kernel<Realigned<TileConfig<8, 16, 32, 32, 256, 2>, kRow>>},
@@ -198,6 +217,7 @@ const Entry kEntries[] = {
     {16, "multi2-32-g8", run_kernel<Tiled<TileConfig<16, 16, 32, 32, 256>, kGrp, 8, 2>>},
     {16, "multi2-32-g16", run_kernel<Tiled<TileConfig<16, 16, 32, 32, 256>, kGrp, 16, 2>>},
     {16, "multi2-32-g32", run_kernel<Tiled<TileConfig<16, 16, 32, 32, 256>, kGrp, 32, 2>>},
+    {16, "strip2-32-g32", run_kernel<Strip<TileConfig<16, 16, 32, 32, 256>, 32, 2>>},
     {16, "tile-16-stag", run_kernel<Tiled<TileConfig<16, 16, 16, 16, 256>, kStag>>},
     {16, "tile-16-row", run_kernel<Tiled<TileConfig<16, 16, 16, 16, 256>, kRow>>},
 };

@@ -533,8 +533,8 @@ TEST_F(CudaKernels, EveryVariantInPlace) {
   for (const std::string& v : xpose::kernels::variants::in_place(8)) check_inplace(8, 1537, 1, 0, v);
 }
 
-// The multi-pair in-place kernel (inplace_multi_kernel: P consecutive tile pairs per block, all
-// loads issued first): pair counts that are not a multiple of P (the last block has idle slots),
+// The multi-pair in-place kernels (inplace_multi_kernel, inplace_strip_kernel: P consecutive tile
+// pairs per block, all loads issued first): pair counts that are not a multiple of P (the last block has idle slots),
 // edge pairs in the last tile column, a shifted buffer, many small matrices in a batch. Also a
 // racecheck target: `compute-sanitizer --tool racecheck xpose_gpu_tests
 // --gtest_filter='*MultiPairInPlace*'`.
@@ -542,7 +542,7 @@ TEST_F(CudaKernels, MultiPairInPlace) {
   for (std::size_t e : {std::size_t{4}, std::size_t{8}, std::size_t{16}}) {
     int found = 0;
     for (const std::string& v : xpose::kernels::variants::in_place(e)) {
-      if (v.rfind("multi", 0) != 0) continue;
+      if (v.rfind("multi", 0) != 0 && v.rfind("strip", 0) != 0) continue;
       ++found;
       check_inplace(e, 1031, 1, 0, v);  // 561 pairs of 32-tiles: edge pairs, odd n
       check_inplace(e, 704, 2, 1, v);   // aligned n, shifted buffer, a batch of 2
