@@ -15,7 +15,6 @@
 #include <vector>
 
 #include "kernels/cuda/inplace.cuh"
-#include "kernels/cuda/inplace_async.cuh"
 #include "kernels/cuda/realign.cuh"
 #include "kernels/cuda/variants.h"
 #include "kernels/transpose.h"
@@ -140,13 +139,6 @@ bool run_kernel(void* buf, std::int64_t n, std::int64_t batch, cudaStream_t st) 
   return true;
 }
 
-// inplace_async_kernel (sm_80+ only; declines elsewhere): grouped order, G rows a group, P pairs.
-template <class C, int G, int P>
-bool run_async(void* buf, std::int64_t n, std::int64_t batch, cudaStream_t st) {
-  return cuda_tile::inplace_accepts<C>(buf, n) &&
-         cuda_tile::launch_inplace_async<C, PairOrder::Grouped, P>(buf, n, batch, st, G);
-}
-
 struct Entry {
   std::size_t elem;
   const char* name;
@@ -189,11 +181,6 @@ const Entry kEntries[] = {
     {4, "strip4-32w4-g32-b2", run_kernel<Strip<TileConfig<4, 4, 32, 32, 256, 2>, 32, 4>>},
     {4, "strip4-32w4-t512-g8-b2", run_kernel<Strip<TileConfig<4, 4, 32, 32, 512, 2>, 8, 4>>},
     {4, "strip8-32w4-t512-g32-b2", run_kernel<Strip<TileConfig<4, 4, 32, 32, 512, 2>, 32, 8>>},
-    {4, "async1-32w4-g4-b8", run_async<TileConfig<4, 4, 32, 32, 256, 8>, 4, 1>},
-    {4, "async2-32w4-g32-b6", run_async<TileConfig<4, 4, 32, 32, 256, 6>, 32, 2>},
-    {4, "async4-32w4-g32-b6", run_async<TileConfig<4, 4, 32, 32, 256, 6>, 32, 4>},
-    {4, "async8-32w4-g32-b3", run_async<TileConfig<4, 4, 32, 32, 256, 3>, 32, 8>},
-    {4, "async4-32w4-t512-g32-b3", run_async<TileConfig<4, 4, 32, 32, 512, 3>, 32, 4>},
     {4, "multi2-32w4-g16-b3", run_kernel<Tiled<TileConfig<4, 4, 32, 32, 256, 3>, kGrp, 16, 2>>},
     {4, "realign-64-stag", run_kernel<Realigned<TileConfig<4, 16, 16, 16, 256>, kStag>>},
     {4, "realign-64-row", run_kernel<Realigned<TileConfig<4, 16, 16, 16, 256>, kRow>>},
@@ -213,10 +200,6 @@ const Entry kEntries[] = {
     {8, "multi2-32w8-g3", run_kernel<Tiled<TileConfig<8, 8, 32, 32, 256>, kGrp, 3, 2>>},
     {8, "multi2-32w8-g4", run_kernel<Tiled<TileConfig<8, 8, 32, 32, 256>, kGrp, 4, 2>>},
     {8, "multi2-32w8-g16", run_kernel<Tiled<TileConfig<8, 8, 32, 32, 256>, kGrp, 16, 2>>},
-    {8, "async1-32w8-g4-b8", run_async<TileConfig<8, 8, 32, 32, 256, 8>, 4, 1>},
-    {8, "async2-32w8-g16-b6", run_async<TileConfig<8, 8, 32, 32, 256, 6>, 16, 2>},
-    {8, "async4-32w8-g16-b3", run_async<TileConfig<8, 8, 32, 32, 256, 3>, 16, 4>},
-    {8, "async2-32w8-g4-b6", run_async<TileConfig<8, 8, 32, 32, 256, 6>, 4, 2>},
     {8, "strip2-32w8-g4", run_kernel<Strip<TileConfig<8, 8, 32, 32, 256>, 4, 2>>},
     {8, "strip4-32w8-t512-g16-b2", run_kernel<Strip<TileConfig<8, 8, 32, 32, 512, 2>, 16, 4>>},
     {8, "strip8-32w8-t1024-g16", run_kernel<Strip<TileConfig<8, 8, 32, 32, 1024>, 16, 8>>},
@@ -234,9 +217,7 @@ const Entry kEntries[] = {
     {16, "multi2-32-g8", run_kernel<Tiled<TileConfig<16, 16, 32, 32, 256>, kGrp, 8, 2>>},
     {16, "multi2-32-g16", run_kernel<Tiled<TileConfig<16, 16, 32, 32, 256>, kGrp, 16, 2>>},
     {16, "multi2-32-g32", run_kernel<Tiled<TileConfig<16, 16, 32, 32, 256>, kGrp, 32, 2>>},
-    {16, "async1-32-g32-b6", run_async<TileConfig<16, 16, 32, 32, 256, 6>, 32, 1>},
-    {16, "async2-32-g32-b3", run_async<TileConfig<16, 16, 32, 32, 256, 3>, 32, 2>},
-        {16, "strip2-32-g32", run_kernel<Strip<TileConfig<16, 16, 32, 32, 256>, 32, 2>>},
+    {16, "strip2-32-g32", run_kernel<Strip<TileConfig<16, 16, 32, 32, 256>, 32, 2>>},
     {16, "tile-16-stag", run_kernel<Tiled<TileConfig<16, 16, 16, 16, 256>, kStag>>},
     {16, "tile-16-row", run_kernel<Tiled<TileConfig<16, 16, 16, 16, 256>, kRow>>},
 };
