@@ -199,16 +199,9 @@ __global__ void __launch_bounds__(C::NT, C::MINB) inplace_strip_kernel(InplacePa
     char* m = p.buf + b * p.stride_bytes;
     for (std::uint64_t k0 = static_cast<std::uint64_t>(blockIdx.x) * P; k0 < p.blocks;
          k0 += static_cast<std::uint64_t>(gridDim.x) * P) {
-      tri::TilePair first{0, 0}, last{0, 0};
-      const bool live = k0 + P <= p.blocks;
-      if (live) {
-        pair_of<PairOrder::Grouped>(p, k0, first);
-        pair_of<PairOrder::Grouped>(p, k0 + P - 1, last);
-      }
-      // In the grouped order consecutive pairs of one column have consecutive rows, so the first
-      // and the last pair decide: one column, P rows, all above the diagonal, all inside.
-      const bool strip = live && last.col == first.col && last.row == first.row + (P - 1) &&
-                         last.row < first.col &&
+      // P pairs of one tile column, consecutive rows, off the diagonal, and all inside.
+      tri::TilePair first{0, 0};
+      const bool strip = tri::grouped_column_run(p.tiles, p.group, P, k0, first) &&
                          static_cast<std::int64_t>(first.col + 1) * T <= p.n;
       if (!strip) {  // one pair after another, as inplace_kernel does (few blocks; see above)
 #pragma unroll 1

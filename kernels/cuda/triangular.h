@@ -86,4 +86,21 @@ XPOSE_HD TilePair grouped_pair(std::uint64_t t, std::uint64_t g, std::uint64_t k
   return {g0 + q2 % rows, g0 + rows - 1 + q2 / rows};
 }
 
+/// Whether the p pairs k0 .. k0 + p - 1 of the grouped order (g rows a group) are (I, J) ..
+/// (I + p - 1, J) with I + p - 1 < J: one tile column, consecutive rows, none on the diagonal.
+/// Sets `first` to pair k0 when true. The pairs of one column come in row order, across groups
+/// too, so a window with first and last pair in one column and p - 1 rows apart holds nothing
+/// else (tested against every pair of the window in GroupedColumnRun).
+XPOSE_HD bool grouped_column_run(std::uint64_t t, std::uint64_t g, std::uint64_t p,
+                                 std::uint64_t k0, TilePair& first) {
+  TilePair last{0, 0};
+  first = {0, 0};
+  const bool live = p > 0 && k0 + p <= pair_count(t);
+  if (live) {
+    first = grouped_pair(t, g, k0);
+    last = grouped_pair(t, g, k0 + p - 1);
+  }
+  return live && last.col == first.col && last.row == first.row + (p - 1) && last.row < first.col;
+}
+
 }  // namespace xpose::kernels::tri

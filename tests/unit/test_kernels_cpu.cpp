@@ -358,6 +358,42 @@ TEST(GroupedPairOrder, EveryPairOnce) {
   EXPECT_EQ(tri::grouped_pair(100, 8, last - 7).col, 99u);
 }
 
+// inplace_strip_kernel's test for a block's P pairs (tri::grouped_column_run) against every pair
+// of the window: true exactly when all P pairs are (I + i, J), i < P, with I + P - 1 < J. Also:
+// most windows are such runs where the tile grid is large (the kernel's fast path).
+TEST(GroupedColumnRun, MatchesEveryPairOfTheWindow) {
+  for (std::uint64_t t : {1u, 2u, 5u, 9u, 33u, 65u, 130u, 513u}) {
+    for (std::uint64_t g : {1u, 4u, 16u, 32u}) {
+      for (std::uint64_t p : {2u, 4u, 8u}) {
+        SCOPED_TRACE(::testing::Message() << "t=" << t << " g=" << g << " p=" << p);
+        const std::uint64_t count = tri::pair_count(t);
+        std::uint64_t runs = 0, windows = 0;
+        for (std::uint64_t k0 = 0; k0 < count; k0 += p) {
+          ++windows;
+          bool expected = k0 + p <= count;
+          tri::TilePair f0{0, 0};
+          if (expected) f0 = tri::grouped_pair(t, g, k0);
+          for (std::uint64_t i = 0; expected && i < p; ++i) {
+            const tri::TilePair tp = tri::grouped_pair(t, g, k0 + i);
+            expected = tp.col == f0.col && tp.row == f0.row + i && tp.row < tp.col;
+          }
+          tri::TilePair first{0, 0};
+          const bool got = tri::grouped_column_run(t, g, p, k0, first);
+          ASSERT_EQ(got, expected) << "k0=" << k0;
+          if (got) {
+            ++runs;
+            EXPECT_EQ(first.row, f0.row);
+            EXPECT_EQ(first.col, f0.col);
+          }
+        }
+        if (t == 513 && g == 32) {
+          EXPECT_GT(runs * 100, windows * 95) << runs << " of " << windows;
+        }
+      }
+    }
+  }
+}
+
 // The thread-to-block map of the Hopper TMA kernel (kernels/cuda/tma_units.h, compiled into the
 // kernel as is): every V x V block of a tile taken exactly once, and the 8 threads of each
 // shared-memory phase on 8 distinct 16-byte bank groups when they read the input box and when
