@@ -175,13 +175,14 @@ __global__ void __launch_bounds__(C::NT, C::MINB) inplace_multi_kernel(InplacePa
 /// inplace_multi_kernel for one element a word (V = 1) in the grouped order, where the P pairs of
 /// a block are (I, J) .. (I + P - 1, J), full and off the diagonal (most blocks): their mirror
 /// tiles (J, I) .. (J, I + P - 1) form one strip of 32 rows x 32P elements, and that strip is
-/// read and written by warp instructions that each start on a 32-byte sector of the row, rotated
-/// (lane l takes element (s + 32 q + l) mod 32P of the row, s the row's first sector start).
+/// read and written by warp instructions that each start on an ALIGN-byte boundary of the row
+/// (ALIGN 32: a sector, 128: a line), rotated (lane l takes element (s + 32 q + l) mod 32P of
+/// the row, s the row's first such boundary).
 /// Where rows are off sectors (odd n), a 32-element piece touches 5 sectors instead of 4; the
 /// rotated strip touches 32P/8 + 1 per row instead of 5P (f32). The tiles (I + i, J) stay as in
 /// inplace_multi_kernel. Other blocks swap their pairs one after another, as inplace_kernel does:
 /// swap_pairs there took 6-60 more registers than either path alone (ptxas, inlined or called).
-template <class C, int P>
+template <class C, int P, int ALIGN = 32>
 __global__ void __launch_bounds__(C::NT, C::MINB) inplace_strip_kernel(InplaceParams p) {
   static_assert(C::TH == C::TW && C::TW == 32 && C::V == 1, "32 x 32 tiles of one element a word");
   static_assert(P >= 2 && C::NT % 32 == 0 && 32 % (C::NT / 32) == 0, "whole rows per warp");
@@ -191,7 +192,7 @@ __global__ void __launch_bounds__(C::NT, C::MINB) inplace_strip_kernel(InplacePa
   constexpr int T = 32;
   constexpr int WARPS = C::NT / 32;
   constexpr int ROWS = T / WARPS;  // strip rows per warp
-  constexpr int SE = 32 / C::S > 0 ? 32 / C::S : 1;  // elements per 32-byte sector
+  constexpr int SE = ALIGN / C::S > 0 ? ALIGN / C::S : 1;  // elements per ALIGN bytes
   constexpr int SW = T * P;                          // strip width in elements
   const int lane = threadIdx.x % 32;
   const int warp = threadIdx.x / 32;
@@ -379,11 +380,12 @@ void launch_inplace(void* buf, std::int64_t n, std::int64_t batch, cudaStream_t 
 
 /// Launches inplace_strip_kernel<C, P> (grouped order, G tile rows a group) over `batch` dense
 /// n x n matrices at `buf` on `stream`.
-template <class C, int P>
+template <class C, int P, int ALIGN = 32>
 void launch_inplace_strip(void* buf, std::int64_t n, std::int64_t batch, cudaStream_t stream,
                           int group) {
-  launch_inplace_with<C, PairOrder::Grouped, P>(inplace_strip_kernel<C, P>, "inplace_strip_kernel",
-                                                buf, n, batch, stream, 0, group);
+  launch_inplace_with<C, PairOrder::Grouped, P>(inplace_strip_kernel<C, P, ALIGN>,
+                                                "inplace_strip_kernel", buf, n, batch, stream, 0,
+                                                group);
 }
 
 /// Launches inplace_words_kernel<C, Order> (any n) over `batch` dense n x n matrices at `buf`.

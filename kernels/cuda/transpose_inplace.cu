@@ -6,7 +6,7 @@
 // on aligned rows (kernels/NOTES.md, run 7), and each block swaps several consecutive pairs with
 // all their loads issued first (inplace_multi_kernel: 2-20 % faster there, run 8; for 4- and
 // 8-byte elements inplace_strip_kernel, which also puts the mirror tiles' row pieces on
-// sectors: 1-3 % faster again, run 9). The
+// sectors or lines: 2-3 % faster again, run 9). The
 // staggered numbering of seed 002 is built and tested too (the "-stag" candidates), but measured
 // 2-4 % slower than row-wise on an H100 on every shape (run 5).
 // (inplace_words_kernel, which keeps 16-byte words for any n, measured slower: kernels/NOTES.md.)
@@ -37,13 +37,13 @@ struct Tiled {
     cuda_tile::launch_inplace<C, O, P>(buf, n, batch, st, 0, G);
   }
 };
-// inplace_strip_kernel: P pairs a block, grouped order, the mirror strip rotated onto sectors.
-template <class C, int G, int P>
+// inplace_strip_kernel: P pairs a block, grouped order, the mirror strip rotated onto ALIGN bytes.
+template <class C, int G, int P, int ALIGN = 32>
 struct Strip {
   using Config = C;
   static bool accepts(void* buf, std::int64_t n) { return cuda_tile::inplace_accepts<C>(buf, n); }
   static void launch(void* buf, std::int64_t n, std::int64_t batch, cudaStream_t st) {
-    cuda_tile::launch_inplace_strip<C, P>(buf, n, batch, st, G);
+    cuda_tile::launch_inplace_strip<C, P, ALIGN>(buf, n, batch, st, G);
   }
 };
 // K, only where rows (or the buffer) are off 32-byte sectors. The library runs the grouped order
@@ -105,10 +105,10 @@ void transpose_inplace_cuda(void* buf, std::size_t elem_size, std::int64_t n, st
       dispatch<Tiled<TileConfig<2, 16, 8, 8, 64>>, Tiled<TileConfig<2, 4, 32, 32, 256>>,
                Tiled<TileConfig<2, 2, 32, 32, 256>>>(buf, n, batch, st);
       break;
-    case 4:  // one element a word (odd n): 32 x 32 tiles, 8 pairs a block of 512 threads, the
-             // mirror strip on sectors, grouped order (run 9)
+    case 4:  // one element a word (odd n): 32 x 32 tiles, 4 pairs a block of 512 threads, the
+             // mirror strip on 128-byte lines, grouped order, 8 tile rows a group (run 9)
       dispatch<Tiled<TileConfig<4, 16, 16, 16, 256>>, Tiled<TileConfig<4, 8, 32, 32, 256>>,
-               Strip<TileConfig<4, 4, 32, 32, 512, 2>, 32, 8>>(buf, n, batch, st);
+               Strip<TileConfig<4, 4, 32, 32, 512, 2>, 8, 4, 128>>(buf, n, batch, st);
       break;
     case 8:  // odd n: 4 pairs a block, the mirror strip on sectors, grouped order (run 9)
       dispatch<Tiled<TileConfig<8, 16, 16, 16, 256>>, Strip<TileConfig<8, 8, 32, 32, 256, 2>, 16, 4>>(
@@ -153,8 +153,8 @@ constexpr PairOrder kGrp = PairOrder::Grouped;
 // stag: the staggered triangular order, row: row-wise triangular, gG: grouped, G tile rows at a
 // time (the library's orders: row-wise on sector-aligned rows, grouped otherwise). tile: inplace_kernel
 // (words need n a multiple of the word); multiP: inplace_multi_kernel, P pairs a block; stripP:
-// inplace_strip_kernel, P pairs a block, mirror strip on sectors; realign: inplace_realign_kernel
-// (any n).
+// inplace_strip_kernel, P pairs a block, mirror strip on sectors (-l128: on 128-byte lines);
+// realign: inplace_realign_kernel (any n).
 const Entry kEntries[] = {
     {1, "tile-128w16-stag", run_kernel<Tiled<TileConfig<1, 16, 8, 8, 64>, kStag>>},
     {1, "tile-128w16-row", run_kernel<Tiled<TileConfig<1, 16, 8, 8, 64>, kRow>>},
@@ -180,6 +180,8 @@ const Entry kEntries[] = {
     {4, "multi4-32w4-g32-b2", run_kernel<Tiled<TileConfig<4, 4, 32, 32, 256, 2>, kGrp, 32, 4>>},
     {4, "strip4-32w4-g32-b2", run_kernel<Strip<TileConfig<4, 4, 32, 32, 256, 2>, 32, 4>>},
     {4, "strip4-32w4-t512-g8-b2", run_kernel<Strip<TileConfig<4, 4, 32, 32, 512, 2>, 8, 4>>},
+    {4, "strip4-32w4-t512-g4-b2-l128", run_kernel<Strip<TileConfig<4, 4, 32, 32, 512, 2>, 4, 4, 128>>},
+    {4, "strip4-32w4-t512-g8-b2-l128", run_kernel<Strip<TileConfig<4, 4, 32, 32, 512, 2>, 8, 4, 128>>},
     {4, "strip8-32w4-t512-g32-b2", run_kernel<Strip<TileConfig<4, 4, 32, 32, 512, 2>, 32, 8>>},
     {4, "multi2-32w4-g16-b3", run_kernel<Tiled<TileConfig<4, 4, 32, 32, 256, 3>, kGrp, 16, 2>>},
     {4, "realign-64-stag", run_kernel<Realigned<TileConfig<4, 16, 16, 16, 256>, kStag>>},
@@ -203,6 +205,7 @@ const Entry kEntries[] = {
     {8, "strip2-32w8-g4", run_kernel<Strip<TileConfig<8, 8, 32, 32, 256>, 4, 2>>},
     {8, "strip4-32w8-t512-g16-b2", run_kernel<Strip<TileConfig<8, 8, 32, 32, 512, 2>, 16, 4>>},
     {8, "strip8-32w8-t1024-g16", run_kernel<Strip<TileConfig<8, 8, 32, 32, 1024>, 16, 8>>},
+    {8, "strip4-32w8-g16-b2-l128", run_kernel<Strip<TileConfig<8, 8, 32, 32, 256, 2>, 16, 4, 128>>},
     {8, "strip4-32w8-g16-b2", run_kernel<Strip<TileConfig<8, 8, 32, 32, 256, 2>, 16, 4>>},
     {8, "realign-32-stag", run_kernel<Realigned<TileConfig<8, 16, 16, 16, 256>, kStag>>},
     {8, "realign-32-row", run_kernel<Realigned<TileConfig<8, 16, 16, 16, 256>, kRow>>},
