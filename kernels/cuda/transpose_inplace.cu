@@ -5,8 +5,8 @@
 // rows taken column by column (tri::grouped_pair), which measured 3-14 % faster there and slower
 // on aligned rows (kernels/NOTES.md, run 7), and each block swaps several consecutive pairs with
 // all their loads issued first (inplace_multi_kernel: 2-20 % faster there, run 8; for 4- and
-// 8-byte elements inplace_strip_kernel, which also puts the mirror tiles' row pieces on
-// sectors or lines: 2-3 % faster again, run 9). The
+// 8-byte elements inplace_strip_kernel, which also reads and writes the mirror tiles' rows from
+// 128-byte line boundaries: 3 % faster again, run 9). The
 // staggered numbering of seed 002 is built and tested too (the "-stag" candidates), but measured
 // 2-4 % slower than row-wise on an H100 on every shape (run 5).
 // (inplace_words_kernel, which keeps 16-byte words for any n, measured slower: kernels/NOTES.md.)
@@ -110,9 +110,9 @@ void transpose_inplace_cuda(void* buf, std::size_t elem_size, std::int64_t n, st
       dispatch<Tiled<TileConfig<4, 16, 16, 16, 256>>, Tiled<TileConfig<4, 8, 32, 32, 256>>,
                Strip<TileConfig<4, 4, 32, 32, 512, 2>, 8, 4, 128>>(buf, n, batch, st);
       break;
-    case 8:  // odd n: 4 pairs a block, the mirror strip on sectors, grouped order (run 9)
-      dispatch<Tiled<TileConfig<8, 16, 16, 16, 256>>, Strip<TileConfig<8, 8, 32, 32, 256, 2>, 16, 4>>(
-          buf, n, batch, st);
+    case 8:  // odd n: the same strip kernel as for 4-byte elements (run 9)
+      dispatch<Tiled<TileConfig<8, 16, 16, 16, 256>>,
+               Strip<TileConfig<8, 8, 32, 32, 512, 2>, 8, 4, 128>>(buf, n, batch, st);
       break;
     case 16:  // rows off sectors: 2 pairs a block, grouped order, 32 tile rows at a time (run 8)
       dispatch<OffSector<Tiled<TileConfig<16, 16, 32, 32, 256>, PairOrder::Grouped, 32, 2>>,
@@ -205,6 +205,7 @@ const Entry kEntries[] = {
     {8, "strip2-32w8-g4", run_kernel<Strip<TileConfig<8, 8, 32, 32, 256>, 4, 2>>},
     {8, "strip4-32w8-t512-g16-b2", run_kernel<Strip<TileConfig<8, 8, 32, 32, 512, 2>, 16, 4>>},
     {8, "strip8-32w8-t1024-g16", run_kernel<Strip<TileConfig<8, 8, 32, 32, 1024>, 16, 8>>},
+    {8, "strip4-32w8-t512-g8-b2-l128", run_kernel<Strip<TileConfig<8, 8, 32, 32, 512, 2>, 8, 4, 128>>},
     {8, "strip4-32w8-g16-b2-l128", run_kernel<Strip<TileConfig<8, 8, 32, 32, 256, 2>, 16, 4, 128>>},
     {8, "strip4-32w8-g16-b2", run_kernel<Strip<TileConfig<8, 8, 32, 32, 256, 2>, 16, 4>>},
     {8, "realign-32-stag", run_kernel<Realigned<TileConfig<8, 16, 16, 16, 256>, kStag>>},
