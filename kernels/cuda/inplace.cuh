@@ -182,20 +182,108 @@ __global__ void __launch_bounds__(C::NT, C::MINB) inplace_multi_kernel(InplacePa
 /// rotated strip touches 32P/8 + 1 per row instead of 5P (f32). The tiles (I + i, J) stay as in
 /// inplace_multi_kernel. Other blocks swap their pairs one after another, as inplace_kernel does:
 /// swap_pairs there took 6-60 more registers than either path alone (ptxas, inlined or called).
-template <class C, int P, int ALIGN = 32>
-__global__ void __launch_bounds__(C::NT, C::MINB) inplace_strip_kernel(InplaceParams p) {
+/// One tile pair (tp) of matrix `m` through the first two shared tiles at `smem`, as
+/// inplace_kernel swaps it (guarded where the pair is at the matrix edge); two barriers.
+template <class C>
+__device__ __forceinline__ void swap_one_pair(const InplaceParams& p, char* m, tri::TilePair tp,
+                                              typename C::Word* __restrict__ smem) {
+  constexpr int T = C::TH;
+  const std::int64_t r0 = static_cast<std::int64_t>(tp.row) * T;
+  const std::int64_t c0 = static_cast<std::int64_t>(tp.col) * T;
+  const bool diagonal = tp.row == tp.col;
+  const bool full = c0 + T <= p.n;
+  char* upper = m + r0 * p.pitch_bytes + c0 * C::S;
+  char* lower = m + c0 * p.pitch_bytes + r0 * C::S;
+  load_tile<C>(upper, p.pitch_bytes, p.n - r0, p.n - c0, full, smem);
+  if (!diagonal) load_tile<C>(lower, p.pitch_bytes, p.n - c0, p.n - r0, full, smem + C::WORDS);
+  __syncthreads();
+  store_tile<C>(lower, p.pitch_bytes, p.n - c0, p.n - r0, full, smem);
+  if (!diagonal) store_tile<C>(upper, p.pitch_bytes, p.n - r0, p.n - c0, full, smem + C::WORDS);
+  __syncthreads();
+}
+
+/// The strip swap of inplace_strip_kernel (see there) for the P pairs (first.row + i, first.col),
+/// i < P, all above the diagonal and inside the matrix; ends with a barrier.
+template <class C, int P, int ALIGN>
+__device__ __forceinline__ void swap_strip(const InplaceParams& p, char* m, tri::TilePair first,
+                                           typename C::Word* __restrict__ smem) {
   static_assert(C::TH == C::TW && C::TW == 32 && C::V == 1, "32 x 32 tiles of one element a word");
   static_assert(P >= 2 && C::NT % 32 == 0 && 32 % (C::NT / 32) == 0, "whole rows per warp");
   using Word = typename C::Word;
-  extern __shared__ uint4 inplace_strip_smem_raw[];
-  auto* smem = reinterpret_cast<Word*>(inplace_strip_smem_raw);
   constexpr int T = 32;
   constexpr int WARPS = C::NT / 32;
-  constexpr int ROWS = T / WARPS;  // strip rows per warp
+  constexpr int ROWS = T / WARPS;                          // strip rows per warp
   constexpr int SE = ALIGN / C::S > 0 ? ALIGN / C::S : 1;  // elements per ALIGN bytes
-  constexpr int SW = T * P;                          // strip width in elements
+  constexpr int SW = T * P;                                // strip width in elements
   const int lane = threadIdx.x % 32;
   const int warp = threadIdx.x / 32;
+  const std::int64_t c0 = static_cast<std::int64_t>(first.col) * T;
+  const std::int64_t r0 = static_cast<std::int64_t>(first.row) * T;
+  char* strip_base = m + c0 * p.pitch_bytes + r0 * C::S;  // tile (J, I), row 0
+  char* upper_base = m + r0 * p.pitch_bytes + c0 * C::S;  // tile (I, J)
+  const std::int64_t tile_step = T * p.pitch_bytes;       // tile (I, J) to (I + 1, J)
+  // Loads: the P upper tiles as usual, the strip rotated; all issued before the first use.
+  typename C::Pack v[P][C::LOADS][1];
+  Word w[ROWS][P];
+#pragma unroll
+  for (int i = 0; i < P; ++i) load_tile_regs<C>(upper_base + i * tile_step, p.pitch_bytes, v[i]);
+  int shift[ROWS];
+#pragma unroll
+  for (int a = 0; a < ROWS; ++a) {
+    const int rr = warp + a * WARPS;
+    const char* row = strip_base + rr * p.pitch_bytes;
+    const int off = static_cast<int>((reinterpret_cast<std::uintptr_t>(row) / C::S) % SE);
+    shift[a] = (SE - off) % SE;
+#pragma unroll
+    for (int q = 0; q < P; ++q) {
+      int e = shift[a] + q * T + lane;
+      if (e >= SW) e -= SW;
+      w[a][q] = *reinterpret_cast<const Word*>(row + e * C::S);
+    }
+  }
+  // Shared memory: upper tile i at 2i, mirror tile i at 2i + 1, both in output order.
+#pragma unroll
+  for (int i = 0; i < P; ++i) store_blocks_transposed<C>(v[i], smem + (2 * i) * C::WORDS);
+#pragma unroll
+  for (int a = 0; a < ROWS; ++a) {
+    const int rr = warp + a * WARPS;
+#pragma unroll
+    for (int q = 0; q < P; ++q) {
+      int e = shift[a] + q * T + lane;
+      if (e >= SW) e -= SW;
+      const int i = e / T, cc = e % T;  // mirror tile i, its input column cc = output row
+      smem[(2 * i + 1) * C::WORDS + C::slot(cc, rr)] = w[a][q];
+    }
+  }
+  __syncthreads();
+  // The stores go to the addresses the loads read; without this the compiler keeps every
+  // load's 64-bit address live across the barrier (2 registers each) instead of two bases.
+  asm volatile("" : "+l"(strip_base), "+l"(upper_base));
+  // Stores: the strip rotated (from the upper tiles), the upper tiles as usual.
+#pragma unroll
+  for (int a = 0; a < ROWS; ++a) {
+    const int rr = warp + a * WARPS;
+    char* row = strip_base + rr * p.pitch_bytes;
+#pragma unroll
+    for (int q = 0; q < P; ++q) {
+      int e = shift[a] + q * T + lane;
+      if (e >= SW) e -= SW;
+      const int i = e / T, cc = e % T;
+      *reinterpret_cast<Word*>(row + e * C::S) = smem[(2 * i) * C::WORDS + C::slot(rr, cc)];
+    }
+  }
+#pragma unroll
+  for (int i = 0; i < P; ++i)
+    store_tile<C>(upper_base + i * tile_step, p.pitch_bytes, T, T, true,
+                  smem + (2 * i + 1) * C::WORDS);
+  __syncthreads();  // the next pairs overwrite shared memory
+}
+
+template <class C, int P, int ALIGN = 32>
+__global__ void __launch_bounds__(C::NT, C::MINB) inplace_strip_kernel(InplaceParams p) {
+  extern __shared__ uint4 inplace_strip_smem_raw[];
+  auto* smem = reinterpret_cast<typename C::Word*>(inplace_strip_smem_raw);
+  constexpr int T = 32;
   for (std::int64_t b = blockIdx.y; b < p.batch; b += gridDim.y) {
     char* m = p.buf + b * p.stride_bytes;
     for (std::uint64_t k0 = static_cast<std::uint64_t>(blockIdx.x) * P; k0 < p.blocks;
@@ -209,82 +297,37 @@ __global__ void __launch_bounds__(C::NT, C::MINB) inplace_strip_kernel(InplacePa
         for (int i = 0; i < P && k0 + i < p.blocks; ++i) {
           tri::TilePair tp;
           pair_of<PairOrder::Grouped>(p, k0 + i, tp);
-          const std::int64_t r0 = static_cast<std::int64_t>(tp.row) * T;
-          const std::int64_t c0 = static_cast<std::int64_t>(tp.col) * T;
-          const bool diagonal = tp.row == tp.col;
-          const bool full = c0 + T <= p.n;
-          char* upper = m + r0 * p.pitch_bytes + c0 * C::S;
-          char* lower = m + c0 * p.pitch_bytes + r0 * C::S;
-          load_tile<C>(upper, p.pitch_bytes, p.n - r0, p.n - c0, full, smem);
-          if (!diagonal) load_tile<C>(lower, p.pitch_bytes, p.n - c0, p.n - r0, full, smem + C::WORDS);
-          __syncthreads();
-          store_tile<C>(lower, p.pitch_bytes, p.n - c0, p.n - r0, full, smem);
-          if (!diagonal)
-            store_tile<C>(upper, p.pitch_bytes, p.n - r0, p.n - c0, full, smem + C::WORDS);
-          __syncthreads();
+          swap_one_pair<C>(p, m, tp, smem);
         }
         continue;
       }
-      const std::int64_t c0 = static_cast<std::int64_t>(first.col) * T;
-      const std::int64_t r0 = static_cast<std::int64_t>(first.row) * T;
-      char* strip_base = m + c0 * p.pitch_bytes + r0 * C::S;  // tile (J, I), row 0
-      char* upper_base = m + r0 * p.pitch_bytes + c0 * C::S;  // tile (I, J)
-      const std::int64_t tile_step = T * p.pitch_bytes;       // tile (I, J) to (I + 1, J)
-      // Loads: the P upper tiles as usual, the strip rotated; all issued before the first use.
-      typename C::Pack v[P][C::LOADS][1];
-      Word w[ROWS][P];
-#pragma unroll
-      for (int i = 0; i < P; ++i) load_tile_regs<C>(upper_base + i * tile_step, p.pitch_bytes, v[i]);
-      int shift[ROWS];
-#pragma unroll
-      for (int a = 0; a < ROWS; ++a) {
-        const int rr = warp + a * WARPS;
-        const char* row = strip_base + rr * p.pitch_bytes;
-        const int off = static_cast<int>((reinterpret_cast<std::uintptr_t>(row) / C::S) % SE);
-        shift[a] = (SE - off) % SE;
-#pragma unroll
-        for (int q = 0; q < P; ++q) {
-          int e = shift[a] + q * T + lane;
-          if (e >= SW) e -= SW;
-          w[a][q] = *reinterpret_cast<const Word*>(row + e * C::S);
-        }
+      swap_strip<C, P, ALIGN>(p, m, first, smem);
+    }
+  }
+}
+
+/// inplace_strip_kernel with the column windows of tri::column_window instead of runs of P
+/// consecutive pairs of the grouped order: group q is the P tile rows qP .. qP+P-1, each block
+/// takes one column of a group (p.blocks counts windows), so every window off the diagonal
+/// triangle is a strip, and the block beside a strip's upper tiles runs next.
+template <class C, int P, int ALIGN = 32>
+__global__ void __launch_bounds__(C::NT, C::MINB) inplace_colstrip_kernel(InplaceParams p) {
+  extern __shared__ uint4 inplace_colstrip_smem_raw[];
+  auto* smem = reinterpret_cast<typename C::Word*>(inplace_colstrip_smem_raw);
+  constexpr int T = 32;
+  for (std::int64_t b = blockIdx.y; b < p.batch; b += gridDim.y) {
+    char* m = p.buf + b * p.stride_bytes;
+    for (std::uint64_t w = blockIdx.x; w < p.blocks; w += gridDim.x) {
+      std::uint64_t g0, col;
+      tri::column_window(p.tiles, P, w, g0, col);
+      const bool strip = g0 + P <= col && static_cast<std::int64_t>(col + 1) * T <= p.n;
+      if (!strip) {  // the diagonal triangle or the matrix edge: pair by pair
+#pragma unroll 1
+        for (std::uint64_t r = g0; r < g0 + P && r < p.tiles && r <= col; ++r)
+          swap_one_pair<C>(p, m, tri::TilePair{r, col}, smem);
+        continue;
       }
-      // Shared memory: upper tile i at 2i, mirror tile i at 2i + 1, both in output order.
-#pragma unroll
-      for (int i = 0; i < P; ++i) store_blocks_transposed<C>(v[i], smem + (2 * i) * C::WORDS);
-#pragma unroll
-      for (int a = 0; a < ROWS; ++a) {
-        const int rr = warp + a * WARPS;
-#pragma unroll
-        for (int q = 0; q < P; ++q) {
-          int e = shift[a] + q * T + lane;
-          if (e >= SW) e -= SW;
-          const int i = e / T, cc = e % T;  // mirror tile i, its input column cc = output row
-          smem[(2 * i + 1) * C::WORDS + C::slot(cc, rr)] = w[a][q];
-        }
-      }
-      __syncthreads();
-      // The stores go to the addresses the loads read; without this the compiler keeps every
-      // load's 64-bit address live across the barrier (2 registers each) instead of two bases.
-      asm volatile("" : "+l"(strip_base), "+l"(upper_base));
-      // Stores: the strip rotated (from the upper tiles), the upper tiles as usual.
-#pragma unroll
-      for (int a = 0; a < ROWS; ++a) {
-        const int rr = warp + a * WARPS;
-        char* row = strip_base + rr * p.pitch_bytes;
-#pragma unroll
-        for (int q = 0; q < P; ++q) {
-          int e = shift[a] + q * T + lane;
-          if (e >= SW) e -= SW;
-          const int i = e / T, cc = e % T;
-          *reinterpret_cast<Word*>(row + e * C::S) = smem[(2 * i) * C::WORDS + C::slot(rr, cc)];
-        }
-      }
-#pragma unroll
-      for (int i = 0; i < P; ++i)
-        store_tile<C>(upper_base + i * tile_step, p.pitch_bytes, T, T, true,
-                      smem + (2 * i + 1) * C::WORDS);
-      __syncthreads();  // the next pairs overwrite shared memory
+      swap_strip<C, P, ALIGN>(p, m, tri::TilePair{g0, col}, smem);
     }
   }
 }
@@ -339,7 +382,7 @@ void inplace_prepare(void (*kernel)(InplaceParams)) {
 template <class C, PairOrder Order, int P = 1>
 void launch_inplace_with(void (*kernel)(InplaceParams), const char* name, void* buf, std::int64_t n,
                          std::int64_t batch, cudaStream_t stream, std::int64_t max_blocks = 0,
-                         int group = 1) {
+                         int group = 1, std::uint64_t (*units)(std::uint64_t tiles) = nullptr) {
   const std::uint64_t tiles = static_cast<std::uint64_t>((n + C::TH - 1) / C::TH);
   if (tiles >= (std::uint64_t{1} << 31))
     throw DimensionMismatch(cat("transpose_inplace_cuda: n = ", n, " is too large"));
@@ -352,8 +395,13 @@ void launch_inplace_with(void (*kernel)(InplaceParams), const char* name, void* 
   p.tiles = tiles;
   p.blocks = Order == PairOrder::Classic ? tiles * tiles : tri::pair_count(tiles);
   p.group = group > 1 ? static_cast<std::uint64_t>(group) : 1;
-  std::int64_t gx =
-      static_cast<std::int64_t>(std::min<std::uint64_t>((p.blocks + P - 1) / P, 0x7fffffff));
+  std::uint64_t per_block = P;
+  if (units != nullptr) {  // the kernel's own work units, one a block (e.g. column windows)
+    p.blocks = units(tiles);
+    per_block = 1;
+  }
+  std::int64_t gx = static_cast<std::int64_t>(
+      std::min<std::uint64_t>((p.blocks + per_block - 1) / per_block, 0x7fffffff));
   if (max_blocks > 0) gx = std::min(gx, max_blocks);
   const std::int64_t gy = std::min<std::int64_t>(batch, 65535);
   inplace_prepare<C, P>(kernel);
@@ -386,6 +434,15 @@ void launch_inplace_strip(void* buf, std::int64_t n, std::int64_t batch, cudaStr
   launch_inplace_with<C, PairOrder::Grouped, P>(inplace_strip_kernel<C, P, ALIGN>,
                                                 "inplace_strip_kernel", buf, n, batch, stream, 0,
                                                 group);
+}
+
+/// Launches inplace_colstrip_kernel<C, P, ALIGN> over `batch` dense n x n matrices at `buf` on
+/// `stream`: one block per column window of P tile rows.
+template <class C, int P, int ALIGN = 32>
+void launch_inplace_colstrip(void* buf, std::int64_t n, std::int64_t batch, cudaStream_t stream) {
+  launch_inplace_with<C, PairOrder::Grouped, P>(
+      inplace_colstrip_kernel<C, P, ALIGN>, "inplace_colstrip_kernel", buf, n, batch, stream, 0, 1,
+      [](std::uint64_t tiles) { return tri::window_count(tiles, P); });
 }
 
 /// Launches inplace_words_kernel<C, Order> (any n) over `batch` dense n x n matrices at `buf`.
