@@ -172,16 +172,6 @@ __global__ void __launch_bounds__(C::NT, C::MINB) inplace_multi_kernel(InplacePa
   }
 }
 
-/// inplace_multi_kernel for one element a word (V = 1) in the grouped order, where the P pairs of
-/// a block are (I, J) .. (I + P - 1, J), full and off the diagonal (most blocks): their mirror
-/// tiles (J, I) .. (J, I + P - 1) form one strip of 32 rows x 32P elements, and that strip is
-/// read and written by warp instructions that each start on an ALIGN-byte boundary of the row
-/// (ALIGN 32: a sector, 128: a line), rotated (lane l takes element (s + 32 q + l) mod 32P of
-/// the row, s the row's first such boundary).
-/// Where rows are off sectors (odd n), a 32-element piece touches 5 sectors instead of 4; the
-/// rotated strip touches 32P/8 + 1 per row instead of 5P (f32). The tiles (I + i, J) stay as in
-/// inplace_multi_kernel. Other blocks swap their pairs one after another, as inplace_kernel does:
-/// swap_pairs there took 6-60 more registers than either path alone (ptxas, inlined or called).
 /// One tile pair (tp) of matrix `m` through the first two shared tiles at `smem`, as
 /// inplace_kernel swaps it (guarded where the pair is at the matrix edge); two barriers.
 template <class C>
@@ -202,7 +192,7 @@ __device__ __forceinline__ void swap_one_pair(const InplaceParams& p, char* m, t
   __syncthreads();
 }
 
-/// The strip swap of inplace_strip_kernel (see there) for the P pairs (first.row + i, first.col),
+/// The strip swap of inplace_strip_kernel (see below) for the P pairs (first.row + i, first.col),
 /// i < P, all above the diagonal and inside the matrix; ends with a barrier.
 template <class C, int P, int ALIGN>
 __device__ __forceinline__ void swap_strip(const InplaceParams& p, char* m, tri::TilePair first,
@@ -279,6 +269,16 @@ __device__ __forceinline__ void swap_strip(const InplaceParams& p, char* m, tri:
   __syncthreads();  // the next pairs overwrite shared memory
 }
 
+/// inplace_multi_kernel for one element a word (V = 1) in the grouped order, where the P pairs of
+/// a block are (I, J) .. (I + P - 1, J), full and off the diagonal (most blocks): their mirror
+/// tiles (J, I) .. (J, I + P - 1) form one strip of 32 rows x 32P elements, and that strip is
+/// read and written by warp instructions that each start on an ALIGN-byte boundary of the row
+/// (ALIGN 32: a sector, 128: a line), rotated (lane l takes element (s + 32 q + l) mod 32P of
+/// the row, s the row's first such boundary).
+/// Where rows are off sectors (odd n), a 32-element piece touches 5 sectors instead of 4; the
+/// rotated strip touches 32P/8 + 1 per row instead of 5P (f32). The tiles (I + i, J) stay as in
+/// inplace_multi_kernel. Other blocks swap their pairs one after another, as inplace_kernel does:
+/// swap_pairs there took 6-60 more registers than either path alone (ptxas, inlined or called).
 template <class C, int P, int ALIGN = 32>
 __global__ void __launch_bounds__(C::NT, C::MINB) inplace_strip_kernel(InplaceParams p) {
   extern __shared__ uint4 inplace_strip_smem_raw[];
@@ -302,32 +302,6 @@ __global__ void __launch_bounds__(C::NT, C::MINB) inplace_strip_kernel(InplacePa
         continue;
       }
       swap_strip<C, P, ALIGN>(p, m, first, smem);
-    }
-  }
-}
-
-/// inplace_strip_kernel with the column windows of tri::column_window instead of runs of P
-/// consecutive pairs of the grouped order: group q is the P tile rows qP .. qP+P-1, each block
-/// takes one column of a group (p.blocks counts windows), so every window off the diagonal
-/// triangle is a strip, and the block beside a strip's upper tiles runs next.
-template <class C, int P, int ALIGN = 32>
-__global__ void __launch_bounds__(C::NT, C::MINB) inplace_colstrip_kernel(InplaceParams p) {
-  extern __shared__ uint4 inplace_colstrip_smem_raw[];
-  auto* smem = reinterpret_cast<typename C::Word*>(inplace_colstrip_smem_raw);
-  constexpr int T = 32;
-  for (std::int64_t b = blockIdx.y; b < p.batch; b += gridDim.y) {
-    char* m = p.buf + b * p.stride_bytes;
-    for (std::uint64_t w = blockIdx.x; w < p.blocks; w += gridDim.x) {
-      std::uint64_t g0, col;
-      tri::column_window(p.tiles, P, w, g0, col);
-      const bool strip = g0 + P <= col && static_cast<std::int64_t>(col + 1) * T <= p.n;
-      if (!strip) {  // the diagonal triangle or the matrix edge: pair by pair
-#pragma unroll 1
-        for (std::uint64_t r = g0; r < g0 + P && r < p.tiles && r <= col; ++r)
-          swap_one_pair<C>(p, m, tri::TilePair{r, col}, smem);
-        continue;
-      }
-      swap_strip<C, P, ALIGN>(p, m, tri::TilePair{g0, col}, smem);
     }
   }
 }
@@ -382,7 +356,7 @@ void inplace_prepare(void (*kernel)(InplaceParams)) {
 template <class C, PairOrder Order, int P = 1>
 void launch_inplace_with(void (*kernel)(InplaceParams), const char* name, void* buf, std::int64_t n,
                          std::int64_t batch, cudaStream_t stream, std::int64_t max_blocks = 0,
-                         int group = 1, std::uint64_t (*units)(std::uint64_t tiles) = nullptr) {
+                         int group = 1) {
   const std::uint64_t tiles = static_cast<std::uint64_t>((n + C::TH - 1) / C::TH);
   if (tiles >= (std::uint64_t{1} << 31))
     throw DimensionMismatch(cat("transpose_inplace_cuda: n = ", n, " is too large"));
@@ -395,13 +369,8 @@ void launch_inplace_with(void (*kernel)(InplaceParams), const char* name, void* 
   p.tiles = tiles;
   p.blocks = Order == PairOrder::Classic ? tiles * tiles : tri::pair_count(tiles);
   p.group = group > 1 ? static_cast<std::uint64_t>(group) : 1;
-  std::uint64_t per_block = P;
-  if (units != nullptr) {  // the kernel's own work units, one a block (e.g. column windows)
-    p.blocks = units(tiles);
-    per_block = 1;
-  }
-  std::int64_t gx = static_cast<std::int64_t>(
-      std::min<std::uint64_t>((p.blocks + per_block - 1) / per_block, 0x7fffffff));
+  std::int64_t gx =
+      static_cast<std::int64_t>(std::min<std::uint64_t>((p.blocks + P - 1) / P, 0x7fffffff));
   if (max_blocks > 0) gx = std::min(gx, max_blocks);
   const std::int64_t gy = std::min<std::int64_t>(batch, 65535);
   inplace_prepare<C, P>(kernel);
@@ -434,15 +403,6 @@ void launch_inplace_strip(void* buf, std::int64_t n, std::int64_t batch, cudaStr
   launch_inplace_with<C, PairOrder::Grouped, P>(inplace_strip_kernel<C, P, ALIGN>,
                                                 "inplace_strip_kernel", buf, n, batch, stream, 0,
                                                 group);
-}
-
-/// Launches inplace_colstrip_kernel<C, P, ALIGN> over `batch` dense n x n matrices at `buf` on
-/// `stream`: one block per column window of P tile rows.
-template <class C, int P, int ALIGN = 32>
-void launch_inplace_colstrip(void* buf, std::int64_t n, std::int64_t batch, cudaStream_t stream) {
-  launch_inplace_with<C, PairOrder::Grouped, P>(
-      inplace_colstrip_kernel<C, P, ALIGN>, "inplace_colstrip_kernel", buf, n, batch, stream, 0, 1,
-      [](std::uint64_t tiles) { return tri::window_count(tiles, P); });
 }
 
 /// Launches inplace_words_kernel<C, Order> (any n) over `batch` dense n x n matrices at `buf`.

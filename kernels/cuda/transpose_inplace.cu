@@ -46,15 +46,6 @@ struct Strip {
     cuda_tile::launch_inplace_strip<C, P, ALIGN>(buf, n, batch, st, G);
   }
 };
-// inplace_colstrip_kernel: column windows of P tile rows, the mirror strip rotated onto ALIGN bytes.
-template <class C, int P, int ALIGN = 32>
-struct ColStrip {
-  using Config = C;
-  static bool accepts(void* buf, std::int64_t n) { return cuda_tile::inplace_accepts<C>(buf, n); }
-  static void launch(void* buf, std::int64_t n, std::int64_t batch, cudaStream_t st) {
-    cuda_tile::launch_inplace_colstrip<C, P, ALIGN>(buf, n, batch, st);
-  }
-};
 // K, only where rows (or the buffer) are off 32-byte sectors. The library runs the grouped order
 // there: its consecutive blocks write side-by-side mirror tiles, so the two pieces of each
 // straddled sector are written close together (run 7, NOTES.md: c128 at 16411² 0.877 against
@@ -191,9 +182,6 @@ const Entry kEntries[] = {
     {4, "strip4-32w4-t512-g8-b2", run_kernel<Strip<TileConfig<4, 4, 32, 32, 512, 2>, 8, 4>>},
     {4, "strip4-32w4-t512-g4-b2-l128", run_kernel<Strip<TileConfig<4, 4, 32, 32, 512, 2>, 4, 4, 128>>},
     {4, "strip4-32w4-t512-g8-b2-l128", run_kernel<Strip<TileConfig<4, 4, 32, 32, 512, 2>, 8, 4, 128>>},
-    {4, "colstrip4-32w4-t512-b2-l128", run_kernel<ColStrip<TileConfig<4, 4, 32, 32, 512, 2>, 4, 128>>},
-    {4, "colstrip8-32w4-t512-b2-l128", run_kernel<ColStrip<TileConfig<4, 4, 32, 32, 512, 2>, 8, 128>>},
-    {4, "colstrip4-32w4-b2-l128", run_kernel<ColStrip<TileConfig<4, 4, 32, 32, 256, 2>, 4, 128>>},
     {4, "strip8-32w4-t512-g32-b2", run_kernel<Strip<TileConfig<4, 4, 32, 32, 512, 2>, 32, 8>>},
     {4, "multi2-32w4-g16-b3", run_kernel<Tiled<TileConfig<4, 4, 32, 32, 256, 3>, kGrp, 16, 2>>},
     {4, "realign-64-stag", run_kernel<Realigned<TileConfig<4, 16, 16, 16, 256>, kStag>>},
@@ -218,7 +206,6 @@ const Entry kEntries[] = {
     {8, "strip4-32w8-t512-g16-b2", run_kernel<Strip<TileConfig<8, 8, 32, 32, 512, 2>, 16, 4>>},
     {8, "strip8-32w8-t1024-g16", run_kernel<Strip<TileConfig<8, 8, 32, 32, 1024>, 16, 8>>},
     {8, "strip4-32w8-t512-g8-b2-l128", run_kernel<Strip<TileConfig<8, 8, 32, 32, 512, 2>, 8, 4, 128>>},
-    {8, "colstrip4-32w8-t512-b2-l128", run_kernel<ColStrip<TileConfig<8, 8, 32, 32, 512, 2>, 4, 128>>},
     {8, "strip4-32w8-g16-b2-l128", run_kernel<Strip<TileConfig<8, 8, 32, 32, 256, 2>, 16, 4, 128>>},
     {8, "strip4-32w8-g16-b2", run_kernel<Strip<TileConfig<8, 8, 32, 32, 256, 2>, 16, 4>>},
     {8, "realign-32-stag", run_kernel<Realigned<TileConfig<8, 16, 16, 16, 256>, kStag>>},
@@ -234,7 +221,6 @@ const Entry kEntries[] = {
     {16, "multi2-32-g8", run_kernel<Tiled<TileConfig<16, 16, 32, 32, 256>, kGrp, 8, 2>>},
     {16, "multi2-32-g16", run_kernel<Tiled<TileConfig<16, 16, 32, 32, 256>, kGrp, 16, 2>>},
     {16, "multi2-32-g32", run_kernel<Tiled<TileConfig<16, 16, 32, 32, 256>, kGrp, 32, 2>>},
-    {16, "colstrip2-32-l128", run_kernel<ColStrip<TileConfig<16, 16, 32, 32, 256>, 2, 128>>},
     {16, "strip2-32-g32", run_kernel<Strip<TileConfig<16, 16, 32, 32, 256>, 32, 2>>},
     {16, "tile-16-stag", run_kernel<Tiled<TileConfig<16, 16, 16, 16, 256>, kStag>>},
     {16, "tile-16-row", run_kernel<Tiled<TileConfig<16, 16, 16, 16, 256>, kRow>>},

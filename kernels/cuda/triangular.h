@@ -103,37 +103,4 @@ XPOSE_HD bool grouped_column_run(std::uint64_t t, std::uint64_t g, std::uint64_t
   return live && last.col == first.col && last.row == first.row + (p - 1) && last.row < first.col;
 }
 
-/// Column windows of p tile rows (inplace_colstrip_kernel): group q holds the rows qp .. qp+p-1
-/// (fewer in the last group) and one window per column qp .. t-1, taken column by column; the
-/// first p windows of a group hold the triangle at the diagonal, the others p pairs each. Index of
-/// group q's first window.
-XPOSE_HD std::uint64_t window_start(std::uint64_t t, std::uint64_t p, std::uint64_t q) {
-  return q * t - p * q * (q - 1) / 2;
-}
-
-/// Number of column windows of p rows on a t x t tile grid.
-XPOSE_HD std::uint64_t window_count(std::uint64_t t, std::uint64_t p) {
-  return window_start(t, p, (t + p - 1) / p);
-}
-
-/// Column window w (< window_count(t, p)): its first row g0 and its column. Its pairs are
-/// (g0 + i, col) for i < min(p, t - g0) with g0 + i <= col. Exact for t < 2^31 (double sqrt of
-/// the quadratic, then integer fix-up, as band_of).
-XPOSE_HD void column_window(std::uint64_t t, std::uint64_t p, std::uint64_t w, std::uint64_t& g0,
-                            std::uint64_t& col) {
-  const std::uint64_t groups = (t + p - 1) / p;
-  // window_start(q) <= w  <=>  (p/2) q^2 - (t + p/2) q + w >= 0 (the smaller root bounds q).
-  const double b = static_cast<double>(t) + 0.5 * static_cast<double>(p);
-  double disc = b * b - 2.0 * static_cast<double>(p) * static_cast<double>(w);
-  if (disc < 0.0) disc = 0.0;
-  double est = (b - sqrt(disc)) / static_cast<double>(p);
-  if (est < 0.0) est = 0.0;
-  std::uint64_t q = static_cast<std::uint64_t>(est);
-  if (q > groups - 1) q = groups - 1;
-  while (q > 0 && window_start(t, p, q) > w) --q;
-  while (q + 1 < groups && window_start(t, p, q + 1) <= w) ++q;
-  g0 = q * p;
-  col = g0 + (w - window_start(t, p, q));
-}
-
 }  // namespace xpose::kernels::tri

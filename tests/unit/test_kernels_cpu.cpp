@@ -394,42 +394,6 @@ TEST(GroupedColumnRun, MatchesEveryPairOfTheWindow) {
   }
 }
 
-// The column windows of inplace_colstrip_kernel (tri::column_window): every pair on or above
-// the diagonal exactly once, windows of at most p pairs in one column, around the 2^31 limit too.
-TEST(ColumnWindows, EveryPairOnce) {
-  for (std::uint64_t t : {1u, 2u, 3u, 7u, 8u, 9u, 33u, 130u, 513u}) {
-    for (std::uint64_t p : {1u, 2u, 3u, 4u, 8u}) {
-      SCOPED_TRACE(::testing::Message() << "t=" << t << " p=" << p);
-      std::vector<int> seen(static_cast<std::size_t>(t * t), 0);
-      const std::uint64_t windows = tri::window_count(t, p);
-      for (std::uint64_t w = 0; w < windows; ++w) {
-        std::uint64_t g0 = 0, col = 0;
-        tri::column_window(t, p, w, g0, col);
-        ASSERT_LT(col, t);
-        ASSERT_LE(g0, col);
-        ASSERT_EQ(g0 % p, 0u);
-        for (std::uint64_t i = 0; i < p && g0 + i < t && g0 + i <= col; ++i)
-          ++seen[static_cast<std::size_t>((g0 + i) * t + col)];
-      }
-      for (std::uint64_t i = 0; i < t; ++i)
-        for (std::uint64_t j = 0; j < t; ++j)
-          EXPECT_EQ(seen[static_cast<std::size_t>(i * t + j)], i <= j ? 1 : 0) << i << "," << j;
-    }
-  }
-  // Group starts near the top of the range: the double estimate must land on the exact group.
-  const std::uint64_t big = (std::uint64_t{1} << 31) - 1;
-  for (std::uint64_t p : {2u, 4u, 8u}) {
-    for (std::uint64_t q : {std::uint64_t{1}, std::uint64_t{1000}, big / p - 1, big / p}) {
-      const std::uint64_t w0 = tri::window_start(big, p, q);
-      for (std::uint64_t w : {w0 - 1, w0, w0 + 1}) {
-        std::uint64_t g0 = 0, col = 0;
-        tri::column_window(big, p, w, g0, col);
-        EXPECT_EQ(g0, (w < w0 ? q - 1 : q) * p) << "p=" << p << " q=" << q << " w=" << w;
-      }
-    }
-  }
-}
-
 // The thread-to-block map of the Hopper TMA kernel (kernels/cuda/tma_units.h, compiled into the
 // kernel as is): every V x V block of a tile taken exactly once, and the 8 threads of each
 // shared-memory phase on 8 distinct 16-byte bank groups when they read the input box and when
