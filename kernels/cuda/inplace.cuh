@@ -59,6 +59,27 @@ __device__ __forceinline__ bool pair_of(const InplaceParams& p, std::uint64_t k,
 // registers (64 -> 70 at 256 threads: 3 blocks per SM instead of 4) and 6-8 % at 16411² on the
 // H100 (NOTES.md, run 7), so the loops stay as they are.
 
+/// Swaps tile pair tp of matrix `m`, tile (I, J) with tile (J, I), I <= J, through the first two
+/// shared tiles at `smem` (a diagonal tile through one), guarded where the pair is at the matrix
+/// edge; both tiles are read before the barrier and written after it. Two barriers.
+template <class C>
+__device__ __forceinline__ void swap_one_pair(const InplaceParams& p, char* m, tri::TilePair tp,
+                                              typename C::Word* __restrict__ smem) {
+  constexpr int T = C::TH;
+  const std::int64_t r0 = static_cast<std::int64_t>(tp.row) * T;
+  const std::int64_t c0 = static_cast<std::int64_t>(tp.col) * T;
+  const bool diagonal = tp.row == tp.col;
+  const bool full = c0 + T <= p.n;                   // c0 >= r0, so tile (J, J) bounds both
+  char* upper = m + r0 * p.pitch_bytes + c0 * C::S;  // tile (I, J)
+  char* lower = m + c0 * p.pitch_bytes + r0 * C::S;  // tile (J, I)
+  load_tile<C>(upper, p.pitch_bytes, p.n - r0, p.n - c0, full, smem);
+  if (!diagonal) load_tile<C>(lower, p.pitch_bytes, p.n - c0, p.n - r0, full, smem + C::WORDS);
+  __syncthreads();
+  store_tile<C>(lower, p.pitch_bytes, p.n - c0, p.n - r0, full, smem);
+  if (!diagonal) store_tile<C>(upper, p.pitch_bytes, p.n - r0, p.n - c0, full, smem + C::WORDS);
+  __syncthreads();  // the next pair overwrites shared memory
+}
+
 /// Each block swaps tile (I, J) with tile (J, I), I <= J, through two shared tiles; a diagonal
 /// tile goes through one. Both tiles are read before the barrier and written after it, and no
 /// other block touches them, so the swap needs no extra global memory.
@@ -66,26 +87,13 @@ template <class C, PairOrder Order>
 __global__ void __launch_bounds__(C::NT, C::MINB) inplace_kernel(InplaceParams p) {
   static_assert(C::TH == C::TW, "square tiles");
   extern __shared__ uint4 inplace_smem_raw[];
-  auto* sa = reinterpret_cast<typename C::Word*>(inplace_smem_raw);
-  auto* sb = sa + C::WORDS;
-  constexpr int T = C::TH;
+  auto* smem = reinterpret_cast<typename C::Word*>(inplace_smem_raw);
   for (std::int64_t b = blockIdx.y; b < p.batch; b += gridDim.y) {
     char* m = p.buf + b * p.stride_bytes;
     for (std::uint64_t k = blockIdx.x; k < p.blocks; k += gridDim.x) {
       tri::TilePair tp;
       if (!pair_of<Order>(p, k, tp)) continue;  // idle lower half (uniform across the block)
-      const std::int64_t r0 = static_cast<std::int64_t>(tp.row) * T;
-      const std::int64_t c0 = static_cast<std::int64_t>(tp.col) * T;
-      const bool diagonal = tp.row == tp.col;
-      const bool full = c0 + T <= p.n;                   // c0 >= r0, so tile (J, J) bounds both
-      char* upper = m + r0 * p.pitch_bytes + c0 * C::S;  // tile (I, J)
-      char* lower = m + c0 * p.pitch_bytes + r0 * C::S;  // tile (J, I)
-      load_tile<C>(upper, p.pitch_bytes, p.n - r0, p.n - c0, full, sa);
-      if (!diagonal) load_tile<C>(lower, p.pitch_bytes, p.n - c0, p.n - r0, full, sb);
-      __syncthreads();
-      store_tile<C>(lower, p.pitch_bytes, p.n - c0, p.n - r0, full, sa);
-      if (!diagonal) store_tile<C>(upper, p.pitch_bytes, p.n - r0, p.n - c0, full, sb);
-      __syncthreads();  // the next pair overwrites shared memory
+      swap_one_pair<C>(p, m, tp, smem);
     }
   }
 }
@@ -170,26 +178,6 @@ __global__ void __launch_bounds__(C::NT, C::MINB) inplace_multi_kernel(InplacePa
          k0 += static_cast<std::uint64_t>(gridDim.x) * P)
       swap_pairs<C, Order, P>(p, m, k0, smem);
   }
-}
-
-/// One tile pair (tp) of matrix `m` through the first two shared tiles at `smem`, as
-/// inplace_kernel swaps it (guarded where the pair is at the matrix edge); two barriers.
-template <class C>
-__device__ __forceinline__ void swap_one_pair(const InplaceParams& p, char* m, tri::TilePair tp,
-                                              typename C::Word* __restrict__ smem) {
-  constexpr int T = C::TH;
-  const std::int64_t r0 = static_cast<std::int64_t>(tp.row) * T;
-  const std::int64_t c0 = static_cast<std::int64_t>(tp.col) * T;
-  const bool diagonal = tp.row == tp.col;
-  const bool full = c0 + T <= p.n;
-  char* upper = m + r0 * p.pitch_bytes + c0 * C::S;
-  char* lower = m + c0 * p.pitch_bytes + r0 * C::S;
-  load_tile<C>(upper, p.pitch_bytes, p.n - r0, p.n - c0, full, smem);
-  if (!diagonal) load_tile<C>(lower, p.pitch_bytes, p.n - c0, p.n - r0, full, smem + C::WORDS);
-  __syncthreads();
-  store_tile<C>(lower, p.pitch_bytes, p.n - c0, p.n - r0, full, smem);
-  if (!diagonal) store_tile<C>(upper, p.pitch_bytes, p.n - r0, p.n - c0, full, smem + C::WORDS);
-  __syncthreads();
 }
 
 /// The strip swap of inplace_strip_kernel (see below) for the P pairs (first.row + i, first.col),
