@@ -146,64 +146,56 @@ __global__ void __launch_bounds__(C::NT, C::MINB) rskew_kernel(SkewParams p) {
   extern __shared__ uint4 rskew_smem_raw[];
   uint4* smem = rskew_smem_raw;
   const std::int64_t out_cols = p.rows;
-  for (std::int64_t b = blockIdx.y; b < p.batch; b += gridDim.y) {
-    const char* in = p.in + b * p.in_stride_bytes;
-    char* out = p.out + b * p.out_stride_bytes;
-    for (std::uint64_t t = blockIdx.x; t < p.tiles; t += gridDim.x) {
-      std::uint32_t ty, tx;
-      tile_of(p, static_cast<std::uint32_t>(t), ty, tx);
-      const std::int64_t c0 = static_cast<std::int64_t>(tx) * C::TW;
-      const std::int64_t r0 = static_cast<std::int64_t>(ty) * C::TH;
-      const std::int64_t i_begin = r0 - C::MH;
-      // Load: every word issued before the first shift.
-      Pack v[C::LOADS][C::V];
+  for_each_tile(p, C::TH, C::TW, [&](const char* in, char* out, std::int64_t r0, std::int64_t c0) {
+    const std::int64_t i_begin = r0 - C::MH;
+    // Load: every word issued before the first shift.
+    Pack v[C::LOADS][C::V];
 #pragma unroll
-      for (int q = 0; q < C::LOADS; ++q) {
-        const int blk = threadIdx.x + q * C::NT;
-        const int g = blk % C::BC;
-        const int h = blk / C::BC;
-        const std::int64_t col = c0 + g * C::V;
+    for (int q = 0; q < C::LOADS; ++q) {
+      const int blk = threadIdx.x + q * C::NT;
+      const int g = blk % C::BC;
+      const int h = blk / C::BC;
+      const std::int64_t col = c0 + g * C::V;
 #pragma unroll
-        for (int a = 0; a < C::V; ++a) {
-          const std::int64_t i = i_begin + h * C::V + a;
-          v[q][a].w = make_uint4(0, 0, 0, 0);
-          if (blk < C::BLOCKS && i >= 0 && i < p.rows && col < p.cols) {
-            const char* row = in + i * p.in_pitch_bytes;
-            const auto lo = reinterpret_cast<std::uintptr_t>(row);
-            v[q][a].w = load_shifted<C::S>(row + col * C::S, lo, lo + p.cols * C::S);
-          }
+      for (int a = 0; a < C::V; ++a) {
+        const std::int64_t i = i_begin + h * C::V + a;
+        v[q][a].w = make_uint4(0, 0, 0, 0);
+        if (blk < C::BLOCKS && i >= 0 && i < p.rows && col < p.cols) {
+          const char* row = in + i * p.in_pitch_bytes;
+          const auto lo = reinterpret_cast<std::uintptr_t>(row);
+          v[q][a].w = load_shifted<C::S>(row + col * C::S, lo, lo + p.cols * C::S);
         }
       }
-      store_blocks_transposed<C>(v, smem);
-      __syncthreads();
-      // Store: output row c = c0 + r gets [r0 - mis, r0 - mis + TH), mis its offset from a
-      // sector in elements; shared column of output column x is x - i_begin.
-#pragma unroll
-      for (int q = 0; q < C::STORES; ++q) {
-        const int idx = threadIdx.x + q * C::NT;
-        const int r = idx / C::WORDS_OUT;
-        const int h = idx - r * C::WORDS_OUT;
-        const std::int64_t c = c0 + r;
-        if (r >= C::TW || c >= p.cols) continue;
-        char* orow = out + c * p.out_pitch_bytes;
-        const int mis =
-            static_cast<int>((reinterpret_cast<std::uintptr_t>(orow + r0 * C::S) & 31u) / C::S);
-        const std::int64_t pb = r0 - mis + h * C::V;  // first output column of the word
-        if (pb >= out_cols || pb + C::V <= 0) continue;
-        Pack x;
-        x.w = smem_word_at<C>(smem, r, C::MH - mis + h * C::V, C::BR);
-        char* dst = orow + pb * C::S;
-        if (pb >= 0 && pb + C::V <= out_cols) {
-          *reinterpret_cast<uint4*>(dst) = x.w;
-        } else {
-#pragma unroll
-          for (int e = 0; e < C::V; ++e)
-            if (pb + e >= 0 && pb + e < out_cols) reinterpret_cast<Elem*>(dst)[e] = x.e[e];
-        }
-      }
-      __syncthreads();  // the next tile overwrites shared memory
     }
-  }
+    store_blocks_transposed<C>(v, smem);
+    __syncthreads();
+    // Store: output row c = c0 + r gets [r0 - mis, r0 - mis + TH), mis its offset from a
+    // sector in elements; shared column of output column x is x - i_begin.
+#pragma unroll
+    for (int q = 0; q < C::STORES; ++q) {
+      const int idx = threadIdx.x + q * C::NT;
+      const int r = idx / C::WORDS_OUT;
+      const int h = idx - r * C::WORDS_OUT;
+      const std::int64_t c = c0 + r;
+      if (r >= C::TW || c >= p.cols) continue;
+      char* orow = out + c * p.out_pitch_bytes;
+      const int mis =
+          static_cast<int>((reinterpret_cast<std::uintptr_t>(orow + r0 * C::S) & 31u) / C::S);
+      const std::int64_t pb = r0 - mis + h * C::V;  // first output column of the word
+      if (pb >= out_cols || pb + C::V <= 0) continue;
+      Pack x;
+      x.w = smem_word_at<C>(smem, r, C::MH - mis + h * C::V, C::BR);
+      char* dst = orow + pb * C::S;
+      if (pb >= 0 && pb + C::V <= out_cols) {
+        *reinterpret_cast<uint4*>(dst) = x.w;
+      } else {
+#pragma unroll
+        for (int e = 0; e < C::V; ++e)
+          if (pb + e >= 0 && pb + e < out_cols) reinterpret_cast<Elem*>(dst)[e] = x.e[e];
+      }
+    }
+    __syncthreads();  // the next tile overwrites shared memory
+  });
 }
 
 /// Launches rskew_kernel<C>; `s` resolved, non-empty, and taken by skew_accepts (element-aligned
