@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "kernels/cuda/askew.cuh"
 #include "kernels/cuda/realign.cuh"
 #include "kernels/cuda/skew.cuh"
 #include "kernels/cuda/tiled.cuh"
@@ -46,6 +47,14 @@ struct Tiled {
   }
 };
 
+// The tiled kernel with its blocks in groups of G tile rows (tile_of).
+template <class C, int G>
+struct TiledGrouped : Tiled<C> {
+  static void launch(const void* in, void* out, const TransposeShape& s, cudaStream_t st) {
+    cuda_tile::launch_tiled<C>(in, out, s, st, 0, G);
+  }
+};
+
 template <class C, int G = 1>
 struct Skewed {
   static bool accepts(const void* in, const void* out, const TransposeShape& s) {
@@ -55,6 +64,20 @@ struct Skewed {
     cuda_tile::launch_skew<C>(in, out, s, st, G);
   }
 };
+
+// The skewed kernel with its input words staged in shared memory by asynchronous copies
+// (askew.cuh); C is an AsyncSkewConfig.
+template <class C>
+struct AsyncSkewed {
+  static bool accepts(const void* in, const void* out, const TransposeShape& s) {
+    return cuda_tile::skew_accepts<C>(in, out, s);
+  }
+  static void launch(const void* in, void* out, const TransposeShape& s, cudaStream_t st) {
+    cuda_tile::launch_askew<C>(in, out, s, st);
+  }
+};
+template <int S, int TH, int TW, int NT, int MINB, int STAGES>
+using ASkew = AsyncSkewed<cuda_tile::AsyncSkewConfig<SkewConfig<S, 16, TH, TW, NT, 32, MINB>, STAGES>>;
 
 // The skewed layout with realigned 16-byte words on both sides (realign.cuh): whole-word shared
 // memory instead of the skewed kernel's element-by-element scatter.
@@ -228,8 +251,22 @@ const Entry kEntries[] = {
     {2, "skew-64x64w16", run_kernel<Skewed<U16Skew>>},
     // f32
     {4, "tile-64x64w8", run_kernel<Tiled<F32Tile>>},
+    {4, "tile-64x64w8-t512", run_kernel<Tiled<TileConfig<4, 8, 32, 32, 512>>>},
+    {4, "tile-64x64w8-t1024", run_kernel<Tiled<TileConfig<4, 8, 32, 32, 1024>>>},
+    {4, "tile-64x64w8-g2", run_kernel<TiledGrouped<F32Tile, 2>>},
+    {4, "tile-64x64w8-g4", run_kernel<TiledGrouped<F32Tile, 4>>},
     {4, "peel-64x64w8", run_kernel<Peeled<F32Tile, Skewed<F32Skew>>>},
     {4, "skew-64x64w16-b4", run_kernel<Skewed<F32Skew>>},
+    {4, "skew-64x64w16-b5", run_kernel<Skewed<SkewConfig<4, 16, 64, 64, 256, 32, 5>>>},
+    {4, "skew-64x64w16-b6", run_kernel<Skewed<SkewConfig<4, 16, 64, 64, 256, 32, 6>>>},
+    {4, "skew-64x64w16-t128-b8", run_kernel<Skewed<SkewConfig<4, 16, 64, 64, 128, 32, 8>>>},
+    {4, "skew-32x64w16-b6", run_kernel<Skewed<SkewConfig<4, 16, 32, 64, 256, 32, 6>>>},
+    {4, "skew-32x64w16-b8", run_kernel<Skewed<SkewConfig<4, 16, 32, 64, 256, 32, 8>>>},
+    {4, "askew-64x64-b5", run_kernel<ASkew<4, 64, 64, 256, 5, 1>>},
+    {4, "askew-56x64-b6", run_kernel<ASkew<4, 56, 64, 256, 6, 1>>},
+    {4, "askew2-64x64-b3", run_kernel<ASkew<4, 64, 64, 256, 3, 2>>},
+    {4, "askew2-56x64-b4", run_kernel<ASkew<4, 56, 64, 256, 4, 2>>},
+    {4, "askew2-56x32-b6", run_kernel<ASkew<4, 56, 32, 256, 6, 2>>},
     {4, "rskew-56x64", run_kernel<Realigned<RealignConfig<4, 56, 64, 256>>>},
     {4, "rskew-56x64-b4", run_kernel<Realigned<RealignConfig<4, 56, 64, 256, 4>>>},
     {4, "rskew-56x128-b2", run_kernel<Realigned<RealignConfig<4, 56, 128, 256, 2>>>},
@@ -238,17 +275,32 @@ const Entry kEntries[] = {
     {4, "rskew-120x32-b4", run_kernel<Realigned<RealignConfig<4, 120, 32, 256, 4>>>},
     // f64
     {8, "tile-32x64w8-b3", run_kernel<Tiled<F64Tile>>},
+    {8, "tile-32x64w8-t512", run_kernel<Tiled<TileConfig<8, 8, 32, 64, 512>>>},
+    {8, "tile-32x64w8-t1024", run_kernel<Tiled<TileConfig<8, 8, 32, 64, 1024>>>},
+    {8, "tile-32x64w8-b3-g2", run_kernel<TiledGrouped<F64Tile, 2>>},
+    {8, "tile-32x64w8-b3-g4", run_kernel<TiledGrouped<F64Tile, 4>>},
     {8, "peel-32x64w8-b3", run_kernel<Peeled<F64Tile, Skewed<F64Skew>>>},
     {8, "tile-32x64w8-b4", run_kernel<Tiled<TileConfig<8, 8, 32, 64, 256, 4>>>},
     {8, "tile-64x64w16-b2", run_kernel<Tiled<TileConfig<8, 16, 32, 32, 256, 2>>>},
     {8, "skew-64x64w16", run_kernel<Skewed<SkewConfig<8, 16, 64, 64, 256, 32>>>},
     {8, "skew-32x64w16-b4", run_kernel<Skewed<F64Skew>>},
+    {8, "skew-32x64w16-b5", run_kernel<Skewed<SkewConfig<8, 16, 32, 64, 256, 32, 5>>>},
+    {8, "skew-32x64w16-b6", run_kernel<Skewed<SkewConfig<8, 16, 32, 64, 256, 32, 6>>>},
+    {8, "skew-32x64w16-t128-b8", run_kernel<Skewed<SkewConfig<8, 16, 32, 64, 128, 32, 8>>>},
+    {8, "skew-16x64w16-b8", run_kernel<Skewed<SkewConfig<8, 16, 16, 64, 256, 32, 8>>>},
+    {8, "askew-32x64-b5", run_kernel<ASkew<8, 32, 64, 256, 5, 1>>},
+    {8, "askew-28x64-b6", run_kernel<ASkew<8, 28, 64, 256, 6, 1>>},
+    {8, "askew2-32x64-b3", run_kernel<ASkew<8, 32, 64, 256, 3, 2>>},
+    {8, "askew2-28x64-b4", run_kernel<ASkew<8, 28, 64, 256, 4, 2>>},
     {8, "rskew-60x32", run_kernel<Realigned<RealignConfig<8, 60, 32, 256>>>},
     {8, "rskew-60x32-b4", run_kernel<Realigned<RealignConfig<8, 60, 32, 256, 4>>>},
     {8, "rskew-28x64-b4", run_kernel<Realigned<RealignConfig<8, 28, 64, 256, 4>>>},
     {8, "rskew-124x32-b2", run_kernel<Realigned<RealignConfig<8, 124, 32, 256, 2>>>},
     // complex128
     {16, "tile-16x16", run_kernel<Tiled<C128Tile>>},
+    {16, "tile-16x16-g2", run_kernel<TiledGrouped<C128Tile, 2>>},
+    {16, "tile-16x16-g4", run_kernel<TiledGrouped<C128Tile, 4>>},
+    {16, "tile-32x32-t1024", run_kernel<Tiled<TileConfig<16, 16, 32, 32, 1024>>>},
     {16, "peel-16x16", run_kernel<Peeled<C128Tile, Skewed<C128Skew>>>},
     {16, "tile-16x16-t128", run_kernel<Tiled<TileConfig<16, 16, 16, 16, 128>>>},
     {16, "tile-32x16", run_kernel<Tiled<TileConfig<16, 16, 32, 16, 256>>>},
@@ -256,6 +308,13 @@ const Entry kEntries[] = {
     {16, "skew-32x32-b3", run_kernel<Skewed<SkewConfig<16, 16, 32, 32, 256, 32, 3>>>},
     {16, "skew-32x32-b4", run_kernel<Skewed<SkewConfig<16, 16, 32, 32, 256, 32, 4>>>},
     {16, "skew-16x64-b4", run_kernel<Skewed<SkewConfig<16, 16, 16, 64, 256, 32, 4>>>},
+    {16, "skew-16x64-b6", run_kernel<Skewed<SkewConfig<16, 16, 16, 64, 256, 32, 6>>>},
+    {16, "skew-32x64-t128-b4", run_kernel<Skewed<SkewConfig<16, 16, 32, 64, 128, 32, 4>>>},
+    {16, "skew-32x64-b3", run_kernel<Skewed<SkewConfig<16, 16, 32, 64, 256, 32, 3>>>},
+    {16, "askew-16x64-b5", run_kernel<ASkew<16, 16, 64, 256, 5, 1>>},
+    {16, "askew-32x64-b3", run_kernel<ASkew<16, 32, 64, 256, 3, 1>>},
+    {16, "askew2-16x64-b3", run_kernel<ASkew<16, 16, 64, 256, 3, 2>>},
+    {16, "askew2-32x32-b3", run_kernel<ASkew<16, 32, 32, 256, 3, 2>>},
     {16, "rskew-30x32", run_kernel<Realigned<RealignConfig<16, 30, 32, 256>>>},
     {16, "rskew-62x16-b4", run_kernel<Realigned<RealignConfig<16, 62, 16, 256, 4>>>},
 #if XPOSE_HAVE_TMA

@@ -1,0 +1,232 @@
+// bench_copy_ceiling: how close kernels that only copy get to cudaMemcpy D2D, the ceiling the
+// transposes are held against (bench_kernels). A transpose's kernel moves the same bytes as a
+// copy, so the best copy kernel bounds what the SMs can reach with loads and stores; the gap
+// between it and cudaMemcpy is what no kernel shape can win back. Also says whether cudaMemcpy
+// D2D runs on a copy engine: it is issued on a second stream while a kernel holds every SM, and
+// a copy that ends before that kernel did not need the SMs.
+//
+//   bench_copy_ceiling [--reps N] [--mib M[,M...]]
+// Median of N timed runs (default 20) after 3 warm-ups; GB/s = 2 x bytes / time; every copy's
+// output checked word by word against its input on the device.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "kernels/cuda/check.h"
+
+namespace {
+
+// Grid-stride, one 16-byte word per thread per step.
+__global__ void copy_stride(const uint4* __restrict__ in, uint4* __restrict__ out,
+                            std::int64_t words) {
+  for (std::int64_t i = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; i < words;
+       i += std::int64_t(gridDim.x) * blockDim.x)
+    out[i] = in[i];
+}
+
+// One block per chunk of U x blockDim words; every load of a thread issued before its stores.
+// HINT bit 0: streaming loads (ld.global.cs), bit 1: streaming stores (st.global.cs), bit 2:
+// read-only path (ld.global.nc).
+template <int U, int HINT>
+__global__ void copy_unrolled(const uint4* __restrict__ in, uint4* __restrict__ out,
+                              std::int64_t words) {
+  const std::int64_t base = blockIdx.x * std::int64_t(blockDim.x) * U + threadIdx.x;
+  uint4 v[U];
+#pragma unroll
+  for (int u = 0; u < U; ++u) {
+    const std::int64_t i = base + std::int64_t(u) * blockDim.x;
+    if (i < words) {
+      if constexpr ((HINT & 1) != 0) {
+        v[u] = __ldcs(in + i);
+      } else if constexpr ((HINT & 4) != 0) {
+        v[u] = __ldg(in + i);
+      } else {
+        v[u] = in[i];
+      }
+    }
+  }
+#pragma unroll
+  for (int u = 0; u < U; ++u) {
+    const std::int64_t i = base + std::int64_t(u) * blockDim.x;
+    if (i < words) {
+      if constexpr ((HINT & 2) != 0) {
+        __stcs(out + i, v[u]);
+      } else {
+        out[i] = v[u];
+      }
+    }
+  }
+}
+
+__global__ void count_diff(const uint4* a, const uint4* b, std::int64_t words,
+                           unsigned long long* bad) {
+  unsigned long long n = 0;
+  for (std::int64_t i = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; i < words;
+       i += std::int64_t(gridDim.x) * blockDim.x) {
+    const uint4 x = a[i], y = b[i];
+    n += (x.x != y.x || x.y != y.y || x.z != y.z || x.w != y.w);
+  }
+  if (n) atomicAdd(bad, n);
+}
+
+__global__ void fill_words(uint4* a, std::int64_t words, unsigned seed) {
+  for (std::int64_t i = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; i < words;
+       i += std::int64_t(gridDim.x) * blockDim.x) {
+    const auto k = static_cast<unsigned>(i) * 2654435761u + seed;
+    a[i] = make_uint4(k, k ^ 0x9e3779b9u, k + 7u, static_cast<unsigned>(i >> 32));
+  }
+}
+
+// Spins for about `cycles` clock cycles on every thread (holds the SMs).
+__global__ void spin(long long cycles) {
+  const long long t0 = clock64();
+  while (clock64() - t0 < cycles) {
+  }
+}
+
+struct Variant {
+  std::string name;
+  std::function<void(const uint4*, uint4*, std::int64_t, cudaStream_t)> run;
+};
+
+template <int U, int HINT>
+Variant unrolled(const char* name, int threads) {
+  return {name, [threads](const uint4* in, uint4* out, std::int64_t w, cudaStream_t st) {
+            const std::int64_t per_block = std::int64_t(threads) * U;
+            copy_unrolled<U, HINT><<<static_cast<unsigned>((w + per_block - 1) / per_block),
+                                     threads, 0, st>>>(in, out, w);
+          }};
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int reps = 20;
+  std::vector<std::int64_t> mibs = {1024, 4096};
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--reps" && i + 1 < argc) {
+      reps = std::max(1, std::atoi(argv[++i]));
+    } else if (a == "--mib" && i + 1 < argc) {
+      mibs.clear();
+      std::string list = argv[++i];
+      for (std::size_t p = 0; p <= list.size();) {
+        const std::size_t q = std::min(list.find(',', p), list.size());
+        mibs.push_back(std::atoll(list.substr(p, q - p).c_str()));
+        p = q + 1;
+      }
+    } else {
+      std::fprintf(stderr, "usage: bench_copy_ceiling [--reps N] [--mib M[,M...]]\n");
+      return a == "--help" || a == "-h" ? 0 : 2;
+    }
+  }
+  int sms = 0;
+  XPOSE_CHECK_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+  cudaDeviceProp prop{};
+  XPOSE_CHECK_CUDA(cudaGetDeviceProperties(&prop, 0));
+  std::printf("# device: %s, %d SMs; %d warm-up + %d timed runs, median; GB/s = 2 x bytes / time\n",
+              prop.name, sms, 3, reps);
+  cudaStream_t st, other;
+  XPOSE_CHECK_CUDA(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking));
+  XPOSE_CHECK_CUDA(cudaStreamCreateWithFlags(&other, cudaStreamNonBlocking));
+  cudaEvent_t e0, e1, e2;
+  XPOSE_CHECK_CUDA(cudaEventCreate(&e0));
+  XPOSE_CHECK_CUDA(cudaEventCreate(&e1));
+  XPOSE_CHECK_CUDA(cudaEventCreate(&e2));
+  unsigned long long* bad = nullptr;
+  XPOSE_CHECK_CUDA(cudaMalloc(&bad, sizeof(*bad)));
+
+  const std::vector<Variant> variants = {
+      {"cudaMemcpyAsync D2D",
+       [](const uint4* in, uint4* out, std::int64_t w, cudaStream_t s) {
+         XPOSE_CHECK_CUDA(cudaMemcpyAsync(out, in, w * 16, cudaMemcpyDeviceToDevice, s));
+       }},
+      {"stride 16B, 16 blocks/SM x 256",
+       [sms](const uint4* in, uint4* out, std::int64_t w, cudaStream_t s) {
+         copy_stride<<<sms * 16, 256, 0, s>>>(in, out, w);
+       }},
+      {"stride 16B, 4 blocks/SM x 512",
+       [sms](const uint4* in, uint4* out, std::int64_t w, cudaStream_t s) {
+         copy_stride<<<sms * 4, 512, 0, s>>>(in, out, w);
+       }},
+      unrolled<1, 0>("1 x 16B a thread, t256", 256),
+      unrolled<2, 0>("2 x 16B a thread, t256", 256),
+      unrolled<4, 0>("4 x 16B a thread, t256", 256),
+      unrolled<8, 0>("8 x 16B a thread, t256", 256),
+      unrolled<4, 0>("4 x 16B a thread, t1024", 1024),
+      unrolled<4, 2>("4 x 16B, st.cs", 256),
+      unrolled<4, 1>("4 x 16B, ld.cs", 256),
+      unrolled<4, 4>("4 x 16B, ld.nc", 256),
+      unrolled<4, 3>("4 x 16B, ld.cs st.cs", 256),
+  };
+
+  int failures = 0;
+  for (const std::int64_t mib : mibs) {
+    const std::int64_t bytes = mib << 20;
+    const std::int64_t words = bytes / 16;
+    uint4 *a = nullptr, *b = nullptr;
+    XPOSE_CHECK_CUDA(cudaMalloc(&a, bytes));
+    XPOSE_CHECK_CUDA(cudaMalloc(&b, bytes));
+    fill_words<<<sms * 8, 256, 0, st>>>(a, words, static_cast<unsigned>(mib));
+    double memcpy_gbps = 0;
+    std::printf("\n%-32s %10s %9s %9s %7s %6s  %s\n", "copy", "MiB", "ms", "GB/s", "x mcpy",
+                "iqr%", "check");
+    for (const Variant& v : variants) {
+      XPOSE_CHECK_CUDA(cudaMemsetAsync(b, 0x5a, bytes, st));
+      std::vector<float> t;
+      for (int r = 0; r < 3 + reps; ++r) {
+        XPOSE_CHECK_CUDA(cudaEventRecord(e0, st));
+        v.run(a, b, words, st);
+        XPOSE_CHECK_CUDA(cudaEventRecord(e1, st));
+        XPOSE_CHECK_CUDA(cudaEventSynchronize(e1));
+        float ms = 0;
+        XPOSE_CHECK_CUDA(cudaEventElapsedTime(&ms, e0, e1));
+        if (r >= 3) t.push_back(ms);
+      }
+      XPOSE_CHECK_CUDA(cudaGetLastError());
+      XPOSE_CHECK_CUDA(cudaMemsetAsync(bad, 0, sizeof(*bad), st));
+      count_diff<<<sms * 8, 256, 0, st>>>(a, b, words, bad);
+      unsigned long long nbad = 0;
+      XPOSE_CHECK_CUDA(cudaMemcpyAsync(&nbad, bad, sizeof(nbad), cudaMemcpyDeviceToHost, st));
+      XPOSE_CHECK_CUDA(cudaStreamSynchronize(st));
+      std::sort(t.begin(), t.end());
+      const double med = t[t.size() / 2];
+      const double iqr = 100.0 * (t[(3 * t.size()) / 4] - t[t.size() / 4]) / med;
+      const double gbps = 2.0 * double(bytes) / (med * 1e-3) / 1e9;
+      if (memcpy_gbps == 0) memcpy_gbps = gbps;
+      failures += nbad != 0;
+      std::printf("%-32s %10lld %9.4f %9.1f %7.4f %6.2f  %s\n", v.name.c_str(),
+                  static_cast<long long>(mib), med, gbps, gbps / memcpy_gbps, iqr,
+                  nbad == 0 ? "ok" : "FAILED");
+    }
+    // Copy engine or SMs: cudaMemcpyAsync on a second stream while a kernel holds every SM.
+    int khz = 0;
+    XPOSE_CHECK_CUDA(cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, 0));
+    const long long cycles = static_cast<long long>(khz) * 200;  // ~200 ms
+    XPOSE_CHECK_CUDA(cudaEventRecord(e0, st));
+    spin<<<sms * 16, 128, 0, st>>>(cycles);
+    XPOSE_CHECK_CUDA(cudaEventRecord(e1, st));
+    XPOSE_CHECK_CUDA(cudaMemcpyAsync(b, a, bytes, cudaMemcpyDeviceToDevice, other));
+    XPOSE_CHECK_CUDA(cudaEventRecord(e2, other));
+    XPOSE_CHECK_CUDA(cudaDeviceSynchronize());
+    float spin_ms = 0, copy_end_ms = 0;
+    XPOSE_CHECK_CUDA(cudaEventElapsedTime(&spin_ms, e0, e1));
+    XPOSE_CHECK_CUDA(cudaEventElapsedTime(&copy_end_ms, e0, e2));
+    std::printf("# cudaMemcpyAsync D2D beside a kernel holding every SM: SM kernel ends at %.1f ms, "
+                "the copy at %.1f ms: %s\n",
+                spin_ms, copy_end_ms,
+                copy_end_ms < spin_ms ? "the copy ran without the SMs (a copy engine)"
+                                      : "the copy waited for the SMs (a kernel, or serialised)");
+    XPOSE_CHECK_CUDA(cudaFree(a));
+    XPOSE_CHECK_CUDA(cudaFree(b));
+  }
+  XPOSE_CHECK_CUDA(cudaFree(bad));
+  return failures == 0 ? 0 : 1;
+}
