@@ -58,7 +58,8 @@ constexpr bool is_pow2(int x) {
 /// One tile shape. S: element bytes; W: access bytes (a multiple of S, at most 16); BR x BC:
 /// the tile in V x V blocks (powers of two); NT: threads per block; MINB: blocks per SM the
 /// compiler must leave registers for (__launch_bounds__), 1 to let it choose; HINT: cache hints,
-/// bit 0 streaming loads (ld.global.cs), bit 1 streaming stores (st.global.cs).
+/// bit 0 streaming loads (ld.global.cs), bit 1 streaming stores (st.global.cs), bit 2 loads
+/// through the read-only path (ld.global.nc).
 template <int S_, int W_, int BR_, int BC_, int NT_, int MINB_ = 1, int HINT_ = 0>
 struct TileConfig {
   static constexpr int S = S_;
@@ -105,6 +106,7 @@ template <int HINT, class T>
 __device__ __forceinline__ T load_word(const T* p) {
 #if defined(__CUDA_ARCH__)
   if constexpr ((HINT & 1) != 0) return __ldcs(p);
+  if constexpr ((HINT & 4) != 0) return __ldg(p);
 #endif
   return *p;
 }

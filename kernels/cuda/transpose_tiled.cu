@@ -14,6 +14,7 @@
 #include "kernels/cuda/skew.cuh"
 #include "kernels/cuda/tiled.cuh"
 #include "kernels/cuda/tma.cuh"
+#include "kernels/cuda/window.cuh"
 #include "kernels/cuda/variants.h"
 #include "kernels/transpose.h"
 #include "xpose/error.h"
@@ -78,6 +79,17 @@ struct AsyncSkewed {
 };
 template <int S, int TH, int TW, int NT, int MINB, int STAGES>
 using ASkew = AsyncSkewed<cuda_tile::AsyncSkewConfig<SkewConfig<S, 16, TH, TW, NT, 32, MINB>, STAGES>>;
+
+// Line-aligned windows, one element a lane (window.cuh); C is a WindowConfig.
+template <class C, int G = 1>
+struct Windowed {
+  static bool accepts(const void* in, const void* out, const TransposeShape& s) {
+    return cuda_tile::skew_accepts<C>(in, out, s);
+  }
+  static void launch(const void* in, void* out, const TransposeShape& s, cudaStream_t st) {
+    cuda_tile::launch_window<C>(in, out, s, st, G);
+  }
+};
 
 // The skewed layout with realigned 16-byte words on both sides (realign.cuh): whole-word shared
 // memory instead of the skewed kernel's element-by-element scatter.
@@ -262,6 +274,17 @@ const Entry kEntries[] = {
     {4, "skew-64x64w16-t128-b8", run_kernel<Skewed<SkewConfig<4, 16, 64, 64, 128, 32, 8>>>},
     {4, "skew-32x64w16-b6", run_kernel<Skewed<SkewConfig<4, 16, 32, 64, 256, 32, 6>>>},
     {4, "skew-32x64w16-b8", run_kernel<Skewed<SkewConfig<4, 16, 32, 64, 256, 32, 8>>>},
+    {4, "skew-64x64w16-b4-colmajor", run_kernel<Skewed<F32Skew, 4096>>},
+    {4, "tile-64x64w8-colmajor", run_kernel<TiledGrouped<F32Tile, 4096>>},
+    {4, "win-64", run_kernel<Windowed<cuda_tile::WindowConfig<4, 64, 256>>>},
+    {4, "tile-64x64w8-nc", run_kernel<Tiled<TileConfig<4, 8, 32, 32, 256, 1, 4>>>},
+    {4, "skew-64x64w16-a128-b4", run_kernel<Skewed<SkewConfig<4, 16, 64, 64, 256, 128, 4>>>},
+    {4, "skew-128x32w16-a128-b4", run_kernel<Skewed<SkewConfig<4, 16, 128, 32, 256, 128, 4>>>},
+    {4, "skew-128x32w16-a128-b3", run_kernel<Skewed<SkewConfig<4, 16, 128, 32, 256, 128, 3>>>},
+    {4, "skew-128x32w16-a64-b4", run_kernel<Skewed<SkewConfig<4, 16, 128, 32, 256, 64, 4>>>},
+    {4, "skew-128x64w16-a128-b2", run_kernel<Skewed<SkewConfig<4, 16, 128, 64, 256, 128, 2>>>},
+    {4, "skew-128x64w16-a128-t512-b2", run_kernel<Skewed<SkewConfig<4, 16, 128, 64, 512, 128, 2>>>},
+    {4, "skew-256x32w16-a128-t512-b2", run_kernel<Skewed<SkewConfig<4, 16, 256, 32, 512, 128, 2>>>},
     {4, "askew-64x64-b5", run_kernel<ASkew<4, 64, 64, 256, 5, 1>>},
     {4, "askew-56x64-b6", run_kernel<ASkew<4, 56, 64, 256, 6, 1>>},
     {4, "askew2-64x64-b3", run_kernel<ASkew<4, 64, 64, 256, 3, 2>>},
@@ -288,6 +311,16 @@ const Entry kEntries[] = {
     {8, "skew-32x64w16-b6", run_kernel<Skewed<SkewConfig<8, 16, 32, 64, 256, 32, 6>>>},
     {8, "skew-32x64w16-t128-b8", run_kernel<Skewed<SkewConfig<8, 16, 32, 64, 128, 32, 8>>>},
     {8, "skew-16x64w16-b8", run_kernel<Skewed<SkewConfig<8, 16, 16, 64, 256, 32, 8>>>},
+    {8, "win-32", run_kernel<Windowed<cuda_tile::WindowConfig<8, 32, 256>>>},
+    {8, "skew-32x64w16-b4-colmajor", run_kernel<Skewed<F64Skew, 4096>>},
+    {8, "tile-32x64w8-b3-colmajor", run_kernel<TiledGrouped<F64Tile, 4096>>},
+    {8, "win-32-b4", run_kernel<Windowed<cuda_tile::WindowConfig<8, 32, 256, 4>>>},
+    {8, "win-64-t512", run_kernel<Windowed<cuda_tile::WindowConfig<8, 64, 512>>>},
+    {8, "tile-32x64w8-b3-nc", run_kernel<Tiled<TileConfig<8, 8, 32, 64, 256, 3, 4>>>},
+    {8, "skew-64x32w16-a128-b4", run_kernel<Skewed<SkewConfig<8, 16, 64, 32, 256, 128, 4>>>},
+    {8, "skew-64x64w16-a128-b2", run_kernel<Skewed<SkewConfig<8, 16, 64, 64, 256, 128, 2>>>},
+    {8, "skew-128x32w16-a128-t512-b2", run_kernel<Skewed<SkewConfig<8, 16, 128, 32, 512, 128, 2>>>},
+    {8, "skew-64x32w16-a64-b4", run_kernel<Skewed<SkewConfig<8, 16, 64, 32, 256, 64, 4>>>},
     {8, "askew-32x64-b5", run_kernel<ASkew<8, 32, 64, 256, 5, 1>>},
     {8, "askew-28x64-b6", run_kernel<ASkew<8, 28, 64, 256, 6, 1>>},
     {8, "askew2-32x64-b3", run_kernel<ASkew<8, 32, 64, 256, 3, 2>>},
@@ -311,6 +344,27 @@ const Entry kEntries[] = {
     {16, "skew-16x64-b6", run_kernel<Skewed<SkewConfig<16, 16, 16, 64, 256, 32, 6>>>},
     {16, "skew-32x64-t128-b4", run_kernel<Skewed<SkewConfig<16, 16, 32, 64, 128, 32, 4>>>},
     {16, "skew-32x64-b3", run_kernel<Skewed<SkewConfig<16, 16, 32, 64, 256, 32, 3>>>},
+    {16, "win-32", run_kernel<Windowed<cuda_tile::WindowConfig<16, 32, 256>>>},
+    {16, "win-32-colmajor", run_kernel<Windowed<cuda_tile::WindowConfig<16, 32, 256>, 4096>>},
+    {16, "win-32-g8", run_kernel<Windowed<cuda_tile::WindowConfig<16, 32, 256>, 8>>},
+    {16, "skew-32x64-b2-colmajor", run_kernel<Skewed<C128Skew, 4096>>},
+    {16, "skew-32x64-b2-g8", run_kernel<Skewed<C128Skew, 8>>},
+    {16, "skew-32x32-b4-colmajor", run_kernel<Skewed<SkewConfig<16, 16, 32, 32, 256, 32, 4>, 4096>>},
+    {16, "tile-16x16-colmajor", run_kernel<TiledGrouped<C128Tile, 4096>>},
+    {16, "tile-32x32-colmajor", run_kernel<TiledGrouped<TileConfig<16, 16, 32, 32, 256>, 4096>>},
+    {16, "win-32-b4", run_kernel<Windowed<cuda_tile::WindowConfig<16, 32, 256, 4>>>},
+    {16, "win-32-b8", run_kernel<Windowed<cuda_tile::WindowConfig<16, 32, 256, 8>>>},
+    {16, "win-16", run_kernel<Windowed<cuda_tile::WindowConfig<16, 16, 256>>>},
+    {16, "win-32-t512", run_kernel<Windowed<cuda_tile::WindowConfig<16, 32, 512>>>},
+    {16, "win-64-t512", run_kernel<Windowed<cuda_tile::WindowConfig<16, 64, 512>>>},
+    {16, "tile-32x32", run_kernel<Tiled<TileConfig<16, 16, 32, 32, 256>>>},
+    {16, "tile-32x32-nc", run_kernel<Tiled<TileConfig<16, 16, 32, 32, 256, 1, 4>>>},
+    {16, "tile-16x16-nc", run_kernel<Tiled<TileConfig<16, 16, 16, 16, 256, 1, 4>>>},
+    {16, "skew-32x64-a128-b2", run_kernel<Skewed<SkewConfig<16, 16, 32, 64, 256, 128, 2>>>},
+    {16, "skew-64x32-a128-b3", run_kernel<Skewed<SkewConfig<16, 16, 64, 32, 256, 128, 3>>>},
+    {16, "skew-32x32-a128-b4", run_kernel<Skewed<SkewConfig<16, 16, 32, 32, 256, 128, 4>>>},
+    {16, "skew-32x32-a128-b3", run_kernel<Skewed<SkewConfig<16, 16, 32, 32, 256, 128, 3>>>},
+    {16, "skew-32x64-a64-b2", run_kernel<Skewed<SkewConfig<16, 16, 32, 64, 256, 64, 2>>>},
     {16, "askew-16x64-b5", run_kernel<ASkew<16, 16, 64, 256, 5, 1>>},
     {16, "askew-32x64-b3", run_kernel<ASkew<16, 32, 64, 256, 3, 1>>},
     {16, "askew2-16x64-b3", run_kernel<ASkew<16, 16, 64, 256, 3, 2>>},
