@@ -58,8 +58,7 @@ constexpr bool is_pow2(int x) {
 /// One tile shape. S: element bytes; W: access bytes (a multiple of S, at most 16); BR x BC:
 /// the tile in V x V blocks (powers of two); NT: threads per block; MINB: blocks per SM the
 /// compiler must leave registers for (__launch_bounds__), 1 to let it choose; HINT: cache hints,
-/// bit 0 streaming loads (ld.global.cs), bit 1 streaming stores (st.global.cs), bit 2 loads
-/// through the read-only path (ld.global.nc).
+/// bit 0 streaming loads (ld.global.cs), bit 1 streaming stores (st.global.cs).
 template <int S_, int W_, int BR_, int BC_, int NT_, int MINB_ = 1, int HINT_ = 0>
 struct TileConfig {
   static constexpr int S = S_;
@@ -106,7 +105,6 @@ template <int HINT, class T>
 __device__ __forceinline__ T load_word(const T* p) {
 #if defined(__CUDA_ARCH__)
   if constexpr ((HINT & 1) != 0) return __ldcs(p);
-  if constexpr ((HINT & 4) != 0) return __ldg(p);
 #endif
   return *p;
 }
@@ -249,7 +247,9 @@ struct TiledParams {
 /// Tile (ty, tx) of block number t. Blocks run in order, so the tiles in flight at one time are
 /// a run of consecutive t. Numbered row-major (group 1), that run spans whole tile rows: the reads
 /// are long and contiguous but every output row gets one short piece. With groups of G tile rows
-/// numbered column-major, the run covers a squarer patch and both sides get longer pieces.
+/// numbered column-major, the run covers a squarer patch and both sides get longer pieces; with one
+/// group of every tile row (kColumnMajor) it runs down a column of tiles, so the blocks that write
+/// neighbouring pieces of the same output rows run one after the other.
 __device__ __forceinline__ void tile_of(const TiledParams& p, std::uint32_t t, std::uint32_t& ty,
                                         std::uint32_t& tx) {
   if (p.group <= 1) {
@@ -266,9 +266,13 @@ __device__ __forceinline__ void tile_of(const TiledParams& p, std::uint32_t t, s
   ty = first + (in_group - tx * height);
 }
 
+/// The `group` that numbers the tiles column by column: one group of every tile row, so the
+/// tiles in flight at one time run down a column of tiles.
+constexpr int kColumnMajor = -1;
+
 /// Kernel arguments for `s` (resolved) at `in` / `out`, elements of `elem` bytes, in a grid of
-/// tiles_x x tiles_y tiles per matrix numbered as tile_of says with `group`. Throws
-/// DimensionMismatch for 2^32 tiles or more.
+/// tiles_x x tiles_y tiles per matrix numbered as tile_of says with `group` (or kColumnMajor).
+/// Throws DimensionMismatch for 2^32 tiles or more.
 inline TiledParams tiled_params(const void* in, void* out, const TransposeShape& s, int elem,
                                 std::int64_t tiles_x, std::int64_t tiles_y, int group) {
   const std::int64_t tiles = tiles_x * tiles_y;
@@ -288,9 +292,8 @@ inline TiledParams tiled_params(const void* in, void* out, const TransposeShape&
   p.tiles_x = static_cast<std::uint32_t>(tiles_x);
   p.tiles_y = static_cast<std::uint32_t>(tiles_y);
   p.tiles = static_cast<std::uint32_t>(tiles);
-  p.group = group > 1 && group * tiles_x < (std::int64_t{1} << 32)
-                ? static_cast<std::uint32_t>(group)
-                : 1;
+  const std::int64_t g = group == kColumnMajor ? tiles_y : group;
+  p.group = g > 1 && g * tiles_x < (std::int64_t{1} << 32) ? static_cast<std::uint32_t>(g) : 1;
   return p;
 }
 

@@ -2,19 +2,19 @@
 // measured fastest, where pointers and pitches allow its words and every output row starts on a
 // 32-byte sector (on Hopper, for f32 with input rows off 128-byte lines, TMA loads instead:
 // tma.cuh); otherwise the skewed kernel (skew.cuh), which takes any layout aligned to the
-// element size and writes no partial sectors. Launched on the caller's stream. The shapes and
+// element size and writes no partial sectors, with its blocks running down the columns of tiles
+// for 4-, 8- and 16-byte elements (each output piece then shares its partial lines with the
+// piece of the block just before and just after it). Launched on the caller's stream. The shapes and
 // their measured speeds are in kernels/NOTES.md. Below the library entry point: the candidate
 // kernels by name (variants.h), for the tests and bench_kernels --compare.
 #include <cstdint>
 #include <string>
 #include <vector>
 
-#include "kernels/cuda/askew.cuh"
 #include "kernels/cuda/realign.cuh"
 #include "kernels/cuda/skew.cuh"
 #include "kernels/cuda/tiled.cuh"
 #include "kernels/cuda/tma.cuh"
-#include "kernels/cuda/window.cuh"
 #include "kernels/cuda/variants.h"
 #include "kernels/transpose.h"
 #include "xpose/error.h"
@@ -48,14 +48,6 @@ struct Tiled {
   }
 };
 
-// The tiled kernel with its blocks in groups of G tile rows (tile_of).
-template <class C, int G>
-struct TiledGrouped : Tiled<C> {
-  static void launch(const void* in, void* out, const TransposeShape& s, cudaStream_t st) {
-    cuda_tile::launch_tiled<C>(in, out, s, st, 0, G);
-  }
-};
-
 template <class C, int G = 1>
 struct Skewed {
   static bool accepts(const void* in, const void* out, const TransposeShape& s) {
@@ -63,31 +55,6 @@ struct Skewed {
   }
   static void launch(const void* in, void* out, const TransposeShape& s, cudaStream_t st) {
     cuda_tile::launch_skew<C>(in, out, s, st, G);
-  }
-};
-
-// The skewed kernel with its input words staged in shared memory by asynchronous copies
-// (askew.cuh); C is an AsyncSkewConfig.
-template <class C>
-struct AsyncSkewed {
-  static bool accepts(const void* in, const void* out, const TransposeShape& s) {
-    return cuda_tile::skew_accepts<C>(in, out, s);
-  }
-  static void launch(const void* in, void* out, const TransposeShape& s, cudaStream_t st) {
-    cuda_tile::launch_askew<C>(in, out, s, st);
-  }
-};
-template <int S, int TH, int TW, int NT, int MINB, int STAGES>
-using ASkew = AsyncSkewed<cuda_tile::AsyncSkewConfig<SkewConfig<S, 16, TH, TW, NT, 32, MINB>, STAGES>>;
-
-// Line-aligned windows, one element a lane (window.cuh); C is a WindowConfig.
-template <class C, int G = 1>
-struct Windowed {
-  static bool accepts(const void* in, const void* out, const TransposeShape& s) {
-    return cuda_tile::skew_accepts<C>(in, out, s);
-  }
-  static void launch(const void* in, void* out, const TransposeShape& s, cudaStream_t st) {
-    cuda_tile::launch_window<C>(in, out, s, st, G);
   }
 };
 
@@ -187,13 +154,16 @@ using U16Tile = TileConfig<2, 16, 8, 8, 64>;
 using U16Skew = SkewConfig<2, 16, 64, 64, 256, 32>;
 using F32Tile = TileConfig<4, 8, 32, 32, 256>;
 using F32Skew = SkewConfig<4, 16, 64, 64, 256, 32, 4>;
+// The skewed fallbacks run column by column (run 10, NOTES.md: at 16411^2 x memcpy f32 0.901 ->
+// 0.909, f64 0.920 -> 0.932, c128 0.920 -> 0.931, the last with 32 x 32 blocks).
+constexpr int kSkewOrder = cuda_tile::kColumnMajor;
 #if XPOSE_HAVE_TMA
 using F32Tma = cuda_tile::TmaConfig<4, 2, 2, 256>;  // tmald-64x64
 #endif
 using F64Tile = TileConfig<8, 8, 32, 64, 256, 3>;
 using F64Skew = SkewConfig<8, 16, 32, 64, 256, 32, 4>;
 using C128Tile = TileConfig<16, 16, 16, 16, 256>;
-using C128Skew = SkewConfig<16, 16, 32, 64, 256, 32, 2>;  // skew-32x64-b2 (run 7)
+using C128Skew = SkewConfig<16, 16, 32, 32, 256, 32, 4>;  // skew-32x32-b4-cm (run 10)
 
 }  // namespace
 
@@ -213,17 +183,17 @@ void transpose_cuda(const void* in, void* out, std::size_t elem_size, const Tran
       break;
     case 4:
 #if XPOSE_HAVE_TMA
-      dispatch<TmaReadSide<F32Tma, F32Tile>, Tiled<F32Tile>, Skewed<F32Skew>>(in, out, elem_size,
+      dispatch<TmaReadSide<F32Tma, F32Tile>, Tiled<F32Tile>, Skewed<F32Skew, kSkewOrder>>(in, out, elem_size,
                                                                              s, st);
 #else
-      dispatch<Tiled<F32Tile>, Skewed<F32Skew>>(in, out, elem_size, s, st);
+      dispatch<Tiled<F32Tile>, Skewed<F32Skew, kSkewOrder>>(in, out, elem_size, s, st);
 #endif
       break;
     case 8:
-      dispatch<Tiled<F64Tile>, Skewed<F64Skew>>(in, out, elem_size, s, st);
+      dispatch<Tiled<F64Tile>, Skewed<F64Skew, kSkewOrder>>(in, out, elem_size, s, st);
       break;
     case 16:
-      dispatch<Tiled<C128Tile>, Skewed<C128Skew>>(in, out, elem_size, s, st);
+      dispatch<Tiled<C128Tile>, Skewed<C128Skew, kSkewOrder>>(in, out, elem_size, s, st);
       break;
     default:
       throw UnsupportedInputError(
@@ -252,10 +222,11 @@ struct Entry {
   Runner run;
 };
 
-// Names: kernel-TILE[wWORD][-bMINB]; TILE is input rows x input columns of a tile (tiled, tma),
-// output columns x output rows of a block (skew, rskew). tile: tiled.cuh; skew: skew.cuh; rskew:
-// realign.cuh (skewed pieces, realigned words); peel: tiled interior + skewed edge strips; tma:
-// tma.cuh (Hopper bulk tensor copies; declines elsewhere); tmald: TMA loads, plain stores.
+// Names: kernel-TILE[wWORD][-bMINB][-cm]; TILE is input rows x input columns of a tile (tiled,
+// tma), output columns x output rows of a block (skew, rskew); -cm: blocks in column-major
+// order. tile: tiled.cuh; skew: skew.cuh; rskew: realign.cuh (skewed pieces, realigned words);
+// peel: tiled interior + skewed edge strips; tma: tma.cuh (Hopper bulk tensor copies; declines
+// elsewhere); tmald: TMA loads, plain stores.
 const Entry kEntries[] = {
     {1, "tile-128x128w16", run_kernel<Tiled<U8Tile>>},
     {1, "skew-128x64w16", run_kernel<Skewed<U8Skew>>},
@@ -263,41 +234,9 @@ const Entry kEntries[] = {
     {2, "skew-64x64w16", run_kernel<Skewed<U16Skew>>},
     // f32
     {4, "tile-64x64w8", run_kernel<Tiled<F32Tile>>},
-    {4, "tile-64x64w8-t512", run_kernel<Tiled<TileConfig<4, 8, 32, 32, 512>>>},
-    {4, "tile-64x64w8-t1024", run_kernel<Tiled<TileConfig<4, 8, 32, 32, 1024>>>},
-    {4, "tile-64x64w8-g2", run_kernel<TiledGrouped<F32Tile, 2>>},
-    {4, "tile-64x64w8-g4", run_kernel<TiledGrouped<F32Tile, 4>>},
-    {4, "peel-64x64w8", run_kernel<Peeled<F32Tile, Skewed<F32Skew>>>},
+    {4, "peel-64x64w8", run_kernel<Peeled<F32Tile, Skewed<F32Skew, kSkewOrder>>>},
     {4, "skew-64x64w16-b4", run_kernel<Skewed<F32Skew>>},
-    {4, "skew-64x64w16-b5", run_kernel<Skewed<SkewConfig<4, 16, 64, 64, 256, 32, 5>>>},
-    {4, "skew-64x64w16-b6", run_kernel<Skewed<SkewConfig<4, 16, 64, 64, 256, 32, 6>>>},
-    {4, "skew-64x64w16-t128-b8", run_kernel<Skewed<SkewConfig<4, 16, 64, 64, 128, 32, 8>>>},
-    {4, "skew-32x64w16-b6", run_kernel<Skewed<SkewConfig<4, 16, 32, 64, 256, 32, 6>>>},
-    {4, "skew-32x64w16-b8", run_kernel<Skewed<SkewConfig<4, 16, 32, 64, 256, 32, 8>>>},
-    {4, "skew-64x64w16-b4-g64", run_kernel<Skewed<F32Skew, 64>>},
-    {4, "skew-64x64w16-b4-g128", run_kernel<Skewed<F32Skew, 128>>},
-    {4, "skew-64x64w16-b3-cm", run_kernel<Skewed<SkewConfig<4, 16, 64, 64, 256, 32, 3>, 4096>>},
-    {4, "skew-64x64w16-a128-b4-cm", run_kernel<Skewed<SkewConfig<4, 16, 64, 64, 256, 128, 4>, 4096>>},
-    {4, "skew-128x32w16-a64-b4-cm", run_kernel<Skewed<SkewConfig<4, 16, 128, 32, 256, 64, 4>, 4096>>},
-    {4, "skew-128x32w16-b4-cm", run_kernel<Skewed<SkewConfig<4, 16, 128, 32, 256, 32, 4>, 4096>>},
-    {4, "skew-64x32w16-b6-cm", run_kernel<Skewed<SkewConfig<4, 16, 64, 32, 256, 32, 6>, 4096>>},
-    {4, "skew-32x64w16-b6-cm", run_kernel<Skewed<SkewConfig<4, 16, 32, 64, 256, 32, 6>, 4096>>},
-    {4, "skew-64x64w16-b4-colmajor", run_kernel<Skewed<F32Skew, 4096>>},
-    {4, "tile-64x64w8-colmajor", run_kernel<TiledGrouped<F32Tile, 4096>>},
-    {4, "win-64", run_kernel<Windowed<cuda_tile::WindowConfig<4, 64, 256>>>},
-    {4, "tile-64x64w8-nc", run_kernel<Tiled<TileConfig<4, 8, 32, 32, 256, 1, 4>>>},
-    {4, "skew-64x64w16-a128-b4", run_kernel<Skewed<SkewConfig<4, 16, 64, 64, 256, 128, 4>>>},
-    {4, "skew-128x32w16-a128-b4", run_kernel<Skewed<SkewConfig<4, 16, 128, 32, 256, 128, 4>>>},
-    {4, "skew-128x32w16-a128-b3", run_kernel<Skewed<SkewConfig<4, 16, 128, 32, 256, 128, 3>>>},
-    {4, "skew-128x32w16-a64-b4", run_kernel<Skewed<SkewConfig<4, 16, 128, 32, 256, 64, 4>>>},
-    {4, "skew-128x64w16-a128-b2", run_kernel<Skewed<SkewConfig<4, 16, 128, 64, 256, 128, 2>>>},
-    {4, "skew-128x64w16-a128-t512-b2", run_kernel<Skewed<SkewConfig<4, 16, 128, 64, 512, 128, 2>>>},
-    {4, "skew-256x32w16-a128-t512-b2", run_kernel<Skewed<SkewConfig<4, 16, 256, 32, 512, 128, 2>>>},
-    {4, "askew-64x64-b5", run_kernel<ASkew<4, 64, 64, 256, 5, 1>>},
-    {4, "askew-56x64-b6", run_kernel<ASkew<4, 56, 64, 256, 6, 1>>},
-    {4, "askew2-64x64-b3", run_kernel<ASkew<4, 64, 64, 256, 3, 2>>},
-    {4, "askew2-56x64-b4", run_kernel<ASkew<4, 56, 64, 256, 4, 2>>},
-    {4, "askew2-56x32-b6", run_kernel<ASkew<4, 56, 32, 256, 6, 2>>},
+    {4, "skew-64x64w16-b4-cm", run_kernel<Skewed<F32Skew, kSkewOrder>>},
     {4, "rskew-56x64", run_kernel<Realigned<RealignConfig<4, 56, 64, 256>>>},
     {4, "rskew-56x64-b4", run_kernel<Realigned<RealignConfig<4, 56, 64, 256, 4>>>},
     {4, "rskew-56x128-b2", run_kernel<Realigned<RealignConfig<4, 56, 128, 256, 2>>>},
@@ -306,90 +245,26 @@ const Entry kEntries[] = {
     {4, "rskew-120x32-b4", run_kernel<Realigned<RealignConfig<4, 120, 32, 256, 4>>>},
     // f64
     {8, "tile-32x64w8-b3", run_kernel<Tiled<F64Tile>>},
-    {8, "tile-32x64w8-t512", run_kernel<Tiled<TileConfig<8, 8, 32, 64, 512>>>},
-    {8, "tile-32x64w8-t1024", run_kernel<Tiled<TileConfig<8, 8, 32, 64, 1024>>>},
-    {8, "tile-32x64w8-b3-g2", run_kernel<TiledGrouped<F64Tile, 2>>},
-    {8, "tile-32x64w8-b3-g4", run_kernel<TiledGrouped<F64Tile, 4>>},
-    {8, "peel-32x64w8-b3", run_kernel<Peeled<F64Tile, Skewed<F64Skew>>>},
+    {8, "peel-32x64w8-b3", run_kernel<Peeled<F64Tile, Skewed<F64Skew, kSkewOrder>>>},
     {8, "tile-32x64w8-b4", run_kernel<Tiled<TileConfig<8, 8, 32, 64, 256, 4>>>},
     {8, "tile-64x64w16-b2", run_kernel<Tiled<TileConfig<8, 16, 32, 32, 256, 2>>>},
     {8, "skew-64x64w16", run_kernel<Skewed<SkewConfig<8, 16, 64, 64, 256, 32>>>},
     {8, "skew-32x64w16-b4", run_kernel<Skewed<F64Skew>>},
-    {8, "skew-32x64w16-b5", run_kernel<Skewed<SkewConfig<8, 16, 32, 64, 256, 32, 5>>>},
-    {8, "skew-32x64w16-b6", run_kernel<Skewed<SkewConfig<8, 16, 32, 64, 256, 32, 6>>>},
-    {8, "skew-32x64w16-t128-b8", run_kernel<Skewed<SkewConfig<8, 16, 32, 64, 128, 32, 8>>>},
-    {8, "skew-16x64w16-b8", run_kernel<Skewed<SkewConfig<8, 16, 16, 64, 256, 32, 8>>>},
-    {8, "win-32", run_kernel<Windowed<cuda_tile::WindowConfig<8, 32, 256>>>},
-    {8, "skew-32x64w16-b4-g64", run_kernel<Skewed<F64Skew, 64>>},
-    {8, "skew-32x64w16-b4-g128", run_kernel<Skewed<F64Skew, 128>>},
-    {8, "skew-64x32w16-a64-b4-cm", run_kernel<Skewed<SkewConfig<8, 16, 64, 32, 256, 64, 4>, 4096>>},
-    {8, "skew-64x32w16-b4-cm", run_kernel<Skewed<SkewConfig<8, 16, 64, 32, 256, 32, 4>, 4096>>},
-    {8, "skew-32x32w16-b6-cm", run_kernel<Skewed<SkewConfig<8, 16, 32, 32, 256, 32, 6>, 4096>>},
-    {8, "skew-64x64w16-b2-cm", run_kernel<Skewed<SkewConfig<8, 16, 64, 64, 256, 32, 2>, 4096>>},
-    {8, "skew-32x64w16-b4-colmajor", run_kernel<Skewed<F64Skew, 4096>>},
-    {8, "tile-32x64w8-b3-colmajor", run_kernel<TiledGrouped<F64Tile, 4096>>},
-    {8, "win-32-b4", run_kernel<Windowed<cuda_tile::WindowConfig<8, 32, 256, 4>>>},
-    {8, "win-64-t512", run_kernel<Windowed<cuda_tile::WindowConfig<8, 64, 512>>>},
-    {8, "tile-32x64w8-b3-nc", run_kernel<Tiled<TileConfig<8, 8, 32, 64, 256, 3, 4>>>},
-    {8, "skew-64x32w16-a128-b4", run_kernel<Skewed<SkewConfig<8, 16, 64, 32, 256, 128, 4>>>},
-    {8, "skew-64x64w16-a128-b2", run_kernel<Skewed<SkewConfig<8, 16, 64, 64, 256, 128, 2>>>},
-    {8, "skew-128x32w16-a128-t512-b2", run_kernel<Skewed<SkewConfig<8, 16, 128, 32, 512, 128, 2>>>},
-    {8, "skew-64x32w16-a64-b4", run_kernel<Skewed<SkewConfig<8, 16, 64, 32, 256, 64, 4>>>},
-    {8, "askew-32x64-b5", run_kernel<ASkew<8, 32, 64, 256, 5, 1>>},
-    {8, "askew-28x64-b6", run_kernel<ASkew<8, 28, 64, 256, 6, 1>>},
-    {8, "askew2-32x64-b3", run_kernel<ASkew<8, 32, 64, 256, 3, 2>>},
-    {8, "askew2-28x64-b4", run_kernel<ASkew<8, 28, 64, 256, 4, 2>>},
+    {8, "skew-32x64w16-b4-cm", run_kernel<Skewed<F64Skew, kSkewOrder>>},
     {8, "rskew-60x32", run_kernel<Realigned<RealignConfig<8, 60, 32, 256>>>},
     {8, "rskew-60x32-b4", run_kernel<Realigned<RealignConfig<8, 60, 32, 256, 4>>>},
     {8, "rskew-28x64-b4", run_kernel<Realigned<RealignConfig<8, 28, 64, 256, 4>>>},
     {8, "rskew-124x32-b2", run_kernel<Realigned<RealignConfig<8, 124, 32, 256, 2>>>},
     // complex128
     {16, "tile-16x16", run_kernel<Tiled<C128Tile>>},
-    {16, "tile-16x16-g2", run_kernel<TiledGrouped<C128Tile, 2>>},
-    {16, "tile-16x16-g4", run_kernel<TiledGrouped<C128Tile, 4>>},
-    {16, "tile-32x32-t1024", run_kernel<Tiled<TileConfig<16, 16, 32, 32, 1024>>>},
-    {16, "peel-16x16", run_kernel<Peeled<C128Tile, Skewed<C128Skew>>>},
+    {16, "peel-16x16", run_kernel<Peeled<C128Tile, Skewed<C128Skew, kSkewOrder>>>},
     {16, "tile-16x16-t128", run_kernel<Tiled<TileConfig<16, 16, 16, 16, 128>>>},
     {16, "tile-32x16", run_kernel<Tiled<TileConfig<16, 16, 32, 16, 256>>>},
-    {16, "skew-32x64-b2", run_kernel<Skewed<C128Skew>>},
+    {16, "skew-32x64-b2", run_kernel<Skewed<SkewConfig<16, 16, 32, 64, 256, 32, 2>>>},
     {16, "skew-32x32-b3", run_kernel<Skewed<SkewConfig<16, 16, 32, 32, 256, 32, 3>>>},
-    {16, "skew-32x32-b4", run_kernel<Skewed<SkewConfig<16, 16, 32, 32, 256, 32, 4>>>},
+    {16, "skew-32x32-b4", run_kernel<Skewed<C128Skew>>},
+    {16, "skew-32x32-b4-cm", run_kernel<Skewed<C128Skew, kSkewOrder>>},
     {16, "skew-16x64-b4", run_kernel<Skewed<SkewConfig<16, 16, 16, 64, 256, 32, 4>>>},
-    {16, "skew-16x64-b6", run_kernel<Skewed<SkewConfig<16, 16, 16, 64, 256, 32, 6>>>},
-    {16, "skew-32x64-t128-b4", run_kernel<Skewed<SkewConfig<16, 16, 32, 64, 128, 32, 4>>>},
-    {16, "skew-32x64-b3", run_kernel<Skewed<SkewConfig<16, 16, 32, 64, 256, 32, 3>>>},
-    {16, "win-32", run_kernel<Windowed<cuda_tile::WindowConfig<16, 32, 256>>>},
-    {16, "win-32-colmajor", run_kernel<Windowed<cuda_tile::WindowConfig<16, 32, 256>, 4096>>},
-    {16, "win-32-g8", run_kernel<Windowed<cuda_tile::WindowConfig<16, 32, 256>, 8>>},
-    {16, "skew-32x64-b2-colmajor", run_kernel<Skewed<C128Skew, 4096>>},
-    {16, "skew-32x64-b2-g8", run_kernel<Skewed<C128Skew, 8>>},
-    {16, "skew-32x32-b4-g64", run_kernel<Skewed<SkewConfig<16, 16, 32, 32, 256, 32, 4>, 64>>},
-    {16, "skew-32x32-b4-g128", run_kernel<Skewed<SkewConfig<16, 16, 32, 32, 256, 32, 4>, 128>>},
-    {16, "skew-32x32-b3-cm", run_kernel<Skewed<SkewConfig<16, 16, 32, 32, 256, 32, 3>, 4096>>},
-    {16, "skew-16x64-b4-cm", run_kernel<Skewed<SkewConfig<16, 16, 16, 64, 256, 32, 4>, 4096>>},
-    {16, "skew-32x16-b6-cm", run_kernel<Skewed<SkewConfig<16, 16, 32, 16, 256, 32, 6>, 4096>>},
-    {16, "skew-64x32-b3-cm", run_kernel<Skewed<SkewConfig<16, 16, 64, 32, 256, 32, 3>, 4096>>},
-    {16, "skew-32x32-a128-b3-cm", run_kernel<Skewed<SkewConfig<16, 16, 32, 32, 256, 128, 3>, 4096>>},
-    {16, "skew-32x32-b4-colmajor", run_kernel<Skewed<SkewConfig<16, 16, 32, 32, 256, 32, 4>, 4096>>},
-    {16, "tile-16x16-colmajor", run_kernel<TiledGrouped<C128Tile, 4096>>},
-    {16, "tile-32x32-colmajor", run_kernel<TiledGrouped<TileConfig<16, 16, 32, 32, 256>, 4096>>},
-    {16, "win-32-b4", run_kernel<Windowed<cuda_tile::WindowConfig<16, 32, 256, 4>>>},
-    {16, "win-32-b8", run_kernel<Windowed<cuda_tile::WindowConfig<16, 32, 256, 8>>>},
-    {16, "win-16", run_kernel<Windowed<cuda_tile::WindowConfig<16, 16, 256>>>},
-    {16, "win-32-t512", run_kernel<Windowed<cuda_tile::WindowConfig<16, 32, 512>>>},
-    {16, "win-64-t512", run_kernel<Windowed<cuda_tile::WindowConfig<16, 64, 512>>>},
-    {16, "tile-32x32", run_kernel<Tiled<TileConfig<16, 16, 32, 32, 256>>>},
-    {16, "tile-32x32-nc", run_kernel<Tiled<TileConfig<16, 16, 32, 32, 256, 1, 4>>>},
-    {16, "tile-16x16-nc", run_kernel<Tiled<TileConfig<16, 16, 16, 16, 256, 1, 4>>>},
-    {16, "skew-32x64-a128-b2", run_kernel<Skewed<SkewConfig<16, 16, 32, 64, 256, 128, 2>>>},
-    {16, "skew-64x32-a128-b3", run_kernel<Skewed<SkewConfig<16, 16, 64, 32, 256, 128, 3>>>},
-    {16, "skew-32x32-a128-b4", run_kernel<Skewed<SkewConfig<16, 16, 32, 32, 256, 128, 4>>>},
-    {16, "skew-32x32-a128-b3", run_kernel<Skewed<SkewConfig<16, 16, 32, 32, 256, 128, 3>>>},
-    {16, "skew-32x64-a64-b2", run_kernel<Skewed<SkewConfig<16, 16, 32, 64, 256, 64, 2>>>},
-    {16, "askew-16x64-b5", run_kernel<ASkew<16, 16, 64, 256, 5, 1>>},
-    {16, "askew-32x64-b3", run_kernel<ASkew<16, 32, 64, 256, 3, 1>>},
-    {16, "askew2-16x64-b3", run_kernel<ASkew<16, 16, 64, 256, 3, 2>>},
-    {16, "askew2-32x32-b3", run_kernel<ASkew<16, 32, 32, 256, 3, 2>>},
     {16, "rskew-30x32", run_kernel<Realigned<RealignConfig<16, 30, 32, 256>>>},
     {16, "rskew-62x16-b4", run_kernel<Realigned<RealignConfig<16, 62, 16, 256, 4>>>},
 #if XPOSE_HAVE_TMA

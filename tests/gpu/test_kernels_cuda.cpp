@@ -553,25 +553,6 @@ TEST_F(CudaKernels, MultiPairInPlace) {
   }
 }
 
-// The skewed kernel with asynchronously staged input (askew.cuh) on shapes with many tiles per
-// block, so the persistent double-buffered candidates (askew2-*) take the path where the next
-// tile's copies are in flight while the current one is stored, across matrices of a batch too;
-// odd pitches (skewed pieces, extra rows) and aligned ones. Run alone with
-// `--gtest_filter='*AsyncSkew*'`.
-TEST_F(CudaKernels, AsyncSkewManyTilesPerBlock) {
-  for (std::size_t e : {std::size_t{4}, std::size_t{8}, std::size_t{16}}) {
-    int found = 0;
-    for (const std::string& v : xpose::kernels::variants::out_of_place(e)) {
-      if (v.rfind("askew", 0) != 0) continue;
-      ++found;
-      check_transpose(e, TransposeShape::dense(2501, 3007), 0, 0, v);
-      check_transpose(e, TransposeShape::dense(2048, 2560), 0, 0, v);
-      check_transpose(e, TransposeShape::dense(301, 299, 40), 0, 1, v);
-    }
-    EXPECT_GT(found, 0) << "no askew candidate for " << e << "-byte elements";
-  }
-}
-
 // The Hopper TMA candidates (kernels/cuda/tma.cuh) on layouts they take: 16-byte aligned bases,
 // pitches and batch strides; edge tiles in both directions (the tensor maps clip them), thin
 // shapes, batches, pitched sub-blocks, bases shifted by 16 bytes. On sm_90 each candidate must
