@@ -110,9 +110,9 @@ void transpose_inplace_cuda(void* buf, std::size_t elem_size, std::int64_t n, st
       dispatch<Tiled<TileConfig<4, 16, 16, 16, 256>>, Tiled<TileConfig<4, 8, 32, 32, 256>>,
                Strip<TileConfig<4, 4, 32, 32, 512, 2>, 8, 4, 128>>(buf, n, batch, st);
       break;
-    case 8:  // odd n: the same strip kernel as for 4-byte elements (run 9)
+    case 8:  // odd n: the strip kernel of 4-byte elements, 64 tile rows a group (run 10)
       dispatch<Tiled<TileConfig<8, 16, 16, 16, 256>>,
-               Strip<TileConfig<8, 8, 32, 32, 512, 2>, 8, 4, 128>>(buf, n, batch, st);
+               Strip<TileConfig<8, 8, 32, 32, 512, 2>, 64, 4, 128>>(buf, n, batch, st);
       break;
     case 16:  // rows off sectors: 2 pairs a block, grouped order, 32 tile rows at a time (run 8)
       dispatch<OffSector<Tiled<TileConfig<16, 16, 32, 32, 256>, PairOrder::Grouped, 32, 2>>,
@@ -206,6 +206,7 @@ const Entry kEntries[] = {
     {8, "strip4-32w8-t512-g16-b2", run_kernel<Strip<TileConfig<8, 8, 32, 32, 512, 2>, 16, 4>>},
     {8, "strip8-32w8-t1024-g16", run_kernel<Strip<TileConfig<8, 8, 32, 32, 1024>, 16, 8>>},
     {8, "strip4-32w8-t512-g8-b2-l128", run_kernel<Strip<TileConfig<8, 8, 32, 32, 512, 2>, 8, 4, 128>>},
+    {8, "strip4-32w8-t512-g64-b2-l128", run_kernel<Strip<TileConfig<8, 8, 32, 32, 512, 2>, 64, 4, 128>>},
     {8, "strip4-32w8-g16-b2-l128", run_kernel<Strip<TileConfig<8, 8, 32, 32, 256, 2>, 16, 4, 128>>},
     {8, "strip4-32w8-g16-b2", run_kernel<Strip<TileConfig<8, 8, 32, 32, 256, 2>, 16, 4>>},
     {8, "realign-32-stag", run_kernel<Realigned<TileConfig<8, 16, 16, 16, 256>, kStag>>},
