@@ -100,8 +100,9 @@ template <int U, int HINT>
 Variant unrolled(const char* name, int threads) {
   return {name, [threads](const uint4* in, uint4* out, std::int64_t w, cudaStream_t st) {
             const std::int64_t per_block = std::int64_t(threads) * U;
-            copy_unrolled<U, HINT><<<static_cast<unsigned>((w + per_block - 1) / per_block),
-                                     threads, 0, st>>>(in, out, w);
+            copy_unrolled<U, HINT>
+                <<<static_cast<unsigned>((w + per_block - 1) / per_block), threads, 0, st>>>(
+                    in, out, w);
           }};
 }
 
@@ -176,8 +177,8 @@ int main(int argc, char** argv) {
     XPOSE_CHECK_CUDA(cudaMalloc(&b, bytes));
     fill_words<<<sms * 8, 256, 0, st>>>(a, words, static_cast<unsigned>(mib));
     double memcpy_gbps = 0;
-    std::printf("\n%-32s %10s %9s %9s %7s %6s  %s\n", "copy", "MiB", "ms", "GB/s", "x mcpy",
-                "iqr%", "check");
+    std::printf("\n%-32s %10s %9s %9s %7s %6s  %s\n", "copy", "MiB", "ms", "GB/s", "x mcpy", "iqr%",
+                "check");
     for (const Variant& v : variants) {
       XPOSE_CHECK_CUDA(cudaMemsetAsync(b, 0x5a, bytes, st));
       std::vector<float> t;
@@ -219,11 +220,12 @@ int main(int argc, char** argv) {
     float spin_ms = 0, copy_end_ms = 0;
     XPOSE_CHECK_CUDA(cudaEventElapsedTime(&spin_ms, e0, e1));
     XPOSE_CHECK_CUDA(cudaEventElapsedTime(&copy_end_ms, e0, e2));
-    std::printf("# cudaMemcpyAsync D2D beside a kernel holding every SM: SM kernel ends at %.1f ms, "
-                "the copy at %.1f ms: %s\n",
-                spin_ms, copy_end_ms,
-                copy_end_ms < spin_ms ? "the copy ran without the SMs (a copy engine)"
-                                      : "the copy waited for the SMs (a kernel, or serialised)");
+    std::printf(
+        "# cudaMemcpyAsync D2D beside a kernel holding every SM: SM kernel ends at %.1f ms, "
+        "the copy at %.1f ms: %s\n",
+        spin_ms, copy_end_ms,
+        copy_end_ms < spin_ms ? "the copy ran without the SMs (a copy engine)"
+                              : "the copy waited for the SMs (a kernel, or serialised)");
     XPOSE_CHECK_CUDA(cudaFree(a));
     XPOSE_CHECK_CUDA(cudaFree(b));
   }

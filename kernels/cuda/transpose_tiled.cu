@@ -4,8 +4,8 @@
 // tma.cuh); otherwise the skewed kernel (skew.cuh), which takes any layout aligned to the
 // element size and writes no partial sectors, with its blocks running down the columns of tiles
 // for 4-, 8- and 16-byte elements (each output piece then shares its partial lines with the
-// piece of the block just before and just after it). Launched on the caller's stream. The shapes and
-// their measured speeds are in kernels/NOTES.md. Below the library entry point: the candidate
+// piece of the block just before and just after it). Launched on the caller's stream. The shapes
+// and their measured speeds are in kernels/NOTES.md. Below the library entry point: the candidate
 // kernels by name (variants.h), for the tests and bench_kernels --compare.
 #include <cstdint>
 #include <string>
@@ -183,8 +183,8 @@ void transpose_cuda(const void* in, void* out, std::size_t elem_size, const Tran
       break;
     case 4:
 #if XPOSE_HAVE_TMA
-      dispatch<TmaReadSide<F32Tma, F32Tile>, Tiled<F32Tile>, Skewed<F32Skew, kSkewOrder>>(in, out, elem_size,
-                                                                             s, st);
+      dispatch<TmaReadSide<F32Tma, F32Tile>, Tiled<F32Tile>, Skewed<F32Skew, kSkewOrder>>(
+          in, out, elem_size, s, st);
 #else
       dispatch<Tiled<F32Tile>, Skewed<F32Skew, kSkewOrder>>(in, out, elem_size, s, st);
 #endif
@@ -316,8 +316,8 @@ bool run_out_of_place(const std::string& name, const void* in, void* out, std::s
       throw DimensionMismatch("transpose_cuda: null buffer for a non-empty transpose");
     return e.run(in, out, s, static_cast<cudaStream_t>(stream));
   }
-  throw UnsupportedInputError(cat("transpose_cuda: no variant '", name, "' for element size ",
-                                  elem_size));
+  throw UnsupportedInputError(
+      cat("transpose_cuda: no variant '", name, "' for element size ", elem_size));
 }
 
 }  // namespace variants
