@@ -7,7 +7,8 @@
 //
 //   bench_copy_ceiling [--reps N] [--mib M[,M...]]
 // Median of N timed runs (default 20) after 3 warm-ups; GB/s = 2 x bytes / time; every copy's
-// output checked word by word against its input on the device.
+// output checked word by word on the device against the formula that filled the input
+// (bench/device_pattern.cuh).
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -19,70 +20,13 @@
 #include <string>
 #include <vector>
 
+#include "bench/copy_kernels.cuh"
+#include "bench/device_pattern.cuh"
 #include "kernels/cuda/check.h"
 
 namespace {
 
-// Grid-stride, one 16-byte word per thread per step.
-__global__ void copy_stride(const uint4* __restrict__ in, uint4* __restrict__ out,
-                            std::int64_t words) {
-  for (std::int64_t i = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; i < words;
-       i += std::int64_t(gridDim.x) * blockDim.x)
-    out[i] = in[i];
-}
-
-// One block per chunk of U x blockDim words; every load of a thread issued before its stores.
-// HINT bit 0: streaming loads (ld.global.cs), bit 1: streaming stores (st.global.cs), bit 2:
-// read-only path (ld.global.nc).
-template <int U, int HINT>
-__global__ void copy_unrolled(const uint4* __restrict__ in, uint4* __restrict__ out,
-                              std::int64_t words) {
-  const std::int64_t base = blockIdx.x * std::int64_t(blockDim.x) * U + threadIdx.x;
-  uint4 v[U];
-#pragma unroll
-  for (int u = 0; u < U; ++u) {
-    const std::int64_t i = base + std::int64_t(u) * blockDim.x;
-    if (i < words) {
-      if constexpr ((HINT & 1) != 0) {
-        v[u] = __ldcs(in + i);
-      } else if constexpr ((HINT & 4) != 0) {
-        v[u] = __ldg(in + i);
-      } else {
-        v[u] = in[i];
-      }
-    }
-  }
-#pragma unroll
-  for (int u = 0; u < U; ++u) {
-    const std::int64_t i = base + std::int64_t(u) * blockDim.x;
-    if (i < words) {
-      if constexpr ((HINT & 2) != 0) {
-        __stcs(out + i, v[u]);
-      } else {
-        out[i] = v[u];
-      }
-    }
-  }
-}
-
-__global__ void count_diff(const uint4* a, const uint4* b, std::int64_t words,
-                           unsigned long long* bad) {
-  unsigned long long n = 0;
-  for (std::int64_t i = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; i < words;
-       i += std::int64_t(gridDim.x) * blockDim.x) {
-    const uint4 x = a[i], y = b[i];
-    n += (x.x != y.x || x.y != y.y || x.z != y.z || x.w != y.w);
-  }
-  if (n) atomicAdd(bad, n);
-}
-
-__global__ void fill_words(uint4* a, std::int64_t words, unsigned seed) {
-  for (std::int64_t i = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; i < words;
-       i += std::int64_t(gridDim.x) * blockDim.x) {
-    const auto k = static_cast<unsigned>(i) * 2654435761u + seed;
-    a[i] = make_uint4(k, k ^ 0x9e3779b9u, k + 7u, static_cast<unsigned>(i >> 32));
-  }
-}
+using namespace xpose::bench;
 
 // Spins for about `cycles` clock cycles on every thread (holds the SMs).
 __global__ void spin(long long cycles) {
@@ -141,8 +85,8 @@ int main(int argc, char** argv) {
   XPOSE_CHECK_CUDA(cudaEventCreate(&e0));
   XPOSE_CHECK_CUDA(cudaEventCreate(&e1));
   XPOSE_CHECK_CUDA(cudaEventCreate(&e2));
-  unsigned long long* bad = nullptr;
-  XPOSE_CHECK_CUDA(cudaMalloc(&bad, sizeof(*bad)));
+  unsigned long long* bad = nullptr;  // count of wrong words, index of the first
+  XPOSE_CHECK_CUDA(cudaMalloc(&bad, 2 * sizeof(*bad)));
 
   const std::vector<Variant> variants = {
       {"cudaMemcpyAsync D2D",
@@ -164,7 +108,6 @@ int main(int argc, char** argv) {
       unrolled<4, 0>("4 x 16B a thread, t1024", 1024),
       unrolled<4, 2>("4 x 16B, st.cs", 256),
       unrolled<4, 1>("4 x 16B, ld.cs", 256),
-      unrolled<4, 4>("4 x 16B, ld.nc", 256),
       unrolled<4, 3>("4 x 16B, ld.cs st.cs", 256),
   };
 
@@ -175,7 +118,9 @@ int main(int argc, char** argv) {
     uint4 *a = nullptr, *b = nullptr;
     XPOSE_CHECK_CUDA(cudaMalloc(&a, bytes));
     XPOSE_CHECK_CUDA(cudaMalloc(&b, bytes));
-    fill_words<<<sms * 8, 256, 0, st>>>(a, words, static_cast<unsigned>(mib));
+    const auto seed = static_cast<std::uint64_t>(mib);
+    fill_kernel<16><<<sms * 8, 256, 0, st>>>(reinterpret_cast<unsigned char*>(a),
+                                             static_cast<std::uint64_t>(words), seed);
     double memcpy_gbps = 0;
     std::printf("\n%-32s %10s %9s %9s %7s %6s  %s\n", "copy", "MiB", "ms", "GB/s", "x mcpy", "iqr%",
                 "check");
@@ -193,7 +138,9 @@ int main(int argc, char** argv) {
       }
       XPOSE_CHECK_CUDA(cudaGetLastError());
       XPOSE_CHECK_CUDA(cudaMemsetAsync(bad, 0, sizeof(*bad), st));
-      count_diff<<<sms * 8, 256, 0, st>>>(a, b, words, bad);
+      XPOSE_CHECK_CUDA(cudaMemsetAsync(bad + 1, 0xff, sizeof(*bad), st));
+      verify_kernel<16><<<sms * 8, 256, 0, st>>>(reinterpret_cast<const unsigned char*>(b), 1,
+                                                 words, false, seed, bad, bad + 1);
       unsigned long long nbad = 0;
       XPOSE_CHECK_CUDA(cudaMemcpyAsync(&nbad, bad, sizeof(nbad), cudaMemcpyDeviceToHost, st));
       XPOSE_CHECK_CUDA(cudaStreamSynchronize(st));

@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/copy_kernels.cuh"
 #include "bench/device_pattern.cuh"
 #include "kernels/cuda/check.h"
 #include "kernels/cuda/variants.h"
@@ -68,13 +69,6 @@ unsigned long long count_wrong(const void* buf, std::size_t elem, std::int64_t r
   unsigned long long wrong = 0;
   XPOSE_CHECK_CUDA(cudaMemcpy(&wrong, dev, sizeof wrong, cudaMemcpyDeviceToHost));
   return wrong;
-}
-
-// The copy the transposes are held against: 16-byte words, grid-stride.
-__global__ void copy16(const uint4* in, uint4* out, std::int64_t words) {
-  for (std::int64_t i = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; i < words;
-       i += std::int64_t(gridDim.x) * blockDim.x)
-    out[i] = in[i];
 }
 
 struct Case {
@@ -140,8 +134,9 @@ int main(int argc, char** argv) {
       XPOSE_CHECK_CUDA(cudaEventRecord(t0));
       bool ran = true;
       if (c.kind == "copy") {
-        copy16<<<132 * 16, 256>>>(static_cast<const uint4*>(a), static_cast<uint4*>(b),
-                                  static_cast<std::int64_t>(bytes / 16));
+        // The copy the transposes are held against: 16-byte words, grid-stride.
+        copy_stride<<<132 * 16, 256>>>(static_cast<const uint4*>(a), static_cast<uint4*>(b),
+                                       static_cast<std::int64_t>(bytes / 16));
       } else if (c.kind == "oop") {
         TransposeShape s;
         s.rows = c.rows;
@@ -159,7 +154,7 @@ int main(int argc, char** argv) {
       const char* verdict = "declined";
       if (ran) {
         const void* out = c.kind == "ip" ? a : b;
-        nbad = c.kind == "copy"  // copy16 moves whole 16-byte words: the elements they hold
+        nbad = c.kind == "copy"  // copy_stride moves whole 16-byte words: the elements they hold
                    ? count_wrong(out, c.elem, static_cast<std::int64_t>(bytes / 16 * 16 / c.elem),
                                  1, false, bad)
                    : count_wrong(out, c.elem, c.cols, c.rows, true, bad);
