@@ -6,7 +6,7 @@
 // filled the input. Bandwidth is 2 x bytes / time (read + write), beside memcpy's.
 //
 //   bench_kernels [--csv FILE] [--reps N] [--huge] [--huge-only] [--quick] [--extra] [--filter
-//   WORD] [--variant NAME[,NAME...]] [--compare]
+//   WORD] [--variant NAME[,NAME...]] [--compare] [--shapes RxC[,RxC...]] [--types T[,T...]]
 // --quick: library kernels and baselines only; --extra: also f32 shapes whose rows are 16, 32 or
 // 64 bytes off 128-byte lines on one side; --huge: also 131072^2 float32 in place (64 GiB).
 // --variant: instead of the list below, time memcpy, cuBLAS geam and the named candidates of the
@@ -14,7 +14,8 @@
 // that an element size lacks is skipped there). --compare: the goal shapes (f32, f64, c128 at
 // 16384^2, 32768^2, 20000x30000, 16411^2) with every candidate (or the --variant ones), 2 warm-up
 // + 10 timed runs unless --reps says otherwise, then a table of the winner per shape. --list:
-// the candidates' names per element size (no GPU needed).
+// the candidates' names per element size (no GPU needed). --shapes: these shapes instead of the
+// goal shapes (each at most 32768^2 elements of 16 bytes); --types: only these of f32, f64, c128.
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 
@@ -435,6 +436,11 @@ struct Options {
   std::string filter;
   std::vector<std::string> variants;  // --variant: candidates by name
   bool compare = false;
+  std::vector<std::pair<std::int64_t, std::int64_t>> shapes;  // --shapes: rows x cols
+  std::vector<std::string> types;                             // --types: f32, f64, c128
+  bool has_type(const char* t) const {
+    return types.empty() || std::find(types.begin(), types.end(), t) != types.end();
+  }
 };
 
 struct Row {
@@ -734,13 +740,18 @@ int run(const Options& opt) {
         std::int64_t r, c;
       };
       std::vector<Shape> shapes = {{16384, 16384}, {32768, 32768}, {20000, 30000}, {16411, 16411}};
-      const bool small_types = !opt.compare;
+      if (!opt.shapes.empty()) {
+        shapes.clear();
+        for (const auto& rc : opt.shapes) shapes.push_back({rc.first, rc.second});
+      }
+      const bool small_types = !opt.compare && opt.types.empty();
       const std::size_t max_bytes = std::size_t(32768) * 32768 * 16;
       void *a = nullptr, *b = nullptr;
       XPOSE_CHECK_CUDA(cudaMalloc(&a, max_bytes));
       XPOSE_CHECK_CUDA(cudaMalloc(&b, max_bytes));
       Bench::print_header();
-      for (const Shape& s : shapes) bench.run_case<4>("f32", s.r, s.c, a, b, rows);
+      if (opt.has_type("f32"))
+        for (const Shape& s : shapes) bench.run_case<4>("f32", s.r, s.c, a, b, rows);
       if (opt.extra) {
         // Which side's alignment costs: rows 64, 32 or 16 bytes off 128-byte lines on the read
         // side only (16384 x C) or the write side only (R x 16384).
@@ -752,8 +763,10 @@ int run(const Options& opt) {
                                                  {16388, 16384}})
           bench.run_case<4>("f32", s.r, s.c, a, b, rows);
       }
-      for (const Shape& s : shapes) bench.run_case<8>("f64", s.r, s.c, a, b, rows);
-      for (const Shape& s : shapes) bench.run_case<16>("c128", s.r, s.c, a, b, rows);
+      if (opt.has_type("f64"))
+        for (const Shape& s : shapes) bench.run_case<8>("f64", s.r, s.c, a, b, rows);
+      if (opt.has_type("c128"))
+        for (const Shape& s : shapes) bench.run_case<16>("c128", s.r, s.c, a, b, rows);
       if (small_types) {
         bench.run_case<1>("u8", 16384, 16384, a, b, rows);
         bench.run_case<2>("u16", 16384, 16384, a, b, rows);
@@ -802,6 +815,18 @@ int run(const Options& opt) {
   return failures ? 1 : 0;
 }
 
+// "a,b,,c" -> {"a", "b", "c"}.
+std::vector<std::string> split_list(const std::string& list) {
+  std::vector<std::string> out;
+  std::size_t p = 0;
+  while (p <= list.size()) {
+    const std::size_t q = std::min(list.find(',', p), list.size());
+    if (q > p) out.push_back(list.substr(p, q - p));
+    p = q + 1;
+  }
+  return out;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -831,22 +856,38 @@ int main(int argc, char** argv) {
     else if (a == "--filter")
       opt.filter = next();
     else if (a == "--variant") {
-      const std::string list = next();
-      std::size_t p = 0;
-      while (p <= list.size()) {
-        const std::size_t q = std::min(list.find(',', p), list.size());
-        if (q > p) opt.variants.push_back(list.substr(p, q - p));
-        p = q + 1;
-      }
-    } else if (a == "--compare")
+      opt.variants = split_list(next());
+    } else if (a == "--compare") {
       opt.compare = true;
+    } else if (a == "--shapes") {
+      for (const std::string& item : split_list(next())) {
+        long long r = 0, c = 0;
+        char tail = 0;
+        if (std::sscanf(item.c_str(), "%lldx%lld%c", &r, &c, &tail) != 2 || r < 1 || c < 1 ||
+            r * c > 32768LL * 32768LL) {
+          std::fprintf(stderr, "--shapes: '%s' is not RxC with 1 <= R*C <= 32768^2\n",
+                       item.c_str());
+          return 2;
+        }
+        opt.shapes.emplace_back(r, c);
+      }
+    } else if (a == "--types") {
+      for (const std::string& t : split_list(next())) {
+        if (t != "f32" && t != "f64" && t != "c128") {
+          std::fprintf(stderr, "--types: '%s' is not one of f32, f64, c128\n", t.c_str());
+          return 2;
+        }
+        opt.types.push_back(t);
+      }
+    }
     else if (a == "--list")
       list = true;
     else {
       std::fprintf(
           stderr,
           "usage: bench_kernels [--csv FILE] [--reps N] [--huge] [--huge-only] [--quick] [--extra] "
-          "[--filter WORD] [--variant NAME[,NAME...]] [--compare] [--list]\n");
+          "[--filter WORD] [--variant NAME[,NAME...]] [--compare] [--list] [--shapes RxC[,RxC...]] "
+          "[--types f32|f64|c128[,...]]\n");
       return 2;
     }
   }

@@ -32,8 +32,8 @@ namespace xpose::kernels::cuda_tile {
 
 /// S: element bytes; W: access bytes; TH x TW: output columns x output rows a block writes;
 /// NT: threads; A_OUT: alignment of the output pieces in bytes (0: pieces follow the matrix
-/// grid, as the in-place kernel needs); MINB: as TileConfig.
-template <int S_, int W_, int TH_, int TW_, int NT_, int A_OUT_, int MINB_ = 1>
+/// grid, as the in-place kernel needs); MINB, HINT: as TileConfig (HINT: loads only).
+template <int S_, int W_, int TH_, int TW_, int NT_, int A_OUT_, int MINB_ = 1, int HINT_ = 0>
 struct SkewConfig {
   static constexpr int S = S_;
   static constexpr int W = W_;
@@ -43,6 +43,7 @@ struct SkewConfig {
   static constexpr int NT = NT_;
   static constexpr int A_OUT = A_OUT_;
   static constexpr int MINB = MINB_;
+  static constexpr int HINT = HINT_;
   static constexpr bool SKEWED = A_OUT > 0;
   static constexpr int M = A_OUT > S ? A_OUT / S - 1 : 0;  ///< most extra input rows
   static constexpr int WORDS_IN = TW / V + 1;              ///< words covering TW columns of a row
@@ -116,7 +117,7 @@ __device__ __forceinline__ void load_rows(const char* __restrict__ base, std::in
     const bool whole =
         EXACT ? j >= 0 && j + C::V <= own_cols : c0 + j >= 0 && c0 + j + C::V <= cols;
     if (whole) {
-      v[it].w = *reinterpret_cast<const Word*>(word);
+      v[it].w = load_word<C::HINT>(reinterpret_cast<const Word*>(word));
     } else {  // only the word's elements inside the block (EXACT) or the row
 #pragma unroll
       for (int e = 0; e < C::V; ++e) {

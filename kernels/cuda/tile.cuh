@@ -58,7 +58,9 @@ constexpr bool is_pow2(int x) {
 /// One tile shape. S: element bytes; W: access bytes (a multiple of S, at most 16); BR x BC:
 /// the tile in V x V blocks (powers of two); NT: threads per block; MINB: blocks per SM the
 /// compiler must leave registers for (__launch_bounds__), 1 to let it choose; HINT: cache hints,
-/// bit 0 streaming loads (ld.global.cs), bit 1 streaming stores (st.global.cs).
+/// bit 0 streaming loads (ld.global.cs), bit 1 streaming stores (st.global.cs), bit 2 / bit 3
+/// loads that ask L2 to fetch the aligned 128 / 256 bytes around them (ld.global.L2::128B /
+/// L2::256B, sm_75 onwards; plain loads on older cards).
 template <int S_, int W_, int BR_, int BC_, int NT_, int MINB_ = 1, int HINT_ = 0>
 struct TileConfig {
   static constexpr int S = S_;
@@ -99,10 +101,49 @@ struct TileConfig {
   }
 };
 
+/// HINT bits (TileConfig, SkewConfig).
+constexpr int kLoadStreaming = 1;   ///< ld.global.cs
+constexpr int kStoreStreaming = 2;  ///< st.global.cs
+constexpr int kFetch128 = 4;        ///< ld.global.L2::128B: L2 fetches the aligned 128 bytes
+constexpr int kFetch256 = 8;        ///< ld.global.L2::256B: L2 fetches the aligned 256 bytes
+
 /// A global load or store of one word, with the cache hints of HINT (sm_32+ intrinsics; plain
 /// accesses where the code is compiled for the host).
 template <int HINT, class T>
 __device__ __forceinline__ T load_word(const T* p) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 750
+  if constexpr ((HINT & 12) != 0 && (sizeof(T) == 4 || sizeof(T) == 8 || sizeof(T) == 16)) {
+    // The asm reads memory the compiler does not see: "memory" keeps it ordered with the
+    // kernel's own stores (the in-place kernels write where they read).
+    T v;
+    if constexpr (sizeof(T) == 16) {
+      uint4& u = reinterpret_cast<uint4&>(v);
+      if constexpr ((HINT & 8) != 0)
+        asm volatile("ld.global.L2::256B.v4.u32 {%0, %1, %2, %3}, [%4];"
+                     : "=r"(u.x), "=r"(u.y), "=r"(u.z), "=r"(u.w)
+                     : "l"(p)
+                     : "memory");
+      else
+        asm volatile("ld.global.L2::128B.v4.u32 {%0, %1, %2, %3}, [%4];"
+                     : "=r"(u.x), "=r"(u.y), "=r"(u.z), "=r"(u.w)
+                     : "l"(p)
+                     : "memory");
+    } else if constexpr (sizeof(T) == 8) {
+      unsigned long long& u = reinterpret_cast<unsigned long long&>(v);
+      if constexpr ((HINT & 8) != 0)
+        asm volatile("ld.global.L2::256B.u64 %0, [%1];" : "=l"(u) : "l"(p) : "memory");
+      else
+        asm volatile("ld.global.L2::128B.u64 %0, [%1];" : "=l"(u) : "l"(p) : "memory");
+    } else {
+      unsigned& u = reinterpret_cast<unsigned&>(v);
+      if constexpr ((HINT & 8) != 0)
+        asm volatile("ld.global.L2::256B.u32 %0, [%1];" : "=r"(u) : "l"(p) : "memory");
+      else
+        asm volatile("ld.global.L2::128B.u32 %0, [%1];" : "=r"(u) : "l"(p) : "memory");
+    }
+    return v;
+  }
+#endif
 #if defined(__CUDA_ARCH__)
   if constexpr ((HINT & 1) != 0) return __ldcs(p);
 #endif

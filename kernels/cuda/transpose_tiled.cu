@@ -1,12 +1,13 @@
 // Out-of-place CUDA transpose: per element size, the tiled kernel (tiled.cuh) with the tile shape
 // measured fastest, where pointers and pitches allow its words and every output row starts on a
-// 32-byte sector (on Hopper, for f32 with input rows off 128-byte lines, TMA loads instead:
-// tma.cuh); otherwise the skewed kernel (skew.cuh), which takes any layout aligned to the
-// element size and writes no partial sectors, with its blocks running down the columns of tiles
-// for 4-, 8- and 16-byte elements (each output piece then shares its partial lines with the
-// piece of the block just before and just after it). Launched on the caller's stream. The shapes
-// and their measured speeds are in kernels/NOTES.md. Below the library entry point: the candidate
-// kernels by name (variants.h), for the tests and bench_kernels --compare.
+// 128-byte line (f32: every row on both sides; 1- and 2-byte elements: on a 32-byte sector);
+// otherwise the skewed kernel (skew.cuh), which takes any layout aligned to the element size and
+// writes no partial sectors, with its blocks running down the columns of tiles for 4-, 8- and
+// 16-byte elements (each output piece then shares its partial lines with the piece of the block
+// just before and just after it). Launched on the caller's stream. The shapes and their measured
+// speeds are in kernels/NOTES.md. Below the library entry point: the candidate kernels by name
+// (variants.h), for the tests and bench_kernels --compare (the Hopper TMA kernels of tma.cuh are
+// candidates only).
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -115,23 +116,28 @@ bool run_tma(const void* in, void* out, const TransposeShape& s, cudaStream_t st
 }
 #endif
 
-#if XPOSE_HAVE_TMA
-// Hopper only: where the tiled kernel would run but the input rows are 32 or 64 bytes off
-// 128-byte lines, TMA loads with plain stores (tma_load_kernel) read that side faster (run 7,
-// NOTES.md: f32 20000x30000 0.914 against 0.903 x memcpy, 16384x16400 0.947 against 0.941).
-// Anywhere else, or where the device or the build has no sm_90, the tiled kernel runs.
-template <class C, class Tile>
-struct TmaReadSide {
+// K, only where every output row (INPUT: and every input row) starts on a 128-byte line
+// (pointers, pitches and batch strides multiples of 128 bytes); ES: element bytes. Output rows
+// off lines cost the tiled kernel 2.5-3.5 % against the skewed kernel in column-major order,
+// whose consecutive blocks complete each other's lines (run 11, NOTES.md, x memcpy: f32
+// 16400x16384 0.926 against 0.955, f64 16392x16384 0.931 against 0.955, c128 16388x16384 0.923
+// against 0.950). For f32, input rows off lines too: 20000x30000 0.902 (TMA loads 0.914) against
+// 0.943 for the skewed kernel with 256-byte L2 fetches; f64 and c128 keep the tiled kernel there
+// (16384x16392: 0.958 / 0.952 against 0.942 / 0.947).
+template <class K, int ES, bool INPUT>
+struct OnLines : K {
   static bool accepts(const void* in, const void* out, const TransposeShape& s) {
-    const std::int64_t in_pitch_bytes = s.in_pitch * C::S;
-    return in_pitch_bytes % 128 != 0 && in_pitch_bytes % 32 == 0 &&
-           Tiled<Tile>::accepts(in, out, s) && cuda_tile::tma_accepts<C, false>(in, out, s);
-  }
-  static void launch(const void* in, void* out, const TransposeShape& s, cudaStream_t st) {
-    if (!cuda_tile::launch_tma<C, false>(in, out, s, st)) Tiled<Tile>::launch(in, out, s, st);
+    constexpr std::int64_t kLine = 128;
+    constexpr std::int64_t es = ES;
+    const bool out_lines = reinterpret_cast<std::uintptr_t>(out) % kLine == 0 &&
+                           (s.out_pitch * es) % kLine == 0 &&
+                           (s.batch <= 1 || (s.out_batch_stride * es) % kLine == 0);
+    const bool in_lines = reinterpret_cast<std::uintptr_t>(in) % kLine == 0 &&
+                          (s.in_pitch * es) % kLine == 0 &&
+                          (s.batch <= 1 || (s.in_batch_stride * es) % kLine == 0);
+    return out_lines && (!INPUT || in_lines) && K::accepts(in, out, s);
   }
 };
-#endif
 
 // The first kernel that accepts the layout runs.
 template <class K, class... Rest>
@@ -153,13 +159,11 @@ using U8Skew = SkewConfig<1, 16, 128, 64, 256, 32>;
 using U16Tile = TileConfig<2, 16, 8, 8, 64>;
 using U16Skew = SkewConfig<2, 16, 64, 64, 256, 32>;
 using F32Tile = TileConfig<4, 8, 32, 32, 256>;
-using F32Skew = SkewConfig<4, 16, 64, 64, 256, 32, 4>;
+// 256-byte L2 fetches on the skewed f32 loads (run 11: x memcpy 0.909 -> 0.928 at 16411²).
+using F32Skew = SkewConfig<4, 16, 64, 64, 256, 32, 4, cuda_tile::kFetch256>;
 // The skewed fallbacks run column by column (run 10, NOTES.md: at 16411^2 x memcpy f32 0.901 ->
 // 0.909, f64 0.920 -> 0.932, c128 0.920 -> 0.931, the last with 32 x 32 blocks).
 constexpr int kSkewOrder = cuda_tile::kColumnMajor;
-#if XPOSE_HAVE_TMA
-using F32Tma = cuda_tile::TmaConfig<4, 2, 2, 256>;  // tmald-64x64
-#endif
 using F64Tile = TileConfig<8, 8, 32, 64, 256, 3>;
 using F64Skew = SkewConfig<8, 16, 32, 64, 256, 32, 4>;
 using C128Tile = TileConfig<16, 16, 16, 16, 256>;
@@ -182,18 +186,15 @@ void transpose_cuda(const void* in, void* out, std::size_t elem_size, const Tran
       dispatch<Tiled<U16Tile>, Skewed<U16Skew>>(in, out, elem_size, s, st);
       break;
     case 4:
-#if XPOSE_HAVE_TMA
-      dispatch<TmaReadSide<F32Tma, F32Tile>, Tiled<F32Tile>, Skewed<F32Skew, kSkewOrder>>(
-          in, out, elem_size, s, st);
-#else
-      dispatch<Tiled<F32Tile>, Skewed<F32Skew, kSkewOrder>>(in, out, elem_size, s, st);
-#endif
+      dispatch<OnLines<Tiled<F32Tile>, 4, true>, Skewed<F32Skew, kSkewOrder>>(in, out, elem_size, s, st);
       break;
     case 8:
-      dispatch<Tiled<F64Tile>, Skewed<F64Skew, kSkewOrder>>(in, out, elem_size, s, st);
+      dispatch<OnLines<Tiled<F64Tile>, 8, false>, Skewed<F64Skew, kSkewOrder>>(in, out, elem_size,
+                                                                               s, st);
       break;
     case 16:
-      dispatch<Tiled<C128Tile>, Skewed<C128Skew, kSkewOrder>>(in, out, elem_size, s, st);
+      dispatch<OnLines<Tiled<C128Tile>, 16, false>, Skewed<C128Skew, kSkewOrder>>(in, out, elem_size,
+                                                                                   s, st);
       break;
     default:
       throw UnsupportedInputError(
@@ -222,7 +223,7 @@ struct Entry {
   Runner run;
 };
 
-// Names: kernel-TILE[wWORD][-bMINB][-cm]; TILE is input rows x input columns of a tile (tiled,
+// Names: kernel-TILE[wWORD][-bMINB][-cm][-pBYTES]; -pBYTES: loads with an L2 prefetch size; TILE is input rows x input columns of a tile (tiled,
 // tma), output columns x output rows of a block (skew, rskew); -cm: blocks in column-major
 // order. tile: tiled.cuh; skew: skew.cuh; rskew: realign.cuh (skewed pieces, realigned words);
 // peel: tiled interior + skewed edge strips; tma: tma.cuh (Hopper bulk tensor copies; declines
@@ -235,8 +236,34 @@ const Entry kEntries[] = {
     // f32
     {4, "tile-64x64w8", run_kernel<Tiled<F32Tile>>},
     {4, "peel-64x64w8", run_kernel<Peeled<F32Tile, Skewed<F32Skew, kSkewOrder>>>},
-    {4, "skew-64x64w16-b4", run_kernel<Skewed<F32Skew>>},
-    {4, "skew-64x64w16-b4-cm", run_kernel<Skewed<F32Skew, kSkewOrder>>},
+    {4, "skew-64x64w16-b4", run_kernel<Skewed<SkewConfig<4, 16, 64, 64, 256, 32, 4>>>},
+    {4, "skew-64x64w16-b4-cm",
+     run_kernel<Skewed<SkewConfig<4, 16, 64, 64, 256, 32, 4>, kSkewOrder>>},
+    {4, "tile-64x64w8-p128", run_kernel<Tiled<TileConfig<4, 8, 32, 32, 256, 1, 4>>>},
+    {4, "tile-64x64w8-p256", run_kernel<Tiled<TileConfig<4, 8, 32, 32, 256, 1, 8>>>},
+    {4, "skew-64x64w16-b4-cm-p128",
+     run_kernel<Skewed<SkewConfig<4, 16, 64, 64, 256, 32, 4, 4>, kSkewOrder>>},
+    {4, "skew-64x64w16-b4-cm-p256", run_kernel<Skewed<F32Skew, kSkewOrder>>},
+    {4, "skew-64x64w16-b4-p256", run_kernel<Skewed<SkewConfig<4, 16, 64, 64, 256, 32, 4, 8>>>},
+    {4, "skew-64x64w16-t512-b2-cm-p256",
+     run_kernel<Skewed<SkewConfig<4, 16, 64, 64, 512, 32, 2, 8>, kSkewOrder>>},
+    {4, "skew-64x64w8-b4-cm-p256",
+     run_kernel<Skewed<SkewConfig<4, 8, 64, 64, 256, 32, 4, 8>, kSkewOrder>>},
+    {4, "skew-64x64w16-b4-g64-p256", run_kernel<Skewed<F32Skew, 64>>},
+    {4, "skew-128x64w16-b3-cm-p256",
+     run_kernel<Skewed<SkewConfig<4, 16, 128, 64, 256, 32, 3, 8>, kSkewOrder>>},
+    {4, "skew-96x64w16-b4-cm-p256",
+     run_kernel<Skewed<SkewConfig<4, 16, 96, 64, 256, 32, 4, 8>, kSkewOrder>>},
+    {4, "skew-64x64w16-b3-cm-p256",
+     run_kernel<Skewed<SkewConfig<4, 16, 64, 64, 256, 32, 3, 8>, kSkewOrder>>},
+    {4, "skew-32x64w16-b4-cm-p256",
+     run_kernel<Skewed<SkewConfig<4, 16, 32, 64, 256, 32, 4, 8>, kSkewOrder>>},
+    {4, "skew-64x32w16-b4-cm-p256",
+     run_kernel<Skewed<SkewConfig<4, 16, 64, 32, 256, 32, 4, 8>, kSkewOrder>>},
+    {4, "skew-32x128w16-b4-cm-p256",
+     run_kernel<Skewed<SkewConfig<4, 16, 32, 128, 256, 32, 4, 8>, kSkewOrder>>},
+    {4, "skew-128x32w16-b4-cm-p256",
+     run_kernel<Skewed<SkewConfig<4, 16, 128, 32, 256, 32, 4, 8>, kSkewOrder>>},
     {4, "rskew-56x64", run_kernel<Realigned<RealignConfig<4, 56, 64, 256>>>},
     {4, "rskew-56x64-b4", run_kernel<Realigned<RealignConfig<4, 56, 64, 256, 4>>>},
     {4, "rskew-56x128-b2", run_kernel<Realigned<RealignConfig<4, 56, 128, 256, 2>>>},
@@ -251,6 +278,16 @@ const Entry kEntries[] = {
     {8, "skew-64x64w16", run_kernel<Skewed<SkewConfig<8, 16, 64, 64, 256, 32>>>},
     {8, "skew-32x64w16-b4", run_kernel<Skewed<F64Skew>>},
     {8, "skew-32x64w16-b4-cm", run_kernel<Skewed<F64Skew, kSkewOrder>>},
+    {8, "tile-32x64w8-b3-p256", run_kernel<Tiled<TileConfig<8, 8, 32, 64, 256, 3, 8>>>},
+    {8, "skew-32x64w16-b4-cm-p256",
+     run_kernel<Skewed<SkewConfig<8, 16, 32, 64, 256, 32, 4, 8>, kSkewOrder>>},
+    {8, "skew-32x64w16-b4-cm-p128",
+     run_kernel<Skewed<SkewConfig<8, 16, 32, 64, 256, 32, 4, 4>, kSkewOrder>>},
+    {8, "skew-64x32w16-b4-cm", run_kernel<Skewed<SkewConfig<8, 16, 64, 32, 256, 32, 4>, kSkewOrder>>},
+    {8, "skew-64x32w16-b4-cm-p256",
+     run_kernel<Skewed<SkewConfig<8, 16, 64, 32, 256, 32, 4, 8>, kSkewOrder>>},
+    {8, "skew-32x32w16-b4-cm-p256",
+     run_kernel<Skewed<SkewConfig<8, 16, 32, 32, 256, 32, 4, 8>, kSkewOrder>>},
     {8, "rskew-60x32", run_kernel<Realigned<RealignConfig<8, 60, 32, 256>>>},
     {8, "rskew-60x32-b4", run_kernel<Realigned<RealignConfig<8, 60, 32, 256, 4>>>},
     {8, "rskew-28x64-b4", run_kernel<Realigned<RealignConfig<8, 28, 64, 256, 4>>>},
@@ -264,6 +301,9 @@ const Entry kEntries[] = {
     {16, "skew-32x32-b3", run_kernel<Skewed<SkewConfig<16, 16, 32, 32, 256, 32, 3>>>},
     {16, "skew-32x32-b4", run_kernel<Skewed<C128Skew>>},
     {16, "skew-32x32-b4-cm", run_kernel<Skewed<C128Skew, kSkewOrder>>},
+    {16, "tile-16x16-p256", run_kernel<Tiled<TileConfig<16, 16, 16, 16, 256, 1, 8>>>},
+    {16, "skew-32x32-b4-cm-p256",
+     run_kernel<Skewed<SkewConfig<16, 16, 32, 32, 256, 32, 4, 8>, kSkewOrder>>},
     {16, "skew-16x64-b4", run_kernel<Skewed<SkewConfig<16, 16, 16, 64, 256, 32, 4>>>},
     {16, "rskew-30x32", run_kernel<Realigned<RealignConfig<16, 30, 32, 256>>>},
     {16, "rskew-62x16-b4", run_kernel<Realigned<RealignConfig<16, 62, 16, 256, 4>>>},
