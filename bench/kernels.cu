@@ -389,10 +389,9 @@ std::vector<Variant> variants_for(bool quick) {
 template <int S>
 std::vector<Variant> candidates_for(const std::vector<std::string>& only) {
   std::vector<Variant> vs = variants_for<S>(true);
-  vs.erase(std::remove_if(vs.begin(), vs.end(),
-                          [](const Variant& v) {
-                            return v.kernel != "memcpy" && v.kernel != "cublas-geam";
-                          }),
+  vs.erase(std::remove_if(
+               vs.begin(), vs.end(),
+               [](const Variant& v) { return v.kernel != "memcpy" && v.kernel != "cublas-geam"; }),
            vs.end());
   auto wanted = [&](const std::string& n) {
     return only.empty() || std::find(only.begin(), only.end(), n) != only.end();
@@ -678,8 +677,9 @@ void run_huge(Bench& bench, const Options& opt, std::vector<Row>& rows_out) {
 // The winner per shape among the candidates (rows of one memcpy row onwards), against memcpy,
 // cuBLAS and the library defaults; the goals from the issue beside them.
 void print_compare(const std::vector<Row>& rows) {
-  std::printf("\n# compare: best candidate per shape (x mcpy: over memcpy in the same run; in place"
-              " x oop: in-place GB/s over the best out-of-place candidate's)\n");
+  std::printf(
+      "\n# compare: best candidate per shape (x mcpy: over memcpy in the same run; in place"
+      " x oop: in-place GB/s over the best out-of-place candidate's)\n");
   std::printf("%-5s %-12s %7s %-8s %6s  %-18s %6s %-5s %6s %-6s  %6s %-18s %6s %-5s\n", "type",
               "shape", "memcpy", "goal", "dflt", "best out of place", "x mcpy", "goal", "geam",
               "beats", "ip dft", "best in place", "x oop", "goal");
@@ -704,14 +704,16 @@ void print_compare(const std::vector<Row>& rows) {
     const double goal = aligned_goal ? 0.97 : 0.93;
     auto ratio = [&](const Row* r) { return r && m.gbps > 0 ? r->gbps / m.gbps : 0.0; };
     const double oop_ref = best ? best->gbps : 0;
-    std::printf("%-5s %-12s %7.0f >=%-6.2f %6.3f  %-18s %6.3f %-5s %6.3f %-6s  %6.3f %-18s %6.3f %-5s\n",
-                m.type.c_str(), m.shape.c_str(), m.gbps, goal, ratio(dflt),
-                best ? best->detail.c_str() : "-", ratio(best),
-                ratio(best) >= goal ? "met" : "MISS", ratio(geam),
-                best && geam ? (best->gbps > geam->gbps ? "yes" : "NO") : "-",
-                idflt && oop_ref > 0 ? idflt->gbps / oop_ref : 0.0,
-                ibest ? ibest->detail.c_str() : "-", ibest && oop_ref > 0 ? ibest->gbps / oop_ref : 0.0,
-                !ibest ? "-" : ibest->gbps / oop_ref >= 0.95 ? "met" : "MISS");
+    std::printf(
+        "%-5s %-12s %7.0f >=%-6.2f %6.3f  %-18s %6.3f %-5s %6.3f %-6s  %6.3f %-18s %6.3f %-5s\n",
+        m.type.c_str(), m.shape.c_str(), m.gbps, goal, ratio(dflt),
+        best ? best->detail.c_str() : "-", ratio(best), ratio(best) >= goal ? "met" : "MISS",
+        ratio(geam), best && geam ? (best->gbps > geam->gbps ? "yes" : "NO") : "-",
+        idflt && oop_ref > 0 ? idflt->gbps / oop_ref : 0.0, ibest ? ibest->detail.c_str() : "-",
+        ibest && oop_ref > 0 ? ibest->gbps / oop_ref : 0.0,
+        !ibest                          ? "-"
+        : ibest->gbps / oop_ref >= 0.95 ? "met"
+                                        : "MISS");
   }
 }
 
@@ -879,8 +881,7 @@ int main(int argc, char** argv) {
         }
         opt.types.push_back(t);
       }
-    }
-    else if (a == "--list")
+    } else if (a == "--list")
       list = true;
     else {
       std::fprintf(

@@ -229,7 +229,8 @@ void launch_skewed_with(void (*kernel)(SkewParams), const char* name, const void
   const std::int64_t gx = std::min<std::int64_t>(p.tiles, 0x7fffffff);
   const std::int64_t gy = std::min<std::int64_t>(s.batch, 65535);
   cuda_detail::allow_dynamic_smem(kernel, C::SMEM_BYTES);
-  kernel<<<dim3(static_cast<unsigned>(gx), static_cast<unsigned>(gy)), C::NT, C::SMEM_BYTES, stream>>>(p);
+  kernel<<<dim3(static_cast<unsigned>(gx), static_cast<unsigned>(gy)), C::NT, C::SMEM_BYTES,
+           stream>>>(p);
   const cudaError_t err = cudaGetLastError();
   if (err != cudaSuccess)
     cuda_detail::throw_cuda_error(err, cat("launch of ", name).c_str(), __FILE__, __LINE__);
@@ -244,7 +245,8 @@ void launch_skew(const void* in, void* out, const TransposeShape& s, cudaStream_
   const bool aligned = reinterpret_cast<std::uintptr_t>(out) % C::A_OUT == 0 &&
                        out_pitch_bytes % C::A_OUT == 0 &&
                        (s.batch <= 1 || s.out_batch_stride * C::S % C::A_OUT == 0);
-  launch_skewed_with<C>(skew_kernel<C>, "skew_kernel", in, out, s, aligned ? 0 : C::M, stream, group);
+  launch_skewed_with<C>(skew_kernel<C>, "skew_kernel", in, out, s, aligned ? 0 : C::M, stream,
+                        group);
 }
 
 #endif  // __CUDACC__

@@ -165,8 +165,8 @@ __device__ __forceinline__ void store_word(T* p, const T& v) {
 /// block b = (h, g) sitting h blocks down and g across. Blocks past C::BLOCKS (a last, partial
 /// round of threads) are skipped.
 template <class C, class Word>
-__device__ __forceinline__ void store_blocks_transposed(
-    const typename C::Pack (&v)[C::LOADS][C::V], Word* __restrict__ smem) {
+__device__ __forceinline__ void store_blocks_transposed(const typename C::Pack (&v)[C::LOADS][C::V],
+                                                        Word* __restrict__ smem) {
   using Pack = typename C::Pack;
 #pragma unroll
   for (int q = 0; q < C::LOADS; ++q) {

@@ -24,9 +24,9 @@ namespace xpose::kernels {
 
 namespace {
 
+using cuda_tile::kFetch256;
 using cuda_tile::PairOrder;
 using cuda_tile::TileConfig;
-using cuda_tile::kFetch256;
 
 // Tile pairs through register-transposed word blocks: n a whole number of words; P consecutive
 // pairs a block, their loads all issued before the first use.
@@ -122,8 +122,8 @@ void transpose_inplace_cuda(void* buf, std::size_t elem_size, std::int64_t n, st
       break;
     case 16:  // rows off sectors: 2 pairs a block, grouped order, 32 tile rows at a time (run 8),
               // loads with 256-byte L2 fetches (run 11)
-      dispatch<OffSector<Tiled<TileConfig<16, 16, 32, 32, 256, 1, kFetch256>, PairOrder::Grouped,
-                               32, 2>>,
+      dispatch<OffSector<
+                   Tiled<TileConfig<16, 16, 32, 32, 256, 1, kFetch256>, PairOrder::Grouped, 32, 2>>,
                Tiled<TileConfig<16, 16, 32, 32, 256>>>(buf, n, batch, st);
       break;
     default:
@@ -159,10 +159,10 @@ constexpr PairOrder kGrp = PairOrder::Grouped;
 
 // Names: kernel-TILE[wWORD][-tTHREADS]-order[-bMINB]; TILE the square tile's side in elements;
 // stag: the staggered triangular order, row: row-wise triangular, gG: grouped, G tile rows at a
-// time (the library's orders: row-wise on sector-aligned rows, grouped otherwise). tile: inplace_kernel
-// (words need n a multiple of the word); multiP: inplace_multi_kernel, P pairs a block; stripP:
-// inplace_strip_kernel, P pairs a block, mirror strip on sectors (-l128: on 128-byte lines);
-// realign: inplace_realign_kernel (any n); -pBYTES: loads with an L2 prefetch size.
+// time (the library's orders: row-wise on sector-aligned rows, grouped otherwise). tile:
+// inplace_kernel (words need n a multiple of the word); multiP: inplace_multi_kernel, P pairs a
+// block; stripP: inplace_strip_kernel, P pairs a block, mirror strip on sectors (-l128: on 128-byte
+// lines); realign: inplace_realign_kernel (any n); -pBYTES: loads with an L2 prefetch size.
 const Entry kEntries[] = {
     {1, "tile-128w16-stag", run_kernel<Tiled<TileConfig<1, 16, 8, 8, 64>, kStag>>},
     {1, "tile-128w16-row", run_kernel<Tiled<TileConfig<1, 16, 8, 8, 64>, kRow>>},
@@ -171,7 +171,6 @@ const Entry kEntries[] = {
     // f32
     {4, "tile-64w16-stag", run_kernel<Tiled<TileConfig<4, 16, 16, 16, 256>, kStag>>},
     {4, "tile-64w16-row", run_kernel<Tiled<TileConfig<4, 16, 16, 16, 256>, kRow>>},
-    {4, "tile-64w16-row-p256", run_kernel<Tiled<TileConfig<4, 16, 16, 16, 256, 1, 8>, kRow>>},
     {4, "tile-64w4-stag", run_kernel<Tiled<TileConfig<4, 4, 64, 64, 256>, kStag>>},
     {4, "tile-64w4-row", run_kernel<Tiled<TileConfig<4, 4, 64, 64, 256>, kRow>>},
     {4, "tile-32w4-row", run_kernel<Tiled<TileConfig<4, 4, 32, 32, 256>, kRow>>},
@@ -189,20 +188,12 @@ const Entry kEntries[] = {
     {4, "multi4-32w4-g32-b2", run_kernel<Tiled<TileConfig<4, 4, 32, 32, 256, 2>, kGrp, 32, 4>>},
     {4, "strip4-32w4-g32-b2", run_kernel<Strip<TileConfig<4, 4, 32, 32, 256, 2>, 32, 4>>},
     {4, "strip4-32w4-t512-g8-b2", run_kernel<Strip<TileConfig<4, 4, 32, 32, 512, 2>, 8, 4>>},
-    {4, "strip4-32w4-t512-g4-b2-l128", run_kernel<Strip<TileConfig<4, 4, 32, 32, 512, 2>, 4, 4, 128>>},
-    {4, "strip4-32w4-t512-g8-b2-l128", run_kernel<Strip<TileConfig<4, 4, 32, 32, 512, 2>, 8, 4, 128>>},
-    {4, "strip4-32w4-t512-g8-b2-l128-p128",
-     run_kernel<Strip<TileConfig<4, 4, 32, 32, 512, 2, 4>, 8, 4, 128>>},
+    {4, "strip4-32w4-t512-g4-b2-l128",
+     run_kernel<Strip<TileConfig<4, 4, 32, 32, 512, 2>, 4, 4, 128>>},
+    {4, "strip4-32w4-t512-g8-b2-l128",
+     run_kernel<Strip<TileConfig<4, 4, 32, 32, 512, 2>, 8, 4, 128>>},
     {4, "strip4-32w4-t512-g8-b2-l128-p256",
      run_kernel<Strip<TileConfig<4, 4, 32, 32, 512, 2, 8>, 8, 4, 128>>},
-    {4, "strip4-32w4-t512-g4-b2-l128-p256",
-     run_kernel<Strip<TileConfig<4, 4, 32, 32, 512, 2, 8>, 4, 4, 128>>},
-    {4, "strip4-32w4-t512-g16-b2-l128-p256",
-     run_kernel<Strip<TileConfig<4, 4, 32, 32, 512, 2, 8>, 16, 4, 128>>},
-    {4, "strip4-32w4-t512-g8-b2-p256", run_kernel<Strip<TileConfig<4, 4, 32, 32, 512, 2, 8>, 8, 4>>},
-    {4, "strip8-32w4-t512-g32-b2-p256", run_kernel<Strip<TileConfig<4, 4, 32, 32, 512, 2, 8>, 32, 8>>},
-    {4, "multi4-32w4-g8-b2-p256", run_kernel<Tiled<TileConfig<4, 4, 32, 32, 256, 2, 8>, kGrp, 8, 4>>},
-    {4, "tile-32w4-g4-p256", run_kernel<Tiled<TileConfig<4, 4, 32, 32, 256, 1, 8>, kGrp, 4>>},
     {4, "strip8-32w4-t512-g32-b2", run_kernel<Strip<TileConfig<4, 4, 32, 32, 512, 2>, 32, 8>>},
     {4, "multi2-32w4-g16-b3", run_kernel<Tiled<TileConfig<4, 4, 32, 32, 256, 3>, kGrp, 16, 2>>},
     {4, "realign-64-stag", run_kernel<Realigned<TileConfig<4, 16, 16, 16, 256>, kStag>>},
@@ -212,7 +203,6 @@ const Entry kEntries[] = {
     // f64
     {8, "tile-32w16-stag", run_kernel<Tiled<TileConfig<8, 16, 16, 16, 256>, kStag>>},
     {8, "tile-32w16-row", run_kernel<Tiled<TileConfig<8, 16, 16, 16, 256>, kRow>>},
-    {8, "tile-32w16-row-p256", run_kernel<Tiled<TileConfig<8, 16, 16, 16, 256, 1, 8>, kRow>>},
     {8, "tile-32w8-stag", run_kernel<Tiled<TileConfig<8, 8, 32, 32, 256>, kStag>>},
     {8, "tile-32w8-row", run_kernel<Tiled<TileConfig<8, 8, 32, 32, 256>, kRow>>},
     {8, "tile-64w8-t512-row", run_kernel<Tiled<TileConfig<8, 8, 64, 64, 512, 2>, kRow>>},
@@ -227,16 +217,12 @@ const Entry kEntries[] = {
     {8, "strip2-32w8-g4", run_kernel<Strip<TileConfig<8, 8, 32, 32, 256>, 4, 2>>},
     {8, "strip4-32w8-t512-g16-b2", run_kernel<Strip<TileConfig<8, 8, 32, 32, 512, 2>, 16, 4>>},
     {8, "strip8-32w8-t1024-g16", run_kernel<Strip<TileConfig<8, 8, 32, 32, 1024>, 16, 8>>},
-    {8, "strip4-32w8-t512-g8-b2-l128", run_kernel<Strip<TileConfig<8, 8, 32, 32, 512, 2>, 8, 4, 128>>},
-    {8, "strip4-32w8-t512-g64-b2-l128", run_kernel<Strip<TileConfig<8, 8, 32, 32, 512, 2>, 64, 4, 128>>},
+    {8, "strip4-32w8-t512-g8-b2-l128",
+     run_kernel<Strip<TileConfig<8, 8, 32, 32, 512, 2>, 8, 4, 128>>},
+    {8, "strip4-32w8-t512-g64-b2-l128",
+     run_kernel<Strip<TileConfig<8, 8, 32, 32, 512, 2>, 64, 4, 128>>},
     {8, "strip4-32w8-t512-g64-b2-l128-p256",
      run_kernel<Strip<TileConfig<8, 8, 32, 32, 512, 2, 8>, 64, 4, 128>>},
-    {8, "strip4-32w8-t512-g64-b2-l128-p128",
-     run_kernel<Strip<TileConfig<8, 8, 32, 32, 512, 2, 4>, 64, 4, 128>>},
-    {8, "strip4-32w8-t512-g16-b2-l128-p256",
-     run_kernel<Strip<TileConfig<8, 8, 32, 32, 512, 2, 8>, 16, 4, 128>>},
-    {8, "strip4-32w8-t512-g8-b2-l128-p256",
-     run_kernel<Strip<TileConfig<8, 8, 32, 32, 512, 2, 8>, 8, 4, 128>>},
     {8, "strip4-32w8-g16-b2-l128", run_kernel<Strip<TileConfig<8, 8, 32, 32, 256, 2>, 16, 4, 128>>},
     {8, "strip4-32w8-g16-b2", run_kernel<Strip<TileConfig<8, 8, 32, 32, 256, 2>, 16, 4>>},
     {8, "realign-32-stag", run_kernel<Realigned<TileConfig<8, 16, 16, 16, 256>, kStag>>},
@@ -252,11 +238,8 @@ const Entry kEntries[] = {
     {16, "multi2-32-g8", run_kernel<Tiled<TileConfig<16, 16, 32, 32, 256>, kGrp, 8, 2>>},
     {16, "multi2-32-g16", run_kernel<Tiled<TileConfig<16, 16, 32, 32, 256>, kGrp, 16, 2>>},
     {16, "multi2-32-g32", run_kernel<Tiled<TileConfig<16, 16, 32, 32, 256>, kGrp, 32, 2>>},
-    {16, "multi2-32-g32-p256", run_kernel<Tiled<TileConfig<16, 16, 32, 32, 256, 1, 8>, kGrp, 32, 2>>},
-    {16, "multi2-32-g8-p256", run_kernel<Tiled<TileConfig<16, 16, 32, 32, 256, 1, 8>, kGrp, 8, 2>>},
-    {16, "multi2-32-g32-p128", run_kernel<Tiled<TileConfig<16, 16, 32, 32, 256, 1, 4>, kGrp, 32, 2>>},
-    {16, "strip2-32-g32-p256", run_kernel<Strip<TileConfig<16, 16, 32, 32, 256, 1, 8>, 32, 2>>},
-    {16, "tile-32-row-p256", run_kernel<Tiled<TileConfig<16, 16, 32, 32, 256, 1, 8>, kRow>>},
+    {16, "multi2-32-g32-p256",
+     run_kernel<Tiled<TileConfig<16, 16, 32, 32, 256, 1, 8>, kGrp, 32, 2>>},
     {16, "strip2-32-g32", run_kernel<Strip<TileConfig<16, 16, 32, 32, 256>, 32, 2>>},
     {16, "tile-16-stag", run_kernel<Tiled<TileConfig<16, 16, 16, 16, 256>, kStag>>},
     {16, "tile-16-row", run_kernel<Tiled<TileConfig<16, 16, 16, 16, 256>, kRow>>},
@@ -287,8 +270,8 @@ bool run_in_place(const std::string& name, void* buf, std::size_t elem_size, std
     if (reinterpret_cast<std::uintptr_t>(buf) % elem_size != 0) return false;
     return e.run(buf, n, batch, static_cast<cudaStream_t>(stream));
   }
-  throw UnsupportedInputError(cat("transpose_inplace_cuda: no variant '", name,
-                                  "' for element size ", elem_size));
+  throw UnsupportedInputError(
+      cat("transpose_inplace_cuda: no variant '", name, "' for element size ", elem_size));
 }
 
 }  // namespace variants

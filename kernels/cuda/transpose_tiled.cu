@@ -1,6 +1,6 @@
 // Out-of-place CUDA transpose: per element size, the tiled kernel (tiled.cuh) with the tile shape
 // measured fastest, where pointers and pitches allow its words and every output row starts on a
-// 128-byte line (f32: every row on both sides; 1- and 2-byte elements: on a 32-byte sector);
+// 256-byte boundary (1- and 2-byte elements: on a 32-byte sector);
 // otherwise the skewed kernel (skew.cuh), which takes any layout aligned to the element size and
 // writes no partial sectors, with its blocks running down the columns of tiles for 4-, 8- and
 // 16-byte elements (each output piece then shares its partial lines with the piece of the block
@@ -116,26 +116,23 @@ bool run_tma(const void* in, void* out, const TransposeShape& s, cudaStream_t st
 }
 #endif
 
-// K, only where every output row (INPUT: and every input row) starts on a 128-byte line
-// (pointers, pitches and batch strides multiples of 128 bytes); ES: element bytes. Output rows
-// off lines cost the tiled kernel 2.5-3.5 % against the skewed kernel in column-major order,
-// whose consecutive blocks complete each other's lines (run 11, NOTES.md, x memcpy: f32
-// 16400x16384 0.926 against 0.955, f64 16392x16384 0.931 against 0.955, c128 16388x16384 0.923
-// against 0.950). For f32, input rows off lines too: 20000x30000 0.902 (TMA loads 0.914) against
-// 0.943 for the skewed kernel with 256-byte L2 fetches; f64 and c128 keep the tiled kernel there
-// (16384x16392: 0.958 / 0.952 against 0.942 / 0.947).
-template <class K, int ES, bool INPUT>
-struct OnLines : K {
+// K, only where every output row starts on a 256-byte boundary (output pointer, pitch and batch
+// stride multiples of 256 bytes); ES: element bytes. The tiled kernels of 4-, 8- and 16-byte
+// elements write 256-byte pieces of the output rows. Where the output pitch is off 256 bytes
+// they lose 2.5-4 % against the skewed kernel in column-major order, whose consecutive blocks
+// complete each other's lines (run 11, NOTES.md, x memcpy: f32 16400x16384 0.925 against 0.955,
+// 20000x30000 0.902 against 0.943; f64 16392x16384 0.931 against 0.955; c128 16392x16384, rows
+// on 128-byte lines, 0.924 against 0.951), and where it is on them they win (c128 16400x16384
+// 0.973; f64 / c128 20000x30000 0.953 / 0.963 against 0.945 / 0.961). The input side moves
+// either kernel by less than 0.5 %.
+template <class K, int ES>
+struct OutputOn256 : K {
   static bool accepts(const void* in, const void* out, const TransposeShape& s) {
-    constexpr std::int64_t kLine = 128;
+    constexpr std::int64_t kPiece = 256;
     constexpr std::int64_t es = ES;
-    const bool out_lines = reinterpret_cast<std::uintptr_t>(out) % kLine == 0 &&
-                           (s.out_pitch * es) % kLine == 0 &&
-                           (s.batch <= 1 || (s.out_batch_stride * es) % kLine == 0);
-    const bool in_lines = reinterpret_cast<std::uintptr_t>(in) % kLine == 0 &&
-                          (s.in_pitch * es) % kLine == 0 &&
-                          (s.batch <= 1 || (s.in_batch_stride * es) % kLine == 0);
-    return out_lines && (!INPUT || in_lines) && K::accepts(in, out, s);
+    return reinterpret_cast<std::uintptr_t>(out) % kPiece == 0 &&
+           (s.out_pitch * es) % kPiece == 0 &&
+           (s.batch <= 1 || (s.out_batch_stride * es) % kPiece == 0) && K::accepts(in, out, s);
   }
 };
 
@@ -186,15 +183,16 @@ void transpose_cuda(const void* in, void* out, std::size_t elem_size, const Tran
       dispatch<Tiled<U16Tile>, Skewed<U16Skew>>(in, out, elem_size, s, st);
       break;
     case 4:
-      dispatch<OnLines<Tiled<F32Tile>, 4, true>, Skewed<F32Skew, kSkewOrder>>(in, out, elem_size, s, st);
+      dispatch<OutputOn256<Tiled<F32Tile>, 4>, Skewed<F32Skew, kSkewOrder>>(in, out, elem_size, s,
+                                                                            st);
       break;
     case 8:
-      dispatch<OnLines<Tiled<F64Tile>, 8, false>, Skewed<F64Skew, kSkewOrder>>(in, out, elem_size,
-                                                                               s, st);
+      dispatch<OutputOn256<Tiled<F64Tile>, 8>, Skewed<F64Skew, kSkewOrder>>(in, out, elem_size, s,
+                                                                            st);
       break;
     case 16:
-      dispatch<OnLines<Tiled<C128Tile>, 16, false>, Skewed<C128Skew, kSkewOrder>>(in, out, elem_size,
-                                                                                   s, st);
+      dispatch<OutputOn256<Tiled<C128Tile>, 16>, Skewed<C128Skew, kSkewOrder>>(in, out, elem_size,
+                                                                               s, st);
       break;
     default:
       throw UnsupportedInputError(
@@ -223,11 +221,11 @@ struct Entry {
   Runner run;
 };
 
-// Names: kernel-TILE[wWORD][-bMINB][-cm][-pBYTES]; -pBYTES: loads with an L2 prefetch size; TILE is input rows x input columns of a tile (tiled,
-// tma), output columns x output rows of a block (skew, rskew); -cm: blocks in column-major
-// order. tile: tiled.cuh; skew: skew.cuh; rskew: realign.cuh (skewed pieces, realigned words);
-// peel: tiled interior + skewed edge strips; tma: tma.cuh (Hopper bulk tensor copies; declines
-// elsewhere); tmald: TMA loads, plain stores.
+// Names: kernel-TILE[wWORD][-bMINB][-cm][-pBYTES]; -pBYTES: loads with an L2 prefetch size; TILE is
+// input rows x input columns of a tile (tiled, tma), output columns x output rows of a block (skew,
+// rskew); -cm: blocks in column-major order. tile: tiled.cuh; skew: skew.cuh; rskew: realign.cuh
+// (skewed pieces, realigned words); peel: tiled interior + skewed edge strips; tma: tma.cuh (Hopper
+// bulk tensor copies; declines elsewhere); tmald: TMA loads, plain stores.
 const Entry kEntries[] = {
     {1, "tile-128x128w16", run_kernel<Tiled<U8Tile>>},
     {1, "skew-128x64w16", run_kernel<Skewed<U8Skew>>},
@@ -239,31 +237,7 @@ const Entry kEntries[] = {
     {4, "skew-64x64w16-b4", run_kernel<Skewed<SkewConfig<4, 16, 64, 64, 256, 32, 4>>>},
     {4, "skew-64x64w16-b4-cm",
      run_kernel<Skewed<SkewConfig<4, 16, 64, 64, 256, 32, 4>, kSkewOrder>>},
-    {4, "tile-64x64w8-p128", run_kernel<Tiled<TileConfig<4, 8, 32, 32, 256, 1, 4>>>},
-    {4, "tile-64x64w8-p256", run_kernel<Tiled<TileConfig<4, 8, 32, 32, 256, 1, 8>>>},
-    {4, "skew-64x64w16-b4-cm-p128",
-     run_kernel<Skewed<SkewConfig<4, 16, 64, 64, 256, 32, 4, 4>, kSkewOrder>>},
     {4, "skew-64x64w16-b4-cm-p256", run_kernel<Skewed<F32Skew, kSkewOrder>>},
-    {4, "skew-64x64w16-b4-p256", run_kernel<Skewed<SkewConfig<4, 16, 64, 64, 256, 32, 4, 8>>>},
-    {4, "skew-64x64w16-t512-b2-cm-p256",
-     run_kernel<Skewed<SkewConfig<4, 16, 64, 64, 512, 32, 2, 8>, kSkewOrder>>},
-    {4, "skew-64x64w8-b4-cm-p256",
-     run_kernel<Skewed<SkewConfig<4, 8, 64, 64, 256, 32, 4, 8>, kSkewOrder>>},
-    {4, "skew-64x64w16-b4-g64-p256", run_kernel<Skewed<F32Skew, 64>>},
-    {4, "skew-128x64w16-b3-cm-p256",
-     run_kernel<Skewed<SkewConfig<4, 16, 128, 64, 256, 32, 3, 8>, kSkewOrder>>},
-    {4, "skew-96x64w16-b4-cm-p256",
-     run_kernel<Skewed<SkewConfig<4, 16, 96, 64, 256, 32, 4, 8>, kSkewOrder>>},
-    {4, "skew-64x64w16-b3-cm-p256",
-     run_kernel<Skewed<SkewConfig<4, 16, 64, 64, 256, 32, 3, 8>, kSkewOrder>>},
-    {4, "skew-32x64w16-b4-cm-p256",
-     run_kernel<Skewed<SkewConfig<4, 16, 32, 64, 256, 32, 4, 8>, kSkewOrder>>},
-    {4, "skew-64x32w16-b4-cm-p256",
-     run_kernel<Skewed<SkewConfig<4, 16, 64, 32, 256, 32, 4, 8>, kSkewOrder>>},
-    {4, "skew-32x128w16-b4-cm-p256",
-     run_kernel<Skewed<SkewConfig<4, 16, 32, 128, 256, 32, 4, 8>, kSkewOrder>>},
-    {4, "skew-128x32w16-b4-cm-p256",
-     run_kernel<Skewed<SkewConfig<4, 16, 128, 32, 256, 32, 4, 8>, kSkewOrder>>},
     {4, "rskew-56x64", run_kernel<Realigned<RealignConfig<4, 56, 64, 256>>>},
     {4, "rskew-56x64-b4", run_kernel<Realigned<RealignConfig<4, 56, 64, 256, 4>>>},
     {4, "rskew-56x128-b2", run_kernel<Realigned<RealignConfig<4, 56, 128, 256, 2>>>},
@@ -278,16 +252,6 @@ const Entry kEntries[] = {
     {8, "skew-64x64w16", run_kernel<Skewed<SkewConfig<8, 16, 64, 64, 256, 32>>>},
     {8, "skew-32x64w16-b4", run_kernel<Skewed<F64Skew>>},
     {8, "skew-32x64w16-b4-cm", run_kernel<Skewed<F64Skew, kSkewOrder>>},
-    {8, "tile-32x64w8-b3-p256", run_kernel<Tiled<TileConfig<8, 8, 32, 64, 256, 3, 8>>>},
-    {8, "skew-32x64w16-b4-cm-p256",
-     run_kernel<Skewed<SkewConfig<8, 16, 32, 64, 256, 32, 4, 8>, kSkewOrder>>},
-    {8, "skew-32x64w16-b4-cm-p128",
-     run_kernel<Skewed<SkewConfig<8, 16, 32, 64, 256, 32, 4, 4>, kSkewOrder>>},
-    {8, "skew-64x32w16-b4-cm", run_kernel<Skewed<SkewConfig<8, 16, 64, 32, 256, 32, 4>, kSkewOrder>>},
-    {8, "skew-64x32w16-b4-cm-p256",
-     run_kernel<Skewed<SkewConfig<8, 16, 64, 32, 256, 32, 4, 8>, kSkewOrder>>},
-    {8, "skew-32x32w16-b4-cm-p256",
-     run_kernel<Skewed<SkewConfig<8, 16, 32, 32, 256, 32, 4, 8>, kSkewOrder>>},
     {8, "rskew-60x32", run_kernel<Realigned<RealignConfig<8, 60, 32, 256>>>},
     {8, "rskew-60x32-b4", run_kernel<Realigned<RealignConfig<8, 60, 32, 256, 4>>>},
     {8, "rskew-28x64-b4", run_kernel<Realigned<RealignConfig<8, 28, 64, 256, 4>>>},
@@ -301,9 +265,6 @@ const Entry kEntries[] = {
     {16, "skew-32x32-b3", run_kernel<Skewed<SkewConfig<16, 16, 32, 32, 256, 32, 3>>>},
     {16, "skew-32x32-b4", run_kernel<Skewed<C128Skew>>},
     {16, "skew-32x32-b4-cm", run_kernel<Skewed<C128Skew, kSkewOrder>>},
-    {16, "tile-16x16-p256", run_kernel<Tiled<TileConfig<16, 16, 16, 16, 256, 1, 8>>>},
-    {16, "skew-32x32-b4-cm-p256",
-     run_kernel<Skewed<SkewConfig<16, 16, 32, 32, 256, 32, 4, 8>, kSkewOrder>>},
     {16, "skew-16x64-b4", run_kernel<Skewed<SkewConfig<16, 16, 16, 64, 256, 32, 4>>>},
     {16, "rskew-30x32", run_kernel<Realigned<RealignConfig<16, 30, 32, 256>>>},
     {16, "rskew-62x16-b4", run_kernel<Realigned<RealignConfig<16, 62, 16, 256, 4>>>},

@@ -250,9 +250,10 @@ class CudaKernels : public ::testing::Test {
                        std::int64_t out_off = 0, const std::string& variant = "") {
     const TransposeShape s = shape.resolved();
     SCOPED_TRACE(::testing::Message()
-                 << (variant.empty() ? "transpose_cuda" : variant) << " elem=" << elem << " " << s.rows << "x" << s.cols << " batch=" << s.batch
-                 << " pitch=" << s.in_pitch << "/" << s.out_pitch << " stride=" << s.in_batch_stride
-                 << "/" << s.out_batch_stride << " offset=" << in_off << "/" << out_off);
+                 << (variant.empty() ? "transpose_cuda" : variant) << " elem=" << elem << " "
+                 << s.rows << "x" << s.cols << " batch=" << s.batch << " pitch=" << s.in_pitch
+                 << "/" << s.out_pitch << " stride=" << s.in_batch_stride << "/"
+                 << s.out_batch_stride << " offset=" << in_off << "/" << out_off);
     const std::int64_t in_n =
         in_off + extent(s.batch, s.in_batch_stride, s.rows, s.in_pitch, s.cols);
     // Slack after the output: bytes past the last element must stay poisoned too.
@@ -286,7 +287,8 @@ class CudaKernels : public ::testing::Test {
   void check_inplace(std::size_t elem, std::int64_t n, std::int64_t batch, std::int64_t off = 0,
                      const std::string& variant = "") {
     SCOPED_TRACE(::testing::Message()
-                 << (variant.empty() ? "transpose_inplace_cuda" : variant) << " elem=" << elem << " n=" << n << " batch=" << batch << " offset=" << off);
+                 << (variant.empty() ? "transpose_inplace_cuda" : variant) << " elem=" << elem
+                 << " n=" << n << " batch=" << batch << " offset=" << off);
     const std::int64_t count = off + n * n * batch;
     const std::vector<unsigned char> orig = payload_buffer(elem, count);
     std::vector<unsigned char> want = orig;
@@ -401,6 +403,12 @@ TEST_F(CudaKernels, MisalignedFallbacks) {
     check_transpose(e, TransposeShape::dense(258, 194));  // pitches multiple of 2 only
     check_transpose(e, TransposeShape::dense(260, 196));  // multiple of 4 only
     check_transpose(e, TransposeShape::dense(1001, 999));
+    // Output rows on 128-byte lines but off 256 bytes (the 4-, 8- and 16-byte elements' skewed
+    // kernel), and output rows on 256 bytes with input rows off them (their tiled kernel).
+    const auto es = static_cast<std::int64_t>(e);
+    check_transpose(e, TransposeShape::dense(384 / es, 200));
+    check_transpose(e, TransposeShape::dense(640 / es, 130, 2));
+    check_transpose(e, TransposeShape::dense(512 / es, 136));
   }
 }
 
@@ -487,20 +495,20 @@ TEST(CudaKernelVariants, NamesListedAndUnknownRefused) {
   EXPECT_THROW(xpose::kernels::variants::run_out_of_place("no-such-kernel", nullptr, nullptr, 4,
                                                           TransposeShape::dense(4, 4), nullptr),
                xpose::UnsupportedInputError);
-  EXPECT_THROW(
-      xpose::kernels::variants::run_in_place("no-such-kernel", nullptr, 4, 4, 1, nullptr),
-      xpose::UnsupportedInputError);
+  EXPECT_THROW(xpose::kernels::variants::run_in_place("no-such-kernel", nullptr, 4, 4, 1, nullptr),
+               xpose::UnsupportedInputError);
 }
 
 // Every out-of-place candidate, every element size: degenerate, odd and prime shapes, batches,
 // pitched sub-blocks with gaps, pointers off 16-byte alignment; whole poisoned output compared.
 TEST_F(CudaKernels, EveryVariantOutOfPlace) {
-  const std::int64_t shapes[][2] = {{1, 1},   {1, 1000},  {1000, 1},   {31, 33},  {33, 31},
-                                    {2, 3},   {127, 129}, {128, 128},  {257, 1031}, {1031, 257},
-                                    {509, 509}, {300, 5}, {1001, 999}, {250, 4099}};
+  const std::int64_t shapes[][2] = {{1, 1},     {1, 1000},  {1000, 1},   {31, 33},    {33, 31},
+                                    {2, 3},     {127, 129}, {128, 128},  {257, 1031}, {1031, 257},
+                                    {509, 509}, {300, 5},   {1001, 999}, {250, 4099}};
   for (std::size_t e : kElemSizes) {
     for (const std::string& v : xpose::kernels::variants::out_of_place(e)) {
-      for (const auto& sh : shapes) check_transpose(e, TransposeShape::dense(sh[0], sh[1]), 0, 0, v);
+      for (const auto& sh : shapes)
+        check_transpose(e, TransposeShape::dense(sh[0], sh[1]), 0, 0, v);
       check_transpose(e, TransposeShape::dense(100, 70, 3), 0, 0, v);
       check_transpose(e, TransposeShape::dense(33, 1, 4), 0, 0, v);
       check_transpose(e, kOddSubBlocks, 0, 0, v);
@@ -529,14 +537,16 @@ TEST_F(CudaKernels, EveryVariantInPlace) {
       check_inplace(e, 256, 1, 2, v);
     }
   }
-  for (const std::string& v : xpose::kernels::variants::in_place(4)) check_inplace(4, 2053, 1, 0, v);
-  for (const std::string& v : xpose::kernels::variants::in_place(8)) check_inplace(8, 1537, 1, 0, v);
+  for (const std::string& v : xpose::kernels::variants::in_place(4))
+    check_inplace(4, 2053, 1, 0, v);
+  for (const std::string& v : xpose::kernels::variants::in_place(8))
+    check_inplace(8, 1537, 1, 0, v);
 }
 
 // The multi-pair in-place kernels (inplace_multi_kernel, inplace_strip_kernel: P consecutive tile
-// pairs per block, all loads issued first): pair counts that are not a multiple of P (the last block has idle slots),
-// edge pairs in the last tile column, a shifted buffer, many small matrices in a batch. Also a
-// racecheck target: `compute-sanitizer --tool racecheck xpose_gpu_tests
+// pairs per block, all loads issued first): pair counts that are not a multiple of P (the last
+// block has idle slots), edge pairs in the last tile column, a shifted buffer, many small matrices
+// in a batch. Also a racecheck target: `compute-sanitizer --tool racecheck xpose_gpu_tests
 // --gtest_filter='*MultiPairInPlace*'`.
 TEST_F(CudaKernels, MultiPairInPlace) {
   for (std::size_t e : {std::size_t{4}, std::size_t{8}, std::size_t{16}}) {
@@ -577,10 +587,11 @@ TEST_F(CudaKernels, TmaVariants) {
         continue;
       }
       ASSERT_TRUE(took) << "the TMA kernel declined an aligned layout on sm_" << major << "x";
-      const std::int64_t shapes[][2] = {{q, q},         {q, 1000},     {1000, q},   {36, 44},
-                                        {260, 1028},    {1028, 260},   {508, 516},  {1000, 996},
-                                        {64, 64},       {128, 256},    {2048, 132}};
-      for (const auto& sh : shapes) check_transpose(e, TransposeShape::dense(sh[0], sh[1]), 0, 0, v);
+      const std::int64_t shapes[][2] = {{q, q},      {q, 1000},   {1000, q},  {36, 44},
+                                        {260, 1028}, {1028, 260}, {508, 516}, {1000, 996},
+                                        {64, 64},    {128, 256},  {2048, 132}};
+      for (const auto& sh : shapes)
+        check_transpose(e, TransposeShape::dense(sh[0], sh[1]), 0, 0, v);
       check_transpose(e, TransposeShape::dense(100, 72, 3), 0, 0, v);
       check_transpose(e, TransposeShape::dense(36, 44), q, 3 * q, v);
       check_transpose(e, pitched(200, 136, 2, 144 + 4 * q, 224 + 2 * q, 8 * q, q), 0, 0, v);
@@ -591,11 +602,12 @@ TEST_F(CudaKernels, TmaVariants) {
       }
     }
   }
-  // The library's own f32 path on Hopper takes TMA loads where the input rows are 32 or 64 bytes
-  // off 128-byte lines and the output rows on sectors (elsewhere these run the tiled kernel).
-  check_transpose(4, TransposeShape::dense(520, 1000));     // 4000-byte rows: 32 bytes off
-  check_transpose(4, TransposeShape::dense(40, 1040, 3));   // 4160-byte rows: 64 bytes off
-  check_transpose(4, TransposeShape::dense(1000, 30000));   // edge tiles on both sides
+  // The library's own f32 path on layouts the TMA-load kernel was once the default for (input
+  // rows 32 or 64 bytes off 128-byte lines): the skewed kernel where output rows are off 256
+  // bytes, the tiled kernel elsewhere.
+  check_transpose(4, TransposeShape::dense(520, 1000));    // 4000-byte rows: 32 bytes off
+  check_transpose(4, TransposeShape::dense(40, 1040, 3));  // 4160-byte rows: 64 bytes off
+  check_transpose(4, TransposeShape::dense(1000, 30000));  // edge tiles on both sides
 #if defined(CUDART_VERSION) && CUDART_VERSION >= 12000
   EXPECT_EQ(tma_candidates, 20) << "TMA candidates compiled in with CUDA 12 or newer";
 #endif
