@@ -143,8 +143,7 @@ __device__ __forceinline__ void swap_pairs(const InplaceParams& p, char* m, std:
       if (!diagonal[i]) store_blocks_transposed<C>(v[i][1], sb);
     } else if (live[i]) {
       load_tile<C>(upper[i], p.pitch_bytes, p.n - r0[i], p.n - c0[i], false, sa);
-      if (!diagonal[i])
-        load_tile<C>(lower[i], p.pitch_bytes, p.n - c0[i], p.n - r0[i], false, sb);
+      if (!diagonal[i]) load_tile<C>(lower[i], p.pitch_bytes, p.n - c0[i], p.n - r0[i], false, sb);
     }
   }
   __syncthreads();
@@ -154,8 +153,7 @@ __device__ __forceinline__ void swap_pairs(const InplaceParams& p, char* m, std:
     const auto* sa = smem + (2 * i) * C::WORDS;
     const auto* sb = sa + C::WORDS;
     store_tile<C>(lower[i], p.pitch_bytes, p.n - c0[i], p.n - r0[i], full[i], sa);
-    if (!diagonal[i])
-      store_tile<C>(upper[i], p.pitch_bytes, p.n - r0[i], p.n - c0[i], full[i], sb);
+    if (!diagonal[i]) store_tile<C>(upper[i], p.pitch_bytes, p.n - r0[i], p.n - c0[i], full[i], sb);
   }
   __syncthreads();  // the next pairs overwrite shared memory
 }
@@ -182,7 +180,7 @@ __global__ void __launch_bounds__(C::NT, C::MINB) inplace_multi_kernel(InplacePa
 
 /// The strip swap of inplace_strip_kernel (see below) for the P pairs (first.row + i, first.col),
 /// i < P, all above the diagonal and inside the matrix; ends with a barrier.
-template <class C, int P, int ALIGN>
+template <class C, int P, int ALIGN, int SHINT>
 __device__ __forceinline__ void swap_strip(const InplaceParams& p, char* m, tri::TilePair first,
                                            typename C::Word* __restrict__ smem) {
   static_assert(C::TH == C::TW && C::TW == 32 && C::V == 1, "32 x 32 tiles of one element a word");
@@ -216,7 +214,7 @@ __device__ __forceinline__ void swap_strip(const InplaceParams& p, char* m, tri:
     for (int q = 0; q < P; ++q) {
       int e = shift[a] + q * T + lane;
       if (e >= SW) e -= SW;
-      w[a][q] = *reinterpret_cast<const Word*>(row + e * C::S);
+      w[a][q] = load_word<SHINT>(reinterpret_cast<const Word*>(row + e * C::S));
     }
   }
   // Shared memory: upper tile i at 2i, mirror tile i at 2i + 1, both in output order.
@@ -267,7 +265,8 @@ __device__ __forceinline__ void swap_strip(const InplaceParams& p, char* m, tri:
 /// rotated strip touches 32P/8 + 1 per row instead of 5P (f32). The tiles (I + i, J) stay as in
 /// inplace_multi_kernel. Other blocks swap their pairs one after another, as inplace_kernel does:
 /// swap_pairs there took 6-60 more registers than either path alone (ptxas, inlined or called).
-template <class C, int P, int ALIGN = 32>
+/// SHINT: the strip loads' cache hints (C::HINT applies to the tiles (I + i, J)).
+template <class C, int P, int ALIGN = 32, int SHINT = 0>
 __global__ void __launch_bounds__(C::NT, C::MINB) inplace_strip_kernel(InplaceParams p) {
   extern __shared__ uint4 inplace_strip_smem_raw[];
   auto* smem = reinterpret_cast<typename C::Word*>(inplace_strip_smem_raw);
@@ -289,7 +288,7 @@ __global__ void __launch_bounds__(C::NT, C::MINB) inplace_strip_kernel(InplacePa
         }
         continue;
       }
-      swap_strip<C, P, ALIGN>(p, m, first, smem);
+      swap_strip<C, P, ALIGN, SHINT>(p, m, first, smem);
     }
   }
 }
@@ -362,8 +361,8 @@ void launch_inplace_with(void (*kernel)(InplaceParams), const char* name, void* 
   if (max_blocks > 0) gx = std::min(gx, max_blocks);
   const std::int64_t gy = std::min<std::int64_t>(batch, 65535);
   inplace_prepare<C, P>(kernel);
-  kernel<<<dim3(static_cast<unsigned>(gx), static_cast<unsigned>(gy)), C::NT,
-           2 * P * C::SMEM_BYTES, stream>>>(p);
+  kernel<<<dim3(static_cast<unsigned>(gx), static_cast<unsigned>(gy)), C::NT, 2 * P * C::SMEM_BYTES,
+           stream>>>(p);
   const cudaError_t err = cudaGetLastError();
   if (err != cudaSuccess)
     cuda_detail::throw_cuda_error(err, cat("launch of ", name).c_str(), __FILE__, __LINE__);
@@ -376,19 +375,19 @@ template <class C, PairOrder Order, int P = 1>
 void launch_inplace(void* buf, std::int64_t n, std::int64_t batch, cudaStream_t stream,
                     std::int64_t max_blocks = 0, int group = 1) {
   if constexpr (P == 1)
-    launch_inplace_with<C, Order>(inplace_kernel<C, Order>, "inplace_kernel", buf, n, batch,
-                                  stream, max_blocks, group);
+    launch_inplace_with<C, Order>(inplace_kernel<C, Order>, "inplace_kernel", buf, n, batch, stream,
+                                  max_blocks, group);
   else
-    launch_inplace_with<C, Order, P>(inplace_multi_kernel<C, Order, P>, "inplace_multi_kernel",
-                                     buf, n, batch, stream, max_blocks, group);
+    launch_inplace_with<C, Order, P>(inplace_multi_kernel<C, Order, P>, "inplace_multi_kernel", buf,
+                                     n, batch, stream, max_blocks, group);
 }
 
 /// Launches inplace_strip_kernel<C, P> (grouped order, G tile rows a group) over `batch` dense
 /// n x n matrices at `buf` on `stream`.
-template <class C, int P, int ALIGN = 32>
+template <class C, int P, int ALIGN = 32, int SHINT = 0>
 void launch_inplace_strip(void* buf, std::int64_t n, std::int64_t batch, cudaStream_t stream,
                           int group) {
-  launch_inplace_with<C, PairOrder::Grouped, P>(inplace_strip_kernel<C, P, ALIGN>,
+  launch_inplace_with<C, PairOrder::Grouped, P>(inplace_strip_kernel<C, P, ALIGN, SHINT>,
                                                 "inplace_strip_kernel", buf, n, batch, stream, 0,
                                                 group);
 }
@@ -396,8 +395,8 @@ void launch_inplace_strip(void* buf, std::int64_t n, std::int64_t batch, cudaStr
 /// Launches inplace_words_kernel<C, Order> (any n) over `batch` dense n x n matrices at `buf`.
 template <class C, PairOrder Order>
 void launch_inplace_words(void* buf, std::int64_t n, std::int64_t batch, cudaStream_t stream) {
-  launch_inplace_with<C, Order>(inplace_words_kernel<C, Order>, "inplace_words_kernel", buf, n, batch,
-                                stream);
+  launch_inplace_with<C, Order>(inplace_words_kernel<C, Order>, "inplace_words_kernel", buf, n,
+                                batch, stream);
 }
 
 /// Blocks of inplace_kernel<C, Order> resident on the whole device at once.

@@ -39,12 +39,12 @@ struct Tiled {
   }
 };
 // inplace_strip_kernel: P pairs a block, grouped order, the mirror strip rotated onto ALIGN bytes.
-template <class C, int G, int P, int ALIGN = 32>
+template <class C, int G, int P, int ALIGN = 32, int SHINT = 0>
 struct Strip {
   using Config = C;
   static bool accepts(void* buf, std::int64_t n) { return cuda_tile::inplace_accepts<C>(buf, n); }
   static void launch(void* buf, std::int64_t n, std::int64_t batch, cudaStream_t st) {
-    cuda_tile::launch_inplace_strip<C, P, ALIGN>(buf, n, batch, st, G);
+    cuda_tile::launch_inplace_strip<C, P, ALIGN, SHINT>(buf, n, batch, st, G);
   }
 };
 // K, only where rows (or the buffer) are off 32-byte sectors. The library runs the grouped order
@@ -106,19 +106,21 @@ void transpose_inplace_cuda(void* buf, std::size_t elem_size, std::int64_t n, st
       dispatch<Tiled<TileConfig<2, 16, 8, 8, 64>>, Tiled<TileConfig<2, 4, 32, 32, 256>>,
                Tiled<TileConfig<2, 2, 32, 32, 256>>>(buf, n, batch, st);
       break;
-    // kFetch256 (run 11, NOTES.md): at 16411² x memcpy f32 0.83 -> 0.856, f64 0.882 -> 0.896,
-    // c128 0.903 -> 0.914; on rows on sectors the loads lose up to 0.3 % with it, so only the
-    // odd-n kernels take it.
+    // kFetch256 (run 11, NOTES.md): at 16411² x memcpy f32 0.83 -> 0.859, f64 0.882 -> 0.904
+    // (on the strip's loads too), c128 0.903 -> 0.914; on rows on sectors the loads lose up to
+    // 0.3 % with it, so only the odd-n kernels take it.
     case 4:  // one element a word (odd n): 32 x 32 tiles, 4 pairs a block of 512 threads, the
              // mirror strip on 128-byte lines, grouped order, 8 tile rows a group (run 9), loads
              // with 256-byte L2 fetches (run 11)
       dispatch<Tiled<TileConfig<4, 16, 16, 16, 256>>, Tiled<TileConfig<4, 8, 32, 32, 256>>,
-               Strip<TileConfig<4, 4, 32, 32, 512, 2, kFetch256>, 8, 4, 128>>(buf, n, batch, st);
+               Strip<TileConfig<4, 4, 32, 32, 512, 2, kFetch256>, 8, 4, 128, kFetch256>>(buf, n,
+                                                                                         batch, st);
       break;
     case 8:  // odd n: the strip kernel of 4-byte elements, 64 tile rows a group (run 10), loads
              // with 256-byte L2 fetches (run 11)
       dispatch<Tiled<TileConfig<8, 16, 16, 16, 256>>,
-               Strip<TileConfig<8, 8, 32, 32, 512, 2, kFetch256>, 64, 4, 128>>(buf, n, batch, st);
+               Strip<TileConfig<8, 8, 32, 32, 512, 2, kFetch256>, 64, 4, 128, kFetch256>>(
+          buf, n, batch, st);
       break;
     case 16:  // rows off sectors: 2 pairs a block, grouped order, 32 tile rows at a time (run 8),
               // loads with 256-byte L2 fetches (run 11)
@@ -162,7 +164,8 @@ constexpr PairOrder kGrp = PairOrder::Grouped;
 // time (the library's orders: row-wise on sector-aligned rows, grouped otherwise). tile:
 // inplace_kernel (words need n a multiple of the word); multiP: inplace_multi_kernel, P pairs a
 // block; stripP: inplace_strip_kernel, P pairs a block, mirror strip on sectors (-l128: on 128-byte
-// lines); realign: inplace_realign_kernel (any n); -pBYTES: loads with an L2 prefetch size.
+// lines); realign: inplace_realign_kernel (any n); -pBYTES: loads with an
+// L2 prefetch size (-pBYTESs: the strip's loads too).
 const Entry kEntries[] = {
     {1, "tile-128w16-stag", run_kernel<Tiled<TileConfig<1, 16, 8, 8, 64>, kStag>>},
     {1, "tile-128w16-row", run_kernel<Tiled<TileConfig<1, 16, 8, 8, 64>, kRow>>},
@@ -192,6 +195,8 @@ const Entry kEntries[] = {
      run_kernel<Strip<TileConfig<4, 4, 32, 32, 512, 2>, 4, 4, 128>>},
     {4, "strip4-32w4-t512-g8-b2-l128",
      run_kernel<Strip<TileConfig<4, 4, 32, 32, 512, 2>, 8, 4, 128>>},
+    {4, "strip4-32w4-t512-g8-b2-l128-p256s",
+     run_kernel<Strip<TileConfig<4, 4, 32, 32, 512, 2, kFetch256>, 8, 4, 128, kFetch256>>},
     {4, "strip4-32w4-t512-g8-b2-l128-p256",
      run_kernel<Strip<TileConfig<4, 4, 32, 32, 512, 2, 8>, 8, 4, 128>>},
     {4, "strip8-32w4-t512-g32-b2", run_kernel<Strip<TileConfig<4, 4, 32, 32, 512, 2>, 32, 8>>},
@@ -221,6 +226,8 @@ const Entry kEntries[] = {
      run_kernel<Strip<TileConfig<8, 8, 32, 32, 512, 2>, 8, 4, 128>>},
     {8, "strip4-32w8-t512-g64-b2-l128",
      run_kernel<Strip<TileConfig<8, 8, 32, 32, 512, 2>, 64, 4, 128>>},
+    {8, "strip4-32w8-t512-g64-b2-l128-p256s",
+     run_kernel<Strip<TileConfig<8, 8, 32, 32, 512, 2, kFetch256>, 64, 4, 128, kFetch256>>},
     {8, "strip4-32w8-t512-g64-b2-l128-p256",
      run_kernel<Strip<TileConfig<8, 8, 32, 32, 512, 2, 8>, 64, 4, 128>>},
     {8, "strip4-32w8-g16-b2-l128", run_kernel<Strip<TileConfig<8, 8, 32, 32, 256, 2>, 16, 4, 128>>},
