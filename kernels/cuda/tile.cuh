@@ -60,7 +60,7 @@ constexpr bool is_pow2(int x) {
 /// compiler must leave registers for (__launch_bounds__), 1 to let it choose; HINT: cache hints,
 /// bit 0 streaming loads (ld.global.cs), bit 1 streaming stores (st.global.cs), bit 2 / bit 3
 /// loads that ask L2 to fetch the aligned 128 / 256 bytes around them (ld.global.L2::128B /
-/// L2::256B, sm_75 onwards; plain loads on older cards).
+/// L2::256B, sm_80 onwards with CUDA 11.4 or newer; plain loads elsewhere).
 template <int S_, int W_, int BR_, int BC_, int NT_, int MINB_ = 1, int HINT_ = 0>
 struct TileConfig {
   static constexpr int S = S_;
@@ -111,7 +111,10 @@ constexpr int kFetch256 = 8;        ///< ld.global.L2::256B: L2 fetches the alig
 /// accesses where the code is compiled for the host).
 template <int HINT, class T>
 __device__ __forceinline__ T load_word(const T* p) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 750
+  // The prefetch sizes need sm_80 (ptxas refuses .L2::256B for sm_75) and PTX ISA 7.4 (CUDA
+  // 11.4); older targets and toolkits (the sm_37 build with CUDA 11.0-11.3) get plain loads.
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800 && \
+    (__CUDACC_VER_MAJOR__ > 11 || (__CUDACC_VER_MAJOR__ == 11 && __CUDACC_VER_MINOR__ >= 4))
   if constexpr ((HINT & 12) != 0 && (sizeof(T) == 4 || sizeof(T) == 8 || sizeof(T) == 16)) {
     // The asm reads memory the compiler does not see: "memory" keeps it ordered with the
     // kernel's own stores (the in-place kernels write where they read).
