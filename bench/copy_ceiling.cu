@@ -27,6 +27,8 @@
 namespace {
 
 using namespace xpose::bench;
+using xpose::kernels::cuda_tile::kLoadStreaming;
+using xpose::kernels::cuda_tile::kStoreStreaming;
 
 // Spins for about `cycles` clock cycles on every thread (holds the SMs).
 __global__ void spin(long long cycles) {
@@ -106,9 +108,9 @@ int main(int argc, char** argv) {
       unrolled<4, 0>("4 x 16B a thread, t256", 256),
       unrolled<8, 0>("8 x 16B a thread, t256", 256),
       unrolled<4, 0>("4 x 16B a thread, t1024", 1024),
-      unrolled<4, 2>("4 x 16B, st.cs", 256),
-      unrolled<4, 1>("4 x 16B, ld.cs", 256),
-      unrolled<4, 3>("4 x 16B, ld.cs st.cs", 256),
+      unrolled<4, kStoreStreaming>("4 x 16B, st.cs", 256),
+      unrolled<4, kLoadStreaming>("4 x 16B, ld.cs", 256),
+      unrolled<4, kLoadStreaming | kStoreStreaming>("4 x 16B, ld.cs st.cs", 256),
   };
 
   int failures = 0;

@@ -21,7 +21,7 @@ __global__ void copy_stride(const uint4* __restrict__ in, uint4* __restrict__ ou
 }
 
 /// One block per chunk of U x blockDim words; every load of a thread issued before its stores.
-/// HINT: the cache hints of cuda_tile::TileConfig (bit 0 ld.global.cs, bit 1 st.global.cs).
+/// HINT: the cache hints of cuda_tile::TileConfig (kLoadStreaming, kStoreStreaming).
 template <int U, int HINT>
 __global__ void copy_unrolled(const uint4* __restrict__ in, uint4* __restrict__ out,
                               std::int64_t words) {

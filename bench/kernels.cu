@@ -299,8 +299,8 @@ std::vector<Variant> variants_for(bool quick) {
     vs.push_back(v);
   }
   // Tile shapes: TileConfig<S, W, BR, BC, NT, MINB, HINT> is a (BR*W/S) x (BC*W/S) tile of
-  // W-byte words, NT threads, registers capped for MINB blocks per SM, HINT 1/2/3: streaming
-  // loads / stores / both. SkewConfig<S, W, TH, TW, NT, A_OUT>: output pieces aligned to A_OUT.
+  // W-byte words, NT threads, registers capped for MINB blocks per SM, HINT: cache hints
+  // (tile.cuh's k* bits). SkewConfig<S, W, TH, TW, NT, A_OUT>: output pieces aligned to A_OUT.
   if constexpr (S == 4) {
     vs.push_back(inplace_variant<TileConfig<4, 16, 16, 16, 256>, PairOrder::Classic>(
         "classic-inplace", "64x64 w16, all tiles"));
@@ -308,7 +308,8 @@ std::vector<Variant> variants_for(bool quick) {
       vs.push_back(tiled_variant<TileConfig<4, 8, 32, 32, 256>>("64x64 w8 t256"));
       vs.push_back(tiled_variant<TileConfig<4, 8, 32, 32, 256>>("64x64 w8 t256", false, 8));
       vs.push_back(tiled_variant<TileConfig<4, 8, 32, 32, 256>>("64x64 w8 t256", true));
-      vs.push_back(tiled_variant<TileConfig<4, 8, 32, 32, 256, 1, 2>>("64x64 w8 t256 stcs"));
+      vs.push_back(
+          tiled_variant<TileConfig<4, 8, 32, 32, 256, 1, kStoreStreaming>>("64x64 w8 t256 stcs"));
       vs.push_back(tiled_variant<TileConfig<4, 8, 32, 64, 256, 2>>("64x128 w8 t256 b2"));
       vs.push_back(tiled_variant<TileConfig<4, 16, 16, 16, 256>>("64x64 w16 t256"));
       vs.push_back(tiled_variant<TileConfig<4, 16, 32, 16, 256, 2>>("128x64 w16 t256 b2"));

@@ -241,10 +241,7 @@ template <class C>
 void launch_skew(const void* in, void* out, const TransposeShape& s, cudaStream_t stream,
                  int group = 1) {
   // Every output row aligned: no skew, no extra rows.
-  const std::int64_t out_pitch_bytes = s.out_pitch * C::S;
-  const bool aligned = reinterpret_cast<std::uintptr_t>(out) % C::A_OUT == 0 &&
-                       out_pitch_bytes % C::A_OUT == 0 &&
-                       (s.batch <= 1 || s.out_batch_stride * C::S % C::A_OUT == 0);
+  const bool aligned = output_rows_aligned(out, s, C::S, C::A_OUT);
   launch_skewed_with<C>(skew_kernel<C>, "skew_kernel", in, out, s, aligned ? 0 : C::M, stream,
                         group);
 }

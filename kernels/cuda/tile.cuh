@@ -58,9 +58,7 @@ constexpr bool is_pow2(int x) {
 /// One tile shape. S: element bytes; W: access bytes (a multiple of S, at most 16); BR x BC:
 /// the tile in V x V blocks (powers of two); NT: threads per block; MINB: blocks per SM the
 /// compiler must leave registers for (__launch_bounds__), 1 to let it choose; HINT: cache hints,
-/// bit 0 streaming loads (ld.global.cs), bit 1 streaming stores (st.global.cs), bit 2 / bit 3
-/// loads that ask L2 to fetch the aligned 128 / 256 bytes around them (ld.global.L2::128B /
-/// L2::256B, sm_80 onwards with CUDA 11.4 or newer; plain loads elsewhere).
+/// the k* bits below.
 template <int S_, int W_, int BR_, int BC_, int NT_, int MINB_ = 1, int HINT_ = 0>
 struct TileConfig {
   static constexpr int S = S_;
@@ -104,8 +102,10 @@ struct TileConfig {
 /// HINT bits (TileConfig, SkewConfig).
 constexpr int kLoadStreaming = 1;   ///< ld.global.cs
 constexpr int kStoreStreaming = 2;  ///< st.global.cs
-constexpr int kFetch128 = 4;        ///< ld.global.L2::128B: L2 fetches the aligned 128 bytes
-constexpr int kFetch256 = 8;        ///< ld.global.L2::256B: L2 fetches the aligned 256 bytes
+/// ld.global.L2::256B: L2 fetches the aligned 256 bytes around a load that misses (sm_80 onwards
+/// with CUDA 11.4 or newer; plain loads elsewhere). (128-byte fetches measured between plain
+/// loads and these everywhere, run 11, and are not offered.)
+constexpr int kFetch256 = 4;
 
 /// A global load or store of one word, with the cache hints of HINT (sm_32+ intrinsics; plain
 /// accesses where the code is compiled for the host).
@@ -115,47 +115,40 @@ __device__ __forceinline__ T load_word(const T* p) {
   // 11.4); older targets and toolkits (the sm_37 build with CUDA 11.0-11.3) get plain loads.
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800 && \
     (__CUDACC_VER_MAJOR__ > 11 || (__CUDACC_VER_MAJOR__ == 11 && __CUDACC_VER_MINOR__ >= 4))
-  if constexpr ((HINT & 12) != 0 && (sizeof(T) == 4 || sizeof(T) == 8 || sizeof(T) == 16)) {
+  if constexpr ((HINT & kFetch256) != 0 && (sizeof(T) == 4 || sizeof(T) == 8 || sizeof(T) == 16)) {
     // The asm reads memory the compiler does not see: "memory" keeps it ordered with the
-    // kernel's own stores (the in-place kernels write where they read).
+    // kernel's own stores (the in-place kernels write where they read; run 11 measured the
+    // clobber at no cost).
     T v;
     if constexpr (sizeof(T) == 16) {
       uint4& u = reinterpret_cast<uint4&>(v);
-      if constexpr ((HINT & 8) != 0)
-        asm volatile("ld.global.L2::256B.v4.u32 {%0, %1, %2, %3}, [%4];"
-                     : "=r"(u.x), "=r"(u.y), "=r"(u.z), "=r"(u.w)
-                     : "l"(p)
-                     : "memory");
-      else
-        asm volatile("ld.global.L2::128B.v4.u32 {%0, %1, %2, %3}, [%4];"
-                     : "=r"(u.x), "=r"(u.y), "=r"(u.z), "=r"(u.w)
-                     : "l"(p)
-                     : "memory");
+      asm volatile("ld.global.L2::256B.v4.u32 {%0, %1, %2, %3}, [%4];"
+                   : "=r"(u.x), "=r"(u.y), "=r"(u.z), "=r"(u.w)
+                   : "l"(p)
+                   : "memory");
     } else if constexpr (sizeof(T) == 8) {
-      unsigned long long& u = reinterpret_cast<unsigned long long&>(v);
-      if constexpr ((HINT & 8) != 0)
-        asm volatile("ld.global.L2::256B.u64 %0, [%1];" : "=l"(u) : "l"(p) : "memory");
-      else
-        asm volatile("ld.global.L2::128B.u64 %0, [%1];" : "=l"(u) : "l"(p) : "memory");
+      asm volatile("ld.global.L2::256B.u64 %0, [%1];"
+                   : "=l"(reinterpret_cast<unsigned long long&>(v))
+                   : "l"(p)
+                   : "memory");
     } else {
-      unsigned& u = reinterpret_cast<unsigned&>(v);
-      if constexpr ((HINT & 8) != 0)
-        asm volatile("ld.global.L2::256B.u32 %0, [%1];" : "=r"(u) : "l"(p) : "memory");
-      else
-        asm volatile("ld.global.L2::128B.u32 %0, [%1];" : "=r"(u) : "l"(p) : "memory");
+      asm volatile("ld.global.L2::256B.u32 %0, [%1];"
+                   : "=r"(reinterpret_cast<unsigned&>(v))
+                   : "l"(p)
+                   : "memory");
     }
     return v;
   }
 #endif
 #if defined(__CUDA_ARCH__)
-  if constexpr ((HINT & 1) != 0) return __ldcs(p);
+  if constexpr ((HINT & kLoadStreaming) != 0) return __ldcs(p);
 #endif
   return *p;
 }
 template <int HINT, class T>
 __device__ __forceinline__ void store_word(T* p, const T& v) {
 #if defined(__CUDA_ARCH__)
-  if constexpr ((HINT & 2) != 0) {
+  if constexpr ((HINT & kStoreStreaming) != 0) {
     __stcs(p, v);
     return;
   }
@@ -313,6 +306,14 @@ __device__ __forceinline__ void tile_of(const TiledParams& p, std::uint32_t t, s
 /// The `group` that numbers the tiles column by column: one group of every tile row, so the
 /// tiles in flight at one time run down a column of tiles.
 constexpr int kColumnMajor = -1;
+
+/// Whether every output row of `s` (resolved) at `out`, elements of `elem` bytes, starts on an
+/// `align`-byte boundary: output pointer, pitch and (batched) batch stride multiples of `align`.
+inline bool output_rows_aligned(const void* out, const TransposeShape& s, std::int64_t elem,
+                                std::int64_t align) {
+  return reinterpret_cast<std::uintptr_t>(out) % align == 0 && (s.out_pitch * elem) % align == 0 &&
+         (s.batch <= 1 || (s.out_batch_stride * elem) % align == 0);
+}
 
 /// Kernel arguments for `s` (resolved) at `in` / `out`, elements of `elem` bytes, in a grid of
 /// tiles_x x tiles_y tiles per matrix numbered as tile_of says with `group` (or kColumnMajor).

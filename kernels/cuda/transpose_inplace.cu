@@ -82,6 +82,19 @@ void dispatch(void* buf, std::int64_t n, std::int64_t batch, cudaStream_t stream
   }
 }
 
+// The library's kernels where rows are off sectors; each is also a named candidate below.
+// kFetch256 (run 11, NOTES.md): at 16411² x memcpy f32 0.83 -> 0.859, f64 0.882 -> 0.904 (on
+// the strip's loads too), c128 0.903 -> 0.914; on rows on sectors the loads lose up to 0.3 %
+// with it, so only these take it.
+// f32, one element a word (odd n): 32 x 32 tiles, 4 pairs a block of 512 threads, the mirror
+// strip on 128-byte lines, grouped order, 8 tile rows a group (run 9).
+using F32OddN = Strip<TileConfig<4, 4, 32, 32, 512, 2, kFetch256>, 8, 4, 128, kFetch256>;
+// f64, odd n: the same with 64 tile rows a group (run 10).
+using F64OddN = Strip<TileConfig<8, 8, 32, 32, 512, 2, kFetch256>, 64, 4, 128, kFetch256>;
+// c128, rows off sectors: 2 pairs a block, grouped order, 32 tile rows at a time (run 8).
+using C128OffSector =
+    Tiled<TileConfig<16, 16, 32, 32, 256, 1, kFetch256>, PairOrder::Grouped, 32, 2>;
+
 }  // namespace
 
 void transpose_inplace_cuda(void* buf, std::size_t elem_size, std::int64_t n, std::int64_t batch,
@@ -106,27 +119,15 @@ void transpose_inplace_cuda(void* buf, std::size_t elem_size, std::int64_t n, st
       dispatch<Tiled<TileConfig<2, 16, 8, 8, 64>>, Tiled<TileConfig<2, 4, 32, 32, 256>>,
                Tiled<TileConfig<2, 2, 32, 32, 256>>>(buf, n, batch, st);
       break;
-    // kFetch256 (run 11, NOTES.md): at 16411² x memcpy f32 0.83 -> 0.859, f64 0.882 -> 0.904
-    // (on the strip's loads too), c128 0.903 -> 0.914; on rows on sectors the loads lose up to
-    // 0.3 % with it, so only the odd-n kernels take it.
-    case 4:  // one element a word (odd n): 32 x 32 tiles, 4 pairs a block of 512 threads, the
-             // mirror strip on 128-byte lines, grouped order, 8 tile rows a group (run 9), loads
-             // with 256-byte L2 fetches (run 11)
+    case 4:
       dispatch<Tiled<TileConfig<4, 16, 16, 16, 256>>, Tiled<TileConfig<4, 8, 32, 32, 256>>,
-               Strip<TileConfig<4, 4, 32, 32, 512, 2, kFetch256>, 8, 4, 128, kFetch256>>(buf, n,
-                                                                                         batch, st);
+               F32OddN>(buf, n, batch, st);
       break;
-    case 8:  // odd n: the strip kernel of 4-byte elements, 64 tile rows a group (run 10), loads
-             // with 256-byte L2 fetches (run 11)
-      dispatch<Tiled<TileConfig<8, 16, 16, 16, 256>>,
-               Strip<TileConfig<8, 8, 32, 32, 512, 2, kFetch256>, 64, 4, 128, kFetch256>>(
-          buf, n, batch, st);
+    case 8:
+      dispatch<Tiled<TileConfig<8, 16, 16, 16, 256>>, F64OddN>(buf, n, batch, st);
       break;
-    case 16:  // rows off sectors: 2 pairs a block, grouped order, 32 tile rows at a time (run 8),
-              // loads with 256-byte L2 fetches (run 11)
-      dispatch<OffSector<
-                   Tiled<TileConfig<16, 16, 32, 32, 256, 1, kFetch256>, PairOrder::Grouped, 32, 2>>,
-               Tiled<TileConfig<16, 16, 32, 32, 256>>>(buf, n, batch, st);
+    case 16:
+      dispatch<OffSector<C128OffSector>, Tiled<TileConfig<16, 16, 32, 32, 256>>>(buf, n, batch, st);
       break;
     default:
       throw UnsupportedInputError(cat("transpose_inplace_cuda: element size ", elem_size,
@@ -195,10 +196,9 @@ const Entry kEntries[] = {
      run_kernel<Strip<TileConfig<4, 4, 32, 32, 512, 2>, 4, 4, 128>>},
     {4, "strip4-32w4-t512-g8-b2-l128",
      run_kernel<Strip<TileConfig<4, 4, 32, 32, 512, 2>, 8, 4, 128>>},
-    {4, "strip4-32w4-t512-g8-b2-l128-p256s",
-     run_kernel<Strip<TileConfig<4, 4, 32, 32, 512, 2, kFetch256>, 8, 4, 128, kFetch256>>},
+    {4, "strip4-32w4-t512-g8-b2-l128-p256s", run_kernel<F32OddN>},
     {4, "strip4-32w4-t512-g8-b2-l128-p256",
-     run_kernel<Strip<TileConfig<4, 4, 32, 32, 512, 2, 8>, 8, 4, 128>>},
+     run_kernel<Strip<TileConfig<4, 4, 32, 32, 512, 2, kFetch256>, 8, 4, 128>>},
     {4, "strip8-32w4-t512-g32-b2", run_kernel<Strip<TileConfig<4, 4, 32, 32, 512, 2>, 32, 8>>},
     {4, "multi2-32w4-g16-b3", run_kernel<Tiled<TileConfig<4, 4, 32, 32, 256, 3>, kGrp, 16, 2>>},
     {4, "realign-64-stag", run_kernel<Realigned<TileConfig<4, 16, 16, 16, 256>, kStag>>},
@@ -226,10 +226,9 @@ const Entry kEntries[] = {
      run_kernel<Strip<TileConfig<8, 8, 32, 32, 512, 2>, 8, 4, 128>>},
     {8, "strip4-32w8-t512-g64-b2-l128",
      run_kernel<Strip<TileConfig<8, 8, 32, 32, 512, 2>, 64, 4, 128>>},
-    {8, "strip4-32w8-t512-g64-b2-l128-p256s",
-     run_kernel<Strip<TileConfig<8, 8, 32, 32, 512, 2, kFetch256>, 64, 4, 128, kFetch256>>},
+    {8, "strip4-32w8-t512-g64-b2-l128-p256s", run_kernel<F64OddN>},
     {8, "strip4-32w8-t512-g64-b2-l128-p256",
-     run_kernel<Strip<TileConfig<8, 8, 32, 32, 512, 2, 8>, 64, 4, 128>>},
+     run_kernel<Strip<TileConfig<8, 8, 32, 32, 512, 2, kFetch256>, 64, 4, 128>>},
     {8, "strip4-32w8-g16-b2-l128", run_kernel<Strip<TileConfig<8, 8, 32, 32, 256, 2>, 16, 4, 128>>},
     {8, "strip4-32w8-g16-b2", run_kernel<Strip<TileConfig<8, 8, 32, 32, 256, 2>, 16, 4>>},
     {8, "realign-32-stag", run_kernel<Realigned<TileConfig<8, 16, 16, 16, 256>, kStag>>},
@@ -245,8 +244,7 @@ const Entry kEntries[] = {
     {16, "multi2-32-g8", run_kernel<Tiled<TileConfig<16, 16, 32, 32, 256>, kGrp, 8, 2>>},
     {16, "multi2-32-g16", run_kernel<Tiled<TileConfig<16, 16, 32, 32, 256>, kGrp, 16, 2>>},
     {16, "multi2-32-g32", run_kernel<Tiled<TileConfig<16, 16, 32, 32, 256>, kGrp, 32, 2>>},
-    {16, "multi2-32-g32-p256",
-     run_kernel<Tiled<TileConfig<16, 16, 32, 32, 256, 1, 8>, kGrp, 32, 2>>},
+    {16, "multi2-32-g32-p256", run_kernel<C128OffSector>},
     {16, "strip2-32-g32", run_kernel<Strip<TileConfig<16, 16, 32, 32, 256>, 32, 2>>},
     {16, "tile-16-stag", run_kernel<Tiled<TileConfig<16, 16, 16, 16, 256>, kStag>>},
     {16, "tile-16-row", run_kernel<Tiled<TileConfig<16, 16, 16, 16, 256>, kRow>>},

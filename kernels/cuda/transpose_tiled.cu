@@ -28,21 +28,22 @@ using cuda_tile::RealignConfig;
 using cuda_tile::SkewConfig;
 using cuda_tile::TileConfig;
 
-// Output rows that start inside a 32-byte sector make the tiled kernel write partial sectors at
-// both ends of every piece (measured 0.84 x memcpy for f32 rows 16 bytes off, 0.83 for c128 at
-// 16411², against 0.90 and 0.91 for the skewed kernel there).
-bool output_rows_sector_aligned(const void* out, const TransposeShape& s, std::size_t elem_size) {
-  constexpr std::int64_t kSector = 32;
-  const auto es = static_cast<std::int64_t>(elem_size);
-  return reinterpret_cast<std::uintptr_t>(out) % kSector == 0 &&
-         (s.out_pitch * es) % kSector == 0 &&
-         (s.batch <= 1 || (s.out_batch_stride * es) % kSector == 0);
-}
-
-template <class C>
+// The tiled kernel, only where every output row starts on an OUT_ALIGN-byte boundary.
+// Output rows inside a 32-byte sector make it write partial sectors at both ends of every piece
+// (measured 0.84 x memcpy for f32 rows 16 bytes off, 0.83 for c128 at 16411², against 0.90 and
+// 0.91 for the skewed kernel there). The tiled kernels of 4-, 8- and 16-byte elements write
+// 256-byte pieces of the output rows and take OUT_ALIGN 256: where the output pitch is off 256
+// bytes they lose 2.5-4 % against the skewed kernel in column-major order, whose consecutive
+// blocks complete each other's lines (run 11, NOTES.md, x memcpy: f32 16400x16384 0.925 against
+// 0.955, 20000x30000 0.902 against 0.943; f64 16392x16384 0.931 against 0.955; c128 16392x16384,
+// rows on 128-byte lines, 0.924 against 0.951), and where it is on them they win (c128
+// 16400x16384 0.973; f64 / c128 20000x30000 0.953 / 0.963 against 0.945 / 0.961). The input side
+// moves either kernel by less than 0.5 %.
+template <class C, int OUT_ALIGN = 32>
 struct Tiled {
   static bool accepts(const void* in, const void* out, const TransposeShape& s) {
-    return output_rows_sector_aligned(out, s, C::S) && cuda_tile::tiled_accepts<C>(in, out, s);
+    return cuda_tile::output_rows_aligned(out, s, C::S, OUT_ALIGN) &&
+           cuda_tile::tiled_accepts<C>(in, out, s);
   }
   static void launch(const void* in, void* out, const TransposeShape& s, cudaStream_t st) {
     cuda_tile::launch_tiled<C>(in, out, s, st);
@@ -116,26 +117,6 @@ bool run_tma(const void* in, void* out, const TransposeShape& s, cudaStream_t st
 }
 #endif
 
-// K, only where every output row starts on a 256-byte boundary (output pointer, pitch and batch
-// stride multiples of 256 bytes); ES: element bytes. The tiled kernels of 4-, 8- and 16-byte
-// elements write 256-byte pieces of the output rows. Where the output pitch is off 256 bytes
-// they lose 2.5-4 % against the skewed kernel in column-major order, whose consecutive blocks
-// complete each other's lines (run 11, NOTES.md, x memcpy: f32 16400x16384 0.925 against 0.955,
-// 20000x30000 0.902 against 0.943; f64 16392x16384 0.931 against 0.955; c128 16392x16384, rows
-// on 128-byte lines, 0.924 against 0.951), and where it is on them they win (c128 16400x16384
-// 0.973; f64 / c128 20000x30000 0.953 / 0.963 against 0.945 / 0.961). The input side moves
-// either kernel by less than 0.5 %.
-template <class K, int ES>
-struct OutputOn256 : K {
-  static bool accepts(const void* in, const void* out, const TransposeShape& s) {
-    constexpr std::int64_t kPiece = 256;
-    constexpr std::int64_t es = ES;
-    return reinterpret_cast<std::uintptr_t>(out) % kPiece == 0 &&
-           (s.out_pitch * es) % kPiece == 0 &&
-           (s.batch <= 1 || (s.out_batch_stride * es) % kPiece == 0) && K::accepts(in, out, s);
-  }
-};
-
 // The first kernel that accepts the layout runs.
 template <class K, class... Rest>
 void dispatch(const void* in, void* out, std::size_t elem_size, const TransposeShape& s,
@@ -183,16 +164,13 @@ void transpose_cuda(const void* in, void* out, std::size_t elem_size, const Tran
       dispatch<Tiled<U16Tile>, Skewed<U16Skew>>(in, out, elem_size, s, st);
       break;
     case 4:
-      dispatch<OutputOn256<Tiled<F32Tile>, 4>, Skewed<F32Skew, kSkewOrder>>(in, out, elem_size, s,
-                                                                            st);
+      dispatch<Tiled<F32Tile, 256>, Skewed<F32Skew, kSkewOrder>>(in, out, elem_size, s, st);
       break;
     case 8:
-      dispatch<OutputOn256<Tiled<F64Tile>, 8>, Skewed<F64Skew, kSkewOrder>>(in, out, elem_size, s,
-                                                                            st);
+      dispatch<Tiled<F64Tile, 256>, Skewed<F64Skew, kSkewOrder>>(in, out, elem_size, s, st);
       break;
     case 16:
-      dispatch<OutputOn256<Tiled<C128Tile>, 16>, Skewed<C128Skew, kSkewOrder>>(in, out, elem_size,
-                                                                               s, st);
+      dispatch<Tiled<C128Tile, 256>, Skewed<C128Skew, kSkewOrder>>(in, out, elem_size, s, st);
       break;
     default:
       throw UnsupportedInputError(
