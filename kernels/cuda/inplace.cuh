@@ -203,6 +203,12 @@ __device__ __forceinline__ void swap_strip(const InplaceParams& p, char* m, tri:
   Word w[ROWS][P];
 #pragma unroll
   for (int i = 0; i < P; ++i) load_tile_regs<C>(upper_base + i * tile_step, p.pitch_bytes, v[i]);
+  // Strip element of lane `lane` in word q of a strip row whose first ALIGN boundary is `shift`
+  // elements in (the row rotated to start there).
+  auto elem = [lane](int shift, int q) {
+    const int e = shift + q * T + lane;
+    return e >= SW ? e - SW : e;
+  };
   int shift[ROWS];
 #pragma unroll
   for (int a = 0; a < ROWS; ++a) {
@@ -211,11 +217,8 @@ __device__ __forceinline__ void swap_strip(const InplaceParams& p, char* m, tri:
     const int off = static_cast<int>((reinterpret_cast<std::uintptr_t>(row) / C::S) % SE);
     shift[a] = (SE - off) % SE;
 #pragma unroll
-    for (int q = 0; q < P; ++q) {
-      int e = shift[a] + q * T + lane;
-      if (e >= SW) e -= SW;
-      w[a][q] = load_word<SHINT>(reinterpret_cast<const Word*>(row + e * C::S));
-    }
+    for (int q = 0; q < P; ++q)
+      w[a][q] = load_word<SHINT>(reinterpret_cast<const Word*>(row + elem(shift[a], q) * C::S));
   }
   // Shared memory: upper tile i at 2i, mirror tile i at 2i + 1, both in output order.
 #pragma unroll
@@ -225,8 +228,7 @@ __device__ __forceinline__ void swap_strip(const InplaceParams& p, char* m, tri:
     const int rr = warp + a * WARPS;
 #pragma unroll
     for (int q = 0; q < P; ++q) {
-      int e = shift[a] + q * T + lane;
-      if (e >= SW) e -= SW;
+      const int e = elem(shift[a], q);
       const int i = e / T, cc = e % T;  // mirror tile i, its input column cc = output row
       smem[(2 * i + 1) * C::WORDS + C::slot(cc, rr)] = w[a][q];
     }
@@ -242,8 +244,7 @@ __device__ __forceinline__ void swap_strip(const InplaceParams& p, char* m, tri:
     char* row = strip_base + rr * p.pitch_bytes;
 #pragma unroll
     for (int q = 0; q < P; ++q) {
-      int e = shift[a] + q * T + lane;
-      if (e >= SW) e -= SW;
+      const int e = elem(shift[a], q);
       const int i = e / T, cc = e % T;
       *reinterpret_cast<Word*>(row + e * C::S) = smem[(2 * i) * C::WORDS + C::slot(rr, cc)];
     }
