@@ -44,11 +44,26 @@ const DriverCalls& driver_calls() {
   static DriverCalls calls;
   static std::once_flag once;
   std::call_once(once, [] {
+    // The lookup call changed twice: CUDA 11.3 (three arguments), 12.0 (a query result) and
+    // 12.5 (a version to ask for; the unversioned call is deprecated there). Before 11.3 there
+    // is none, and the push exchange is not offered.
     auto find = [](const char* symbol, void** fn) {
+#if CUDART_VERSION >= 12000
       cudaDriverEntryPointQueryResult found{};
-      if (cudaGetDriverEntryPointByVersion(symbol, fn, 12000, cudaEnableDefault, &found) !=
-              cudaSuccess ||
-          found != cudaDriverEntryPointSuccess) {
+#if CUDART_VERSION >= 12050
+      const cudaError_t e =
+          cudaGetDriverEntryPointByVersion(symbol, fn, 12000, cudaEnableDefault, &found);
+#else
+      const cudaError_t e = cudaGetDriverEntryPoint(symbol, fn, cudaEnableDefault, &found);
+#endif
+      const bool ok = e == cudaSuccess && found == cudaDriverEntryPointSuccess;
+#elif CUDART_VERSION >= 11030
+      const bool ok = cudaGetDriverEntryPoint(symbol, fn, cudaEnableDefault) == cudaSuccess;
+#else
+      (void)symbol;
+      const bool ok = false;
+#endif
+      if (!ok) {
         cudaGetLastError();
         *fn = nullptr;
       }
