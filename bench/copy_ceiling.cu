@@ -40,7 +40,55 @@ __global__ void spin(long long cycles) {
 struct Variant {
   std::string name;
   std::function<void(const uint4*, uint4*, std::int64_t, cudaStream_t)> run;
+  int tile_rows = 0;  ///< copy_tiles<.., true>: the output is tile-permuted (see verify_tiles)
+  int tile_words = 0;  ///< and its tiles' rows are this many 16-byte words
 };
+
+/// The side of the square float32 matrix `words` 16-byte words hold, in floats, when it is a
+/// whole number of 64 x 64 tiles; else 0.
+std::int64_t square_f32_side(std::int64_t words) {
+  std::int64_t n = 64;
+  while (n * n < words * 4) n += 64;
+  return n * n == words * 4 ? n : 0;
+}
+
+template <int ROWS, int WB, int PIECE, bool PERMUTE>
+Variant tiles(const char* name) {
+  return {name,
+          [](const uint4* in, uint4* out, std::int64_t w, cudaStream_t st) {
+            const std::int64_t n = square_f32_side(w), row_bytes = n * 4;
+            const std::int64_t across = row_bytes / PIECE, down = n / ROWS;
+            copy_tiles<ROWS, WB, PIECE, PERMUTE>
+                <<<static_cast<unsigned>(across * down), 256, 0, st>>>(
+                    reinterpret_cast<const char*>(in), reinterpret_cast<char*>(out), row_bytes,
+                    across, down);
+          },
+          PERMUTE ? ROWS : 0, PIECE / 16};
+}
+
+/// Checks copy_tiles<ROWS, .., true>'s output in 16-byte words, tiles of ROWS rows of P words:
+/// word (R, c) of the permuted grid holds input word (ti * ROWS + R % ROWS, tj * P + c % P) with
+/// tj = R / ROWS, ti = c / P.
+__global__ void verify_tiles(const uint4* out, std::int64_t words, std::int64_t row_words,
+                             int rows, int p, std::uint64_t seed, unsigned long long* bad,
+                             unsigned long long* first_bad) {
+  const std::int64_t down = (words / row_words) / rows, out_row_words = down * p;
+  unsigned long long local = 0;
+  for (std::int64_t o = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; o < words;
+       o += std::int64_t(gridDim.x) * blockDim.x) {
+    const std::int64_t R = o / out_row_words, c = o % out_row_words;
+    const std::int64_t src = ((c / p) * rows + R % rows) * row_words + (R / rows) * p + c % p;
+    uint4 want;
+    pattern_element<16>(seed, static_cast<std::uint64_t>(src),
+                        reinterpret_cast<unsigned char*>(&want));
+    const uint4 got = out[o];
+    if (got.x != want.x || got.y != want.y || got.z != want.z || got.w != want.w) {
+      ++local;
+      atomicMin(first_bad, static_cast<unsigned long long>(o));
+    }
+  }
+  if (local) atomicAdd(bad, local);
+}
 
 template <int U, int HINT>
 Variant unrolled(const char* name, int threads) {
@@ -111,6 +159,20 @@ int main(int argc, char** argv) {
       unrolled<4, kStoreStreaming>("4 x 16B, st.cs", 256),
       unrolled<4, kLoadStreaming>("4 x 16B, ld.cs", 256),
       unrolled<4, kLoadStreaming | kStoreStreaming>("4 x 16B, ld.cs st.cs", 256),
+      // Square f32 matrices only (skipped otherwise): the tiled transpose's traffic without
+      // its transposition.
+      // tiles ROWS x PIECE bytes, WB-byte words: a warp instruction covers 32 x WB bytes, i.e.
+      // PIECE / (32 WB) rows.
+      tiles<64, 16, 256, false>("tiles 64 x 256B w16, same place"),
+      tiles<64, 16, 256, true>("tiles 64 x 256B w16, permuted"),
+      tiles<64, 8, 256, true>("tiles 64 x 256B w8, permuted"),
+      tiles<32, 16, 256, true>("tiles 32 x 256B w16, permuted"),
+      tiles<32, 8, 256, true>("tiles 32 x 256B w8, permuted"),
+      tiles<16, 16, 256, true>("tiles 16 x 256B w16, permuted"),
+      tiles<16, 8, 256, true>("tiles 16 x 256B w8, permuted"),
+      tiles<128, 16, 256, true>("tiles 128 x 256B w16, permuted"),
+      tiles<32, 16, 512, true>("tiles 32 x 512B w16, permuted"),
+      tiles<16, 16, 512, true>("tiles 16 x 512B w16, permuted"),
   };
 
   int failures = 0;
@@ -126,7 +188,13 @@ int main(int argc, char** argv) {
     double memcpy_gbps = 0;
     std::printf("\n%-32s %10s %9s %9s %7s %6s  %s\n", "copy", "MiB", "ms", "GB/s", "x mcpy", "iqr%",
                 "check");
+    const std::int64_t side = square_f32_side(words);
     for (const Variant& v : variants) {
+      if (v.name.rfind("tiles", 0) == 0 && side == 0) {
+        std::printf("%-32s skipped: not a square float32 matrix of 64 x 64 tiles\n",
+                    v.name.c_str());
+        continue;
+      }
       XPOSE_CHECK_CUDA(cudaMemsetAsync(b, 0x5a, bytes, st));
       std::vector<float> t;
       for (int r = 0; r < 3 + reps; ++r) {
@@ -141,8 +209,12 @@ int main(int argc, char** argv) {
       XPOSE_CHECK_CUDA(cudaGetLastError());
       XPOSE_CHECK_CUDA(cudaMemsetAsync(bad, 0, sizeof(*bad), st));
       XPOSE_CHECK_CUDA(cudaMemsetAsync(bad + 1, 0xff, sizeof(*bad), st));
-      verify_kernel<16><<<sms * 8, 256, 0, st>>>(reinterpret_cast<const unsigned char*>(b), 1,
-                                                 words, false, seed, bad, bad + 1);
+      if (v.tile_rows > 0)
+        verify_tiles<<<sms * 8, 256, 0, st>>>(b, words, side / 4, v.tile_rows, v.tile_words,
+                                              seed, bad, bad + 1);
+      else
+        verify_kernel<16><<<sms * 8, 256, 0, st>>>(reinterpret_cast<const unsigned char*>(b), 1,
+                                                   words, false, seed, bad, bad + 1);
       unsigned long long nbad = 0;
       XPOSE_CHECK_CUDA(cudaMemcpyAsync(&nbad, bad, sizeof(nbad), cudaMemcpyDeviceToHost, st));
       XPOSE_CHECK_CUDA(cudaStreamSynchronize(st));

@@ -39,4 +39,36 @@ __global__ void copy_unrolled(const uint4* __restrict__ in, uint4* __restrict__ 
   }
 }
 
+/// Copies ROWS x PIECE-byte tiles of a matrix of `row_bytes` bytes a row with WB-byte words,
+/// one tile a block of 256 threads (all of a thread's loads before its stores), tiles taken
+/// row-major as the tiled transpose takes them. PERMUTE: tile (i, j) of the tiles_down x
+/// tiles_across grid lands at tile (j, i) of the transposed grid (tiles_across x tiles_down,
+/// rows of tiles_down x PIECE bytes), rows kept: the transpose's traffic (PIECE-byte pieces of
+/// ROWS output rows from each block) with no shared memory, barrier or in-register transpose.
+template <int ROWS, int WB, int PIECE, bool PERMUTE>
+__global__ void __launch_bounds__(256)
+    copy_tiles(const char* __restrict__ in, char* __restrict__ out, std::int64_t row_bytes,
+               std::int64_t tiles_across, std::int64_t tiles_down) {
+  using Word = typename kernels::cuda_tile::Bytes<WB>::type;
+  constexpr int PER_ROW = PIECE / WB;          // words of a tile row
+  constexpr int U = ROWS * PER_ROW / 256;      // words a thread
+  static_assert(U >= 1 && ROWS * PER_ROW % 256 == 0, "whole words a thread");
+  const std::int64_t ti = blockIdx.x / tiles_across, tj = blockIdx.x % tiles_across;
+  Word v[U];
+#pragma unroll
+  for (int u = 0; u < U; ++u) {
+    const int w = threadIdx.x + 256 * u;
+    v[u] = *reinterpret_cast<const Word*>(in + (ti * ROWS + w / PER_ROW) * row_bytes +
+                                          tj * PIECE + (w % PER_ROW) * WB);
+  }
+#pragma unroll
+  for (int u = 0; u < U; ++u) {
+    const int w = threadIdx.x + 256 * u;
+    const std::int64_t o =
+        PERMUTE ? (tj * ROWS + w / PER_ROW) * (tiles_down * PIECE) + ti * PIECE + (w % PER_ROW) * WB
+                : (ti * ROWS + w / PER_ROW) * row_bytes + tj * PIECE + (w % PER_ROW) * WB;
+    *reinterpret_cast<Word*>(out + o) = v[u];
+  }
+}
+
 }  // namespace xpose::bench
