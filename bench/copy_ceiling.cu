@@ -52,13 +52,13 @@ std::int64_t square_f32_side(std::int64_t words) {
   return n * n == words * 4 ? n : 0;
 }
 
-template <int ROWS, int WB, int PIECE, bool PERMUTE>
+template <int ROWS, int WB, int PIECE, bool PERMUTE, int ORDER = kTilesRowMajor>
 Variant tiles(const char* name) {
   return {name,
           [](const uint4* in, uint4* out, std::int64_t w, cudaStream_t st) {
             const std::int64_t n = square_f32_side(w), row_bytes = n * 4;
             const std::int64_t across = row_bytes / PIECE, down = n / ROWS;
-            copy_tiles<ROWS, WB, PIECE, PERMUTE>
+            copy_tiles<ROWS, WB, PIECE, PERMUTE, ORDER>
                 <<<static_cast<unsigned>(across * down), 256, 0, st>>>(
                     reinterpret_cast<const char*>(in), reinterpret_cast<char*>(out), row_bytes,
                     across, down);
@@ -173,6 +173,13 @@ int main(int argc, char** argv) {
       tiles<128, 16, 256, true>("tiles 128 x 256B w16, permuted"),
       tiles<32, 16, 512, true>("tiles 32 x 512B w16, permuted"),
       tiles<16, 16, 512, true>("tiles 16 x 512B w16, permuted"),
+      // Block orders, 64 x 256-byte tiles permuted (16384^2 and 32768^2 f32: 256 / 512 tiles a
+      // side, multiples of 32).
+      tiles<64, 16, 256, true, kTilesColMajor>("tiles 64 x 256B, permuted, col-major"),
+      tiles<64, 16, 256, true, kTilesGroup8>("tiles 64 x 256B, permuted, groups of 8"),
+      tiles<64, 16, 256, true, kTilesSquare32>("tiles 64 x 256B, permuted, 32x32 squares"),
+      tiles<64, 16, 256, true, kTilesDiagonal>("tiles 64 x 256B, permuted, diagonal"),
+      tiles<64, 16, 256, false, kTilesDiagonal>("tiles 64 x 256B, same place, diagonal"),
   };
 
   int failures = 0;
