@@ -3,7 +3,10 @@
 // copy, so the best copy kernel bounds what the SMs can reach with loads and stores; the gap
 // between it and cudaMemcpy is what no kernel shape can win back. Also says whether cudaMemcpy
 // D2D runs on a copy engine: it is issued on a second stream while a kernel holds every SM, and
-// a copy that ends before that kernel did not need the SMs.
+// a copy that ends before that kernel did not need the SMs. The tile copies (square float32
+// matrices only) move ROWS x PIECE-byte tiles either to the same place or to the transposed tile
+// places with their rows kept: the tiled transpose's traffic without its transposition, in
+// several block orders (kernels/NOTES.md, run 12).
 //
 //   bench_copy_ceiling [--reps N] [--mib M[,M...]]
 // Median of N timed runs (default 20) after 3 warm-ups; GB/s = 2 x bytes / time; every copy's
@@ -40,8 +43,8 @@ __global__ void spin(long long cycles) {
 struct Variant {
   std::string name;
   std::function<void(const uint4*, uint4*, std::int64_t, cudaStream_t)> run;
-  int tile_rows = 0;  ///< copy_tiles<.., true>: the output is tile-permuted (see verify_tiles)
-  int tile_words = 0;  ///< and its tiles' rows are this many 16-byte words
+  int tile_words = 0;  ///< copy_tiles: 16-byte words of a tile row (0: not a tile copy)
+  int tile_rows = 0;   ///< copy_tiles<.., true>: rows of the tiles it permutes (see verify_tiles)
 };
 
 /// The side of the square float32 matrix `words` 16-byte words hold, in floats, when it is a
@@ -63,7 +66,7 @@ Variant tiles(const char* name) {
                     reinterpret_cast<const char*>(in), reinterpret_cast<char*>(out), row_bytes,
                     across, down);
           },
-          PERMUTE ? ROWS : 0, PIECE / 16};
+          PIECE / 16, PERMUTE ? ROWS : 0};
 }
 
 /// Checks copy_tiles<ROWS, .., true>'s output in 16-byte words, tiles of ROWS rows of P words:
@@ -197,7 +200,7 @@ int main(int argc, char** argv) {
                 "check");
     const std::int64_t side = square_f32_side(words);
     for (const Variant& v : variants) {
-      if (v.name.rfind("tiles", 0) == 0 && side == 0) {
+      if (v.tile_words > 0 && side == 0) {
         std::printf("%-32s skipped: not a square float32 matrix of 64 x 64 tiles\n",
                     v.name.c_str());
         continue;
