@@ -45,13 +45,15 @@ struct Variant {
   std::function<void(const uint4*, uint4*, std::int64_t, cudaStream_t)> run;
   int tile_words = 0;  ///< copy_tiles: 16-byte words of a tile row (0: not a tile copy)
   int tile_rows = 0;   ///< copy_tiles<.., true>: rows of the tiles it permutes (see verify_tiles)
+  /// copy_tiles: whether its tile grid and block order fit a square float32 matrix of this side
+  bool (*fits)(std::int64_t side) = nullptr;
 };
 
-/// The side of the square float32 matrix `words` 16-byte words hold, in floats, when it is a
-/// whole number of 64 x 64 tiles; else 0.
+/// The side of the square float32 matrix `words` 16-byte words hold, in floats, when there is
+/// one with a side that is a multiple of 16; else 0.
 std::int64_t square_f32_side(std::int64_t words) {
-  std::int64_t n = 64;
-  while (n * n < words * 4) n += 64;
+  std::int64_t n = 16;
+  while (n * n < words * 4) n += 16;
   return n * n == words * 4 ? n : 0;
 }
 
@@ -66,7 +68,13 @@ Variant tiles(const char* name) {
                     reinterpret_cast<const char*>(in), reinterpret_cast<char*>(out), row_bytes,
                     across, down);
           },
-          PIECE / 16, PERMUTE ? ROWS : 0};
+          PIECE / 16, PERMUTE ? ROWS : 0, [](std::int64_t side) {
+            if (side == 0 || side % ROWS != 0 || (side * 4) % PIECE != 0) return false;
+            const std::int64_t across = side * 4 / PIECE, down = side / ROWS;
+            if (ORDER == kTilesGroup8) return down % 8 == 0;
+            if (ORDER == kTilesSquare32) return across % 32 == 0 && down % 32 == 0;
+            return true;
+          }};
 }
 
 /// Checks copy_tiles<ROWS, .., true>'s output in 16-byte words, tiles of ROWS rows of P words:
@@ -196,13 +204,14 @@ int main(int argc, char** argv) {
     fill_kernel<16><<<sms * 8, 256, 0, st>>>(reinterpret_cast<unsigned char*>(a),
                                              static_cast<std::uint64_t>(words), seed);
     double memcpy_gbps = 0;
-    std::printf("\n%-32s %10s %9s %9s %7s %6s  %s\n", "copy", "MiB", "ms", "GB/s", "x mcpy", "iqr%",
+    std::printf("\n%-42s %10s %9s %9s %7s %6s  %s\n", "copy", "MiB", "ms", "GB/s", "x mcpy", "iqr%",
                 "check");
     const std::int64_t side = square_f32_side(words);
     for (const Variant& v : variants) {
-      if (v.tile_words > 0 && side == 0) {
-        std::printf("%-32s skipped: not a square float32 matrix of 64 x 64 tiles\n",
-                    v.name.c_str());
+      if (v.fits != nullptr && !v.fits(side)) {
+        std::printf("%-42s %10lld skipped: not a square float32 matrix of whole tiles (and "
+                    "whole groups of its block order)\n",
+                    v.name.c_str(), static_cast<long long>(mib));
         continue;
       }
       XPOSE_CHECK_CUDA(cudaMemsetAsync(b, 0x5a, bytes, st));
@@ -234,7 +243,7 @@ int main(int argc, char** argv) {
       const double gbps = 2.0 * double(bytes) / (med * 1e-3) / 1e9;
       if (memcpy_gbps == 0) memcpy_gbps = gbps;
       failures += nbad != 0;
-      std::printf("%-32s %10lld %9.4f %9.1f %7.4f %6.2f  %s\n", v.name.c_str(),
+      std::printf("%-42s %10lld %9.4f %9.1f %7.4f %6.2f  %s\n", v.name.c_str(),
                   static_cast<long long>(mib), med, gbps, gbps / memcpy_gbps, iqr,
                   nbad == 0 ? "ok" : "FAILED");
     }
