@@ -39,12 +39,6 @@ __global__ void copy_unrolled(const uint4* __restrict__ in, uint4* __restrict__ 
   }
 }
 
-/// Copies ROWS x PIECE-byte tiles of a matrix of `row_bytes` bytes a row with WB-byte words,
-/// one tile a block of 256 threads (all of a thread's loads before its stores), tiles taken
-/// row-major as the tiled transpose takes them. PERMUTE: tile (i, j) of the tiles_down x
-/// tiles_across grid lands at tile (j, i) of the transposed grid (tiles_across x tiles_down,
-/// rows of tiles_down x PIECE bytes), rows kept: the transpose's traffic (PIECE-byte pieces of
-/// ROWS output rows from each block) with no shared memory, barrier or in-register transpose.
 /// Block orders of copy_tiles: which tile block b takes.
 enum TileOrder : int {
   kTilesRowMajor = 0,  ///< along tile rows (the tiled transpose's order)
@@ -72,6 +66,13 @@ __device__ inline void tile_of_block(std::int64_t b, std::int64_t across, std::i
   }
 }
 
+/// Copies ROWS x PIECE-byte tiles of a matrix of `row_bytes` bytes a row with WB-byte words,
+/// one tile a block of 256 threads (all of a thread's loads before its stores), the tiles taken
+/// in block order ORDER (row-major: as the tiled transpose takes them). PERMUTE: tile (i, j) of
+/// the tiles_down x tiles_across grid lands at tile (j, i) of the transposed grid (tiles_across
+/// x tiles_down, rows of tiles_down x PIECE bytes), rows kept: the transpose's traffic
+/// (PIECE-byte pieces of ROWS output rows from each block) with no shared memory, barrier or
+/// in-register transpose.
 template <int ROWS, int WB, int PIECE, bool PERMUTE, int ORDER = kTilesRowMajor>
 __global__ void __launch_bounds__(256)
     copy_tiles(const char* __restrict__ in, char* __restrict__ out, std::int64_t row_bytes,

@@ -44,9 +44,9 @@ const DriverCalls& driver_calls() {
   static DriverCalls calls;
   static std::once_flag once;
   std::call_once(once, [] {
-    // The lookup call changed twice: CUDA 11.3 (three arguments), 12.0 (a query result) and
-    // 12.5 (a version to ask for; the unversioned call is deprecated there). Before 11.3 there
-    // is none, and the push exchange is not offered.
+    // The lookup call came with CUDA 11.3 (three arguments) and changed in 12.0 (a query
+    // result) and 12.5 (a version to ask for; the unversioned call is deprecated there). Before
+    // 11.3 there is none, and the push exchange is not offered.
     auto find = [](const char* symbol, void** fn) {
 #if CUDART_VERSION >= 12000
       cudaDriverEntryPointQueryResult found{};
