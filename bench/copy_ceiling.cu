@@ -23,6 +23,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/arg_list.h"
 #include "bench/copy_kernels.cuh"
 #include "bench/device_pattern.cuh"
 #include "kernels/cuda/check.h"
@@ -122,11 +123,18 @@ int main(int argc, char** argv) {
       reps = std::max(1, std::atoi(argv[++i]));
     } else if (a == "--mib" && i + 1 < argc) {
       mibs.clear();
-      std::string list = argv[++i];
-      for (std::size_t p = 0; p <= list.size();) {
-        const std::size_t q = std::min(list.find(',', p), list.size());
-        mibs.push_back(std::atoll(list.substr(p, q - p).c_str()));
-        p = q + 1;
+      for (const std::string& item : split_list(argv[++i])) {
+        char* end = nullptr;
+        const long long m = std::strtoll(item.c_str(), &end, 10);
+        if (*end != '\0' || m < 1 || m > (1LL << 20)) {
+          std::fprintf(stderr, "--mib: '%s' is not a size in MiB (1 to 1048576)\n", item.c_str());
+          return 2;
+        }
+        mibs.push_back(m);
+      }
+      if (mibs.empty()) {
+        std::fprintf(stderr, "--mib: no sizes given\n");
+        return 2;
       }
     } else {
       std::fprintf(stderr, "usage: bench_copy_ceiling [--reps N] [--mib M[,M...]]\n");

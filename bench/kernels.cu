@@ -28,6 +28,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/arg_list.h"
 #include "bench/device_pattern.cuh"
 #include "kernels/cuda/check.h"
 #include "kernels/cuda/inplace.cuh"
@@ -816,18 +817,6 @@ int run(const Options& opt) {
   }
   std::printf("# %s\n", failures ? "SOME OUTPUTS FAILED VERIFICATION" : "all outputs verified");
   return failures ? 1 : 0;
-}
-
-// "a,b,,c" -> {"a", "b", "c"}.
-std::vector<std::string> split_list(const std::string& list) {
-  std::vector<std::string> out;
-  std::size_t p = 0;
-  while (p <= list.size()) {
-    const std::size_t q = std::min(list.find(',', p), list.size());
-    if (q > p) out.push_back(list.substr(p, q - p));
-    p = q + 1;
-  }
-  return out;
 }
 
 }  // namespace

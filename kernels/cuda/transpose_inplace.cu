@@ -165,8 +165,8 @@ constexpr PairOrder kGrp = PairOrder::Grouped;
 // time (the library's orders: row-wise on sector-aligned rows, grouped otherwise). tile:
 // inplace_kernel (words need n a multiple of the word); multiP: inplace_multi_kernel, P pairs a
 // block; stripP: inplace_strip_kernel, P pairs a block, mirror strip on sectors (-l128: on 128-byte
-// lines); realign: inplace_realign_kernel (any n); -pBYTES: loads with an
-// L2 prefetch size (-pBYTESs: the strip's loads too).
+// lines); realign: inplace_realign_kernel (any n); -pBYTES: loads with an L2 prefetch size
+// (-pBYTESs: the strip's loads too).
 const Entry kEntries[] = {
     {1, "tile-128w16-stag", run_kernel<Tiled<TileConfig<1, 16, 8, 8, 64>, kStag>>},
     {1, "tile-128w16-row", run_kernel<Tiled<TileConfig<1, 16, 8, 8, 64>, kRow>>},
