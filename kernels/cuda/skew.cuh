@@ -81,24 +81,23 @@ struct SkewParams : TiledParams {
   int m;  ///< extra input rows this launch needs: C::M, or 0 when every output row is aligned
 };
 
-/// Load phase: rows i_begin .. i_begin + n_rows - 1 and columns c0 .. c0 + TW - 1 of the matrix
-/// at `base` (rows `pitch` bytes apart, rows x cols valid), as W-byte words at W-aligned
-/// addresses, scattered into shared memory in output order (shared row j = column c0 + j,
-/// shared column il = row i_begin + il). All loads are issued first (LOAD_ITERS words in flight
-/// per thread), then the scatter. EXACT: touch no element outside the block (the in-place
-/// kernel's neighbours are writing there): a word that straddles the block's edge is read
-/// element by element. Otherwise a word is read whole wherever it lies inside the row.
+/// Load phase, first half: rows i_begin .. i_begin + n_rows - 1 and columns c0 .. c0 + TW - 1 of
+/// the matrix at `base` (rows `pitch` bytes apart, rows x cols valid), as W-byte words at
+/// W-aligned addresses, into the thread's registers `v` (LOAD_ITERS words), with `j0` the column
+/// - c0 of each word's first element (TW: nothing to scatter). All loads are issued here and
+/// none is used, so a caller can issue several tiles' loads before the first scatter_rows.
+/// EXACT: touch no element outside the block (the in-place kernel's neighbours are writing
+/// there): a word that straddles the block's edge is read element by element. Otherwise a word is
+/// read whole wherever it lies inside the row.
 template <class C, bool EXACT>
-__device__ __forceinline__ void load_rows(const char* __restrict__ base, std::int64_t pitch,
-                                          std::int64_t rows, std::int64_t cols,
-                                          std::int64_t i_begin, int n_rows, std::int64_t c0,
-                                          typename C::Elem* __restrict__ smem) {
+__device__ __forceinline__ void issue_rows(const char* __restrict__ base, std::int64_t pitch,
+                                           std::int64_t rows, std::int64_t cols,
+                                           std::int64_t i_begin, int n_rows, std::int64_t c0,
+                                           typename C::Pack (&v)[C::LOAD_ITERS],
+                                           int (&j0)[C::LOAD_ITERS]) {
   using Elem = typename C::Elem;
   using Word = typename C::Word;
-  using Pack = typename C::Pack;
   const std::int64_t own_cols = cols - c0 < C::TW ? cols - c0 : C::TW;  // columns of the block
-  Pack v[C::LOAD_ITERS];
-  int j0[C::LOAD_ITERS];  // column - c0 of each word's first element; TW: nothing to do
 #pragma unroll
   for (int it = 0; it < C::LOAD_ITERS; ++it) {
     const int s = threadIdx.x + it * C::NT;
@@ -127,6 +126,17 @@ __device__ __forceinline__ void load_rows(const char* __restrict__ base, std::in
       }
     }
   }
+}
+
+/// Load phase, second half: scatters the words issue_rows loaded (same `cols` and `c0`) into
+/// shared memory in output order (shared row j = column c0 + j, shared column il = row
+/// i_begin + il), the block's own elements only.
+template <class C>
+__device__ __forceinline__ void scatter_rows(std::int64_t cols, std::int64_t c0,
+                                             const typename C::Pack (&v)[C::LOAD_ITERS],
+                                             const int (&j0)[C::LOAD_ITERS],
+                                             typename C::Elem* __restrict__ smem) {
+  const std::int64_t own_cols = cols - c0 < C::TW ? cols - c0 : C::TW;
 #pragma unroll
   for (int it = 0; it < C::LOAD_ITERS; ++it) {
     if (j0[it] >= C::TW) continue;
@@ -137,6 +147,18 @@ __device__ __forceinline__ void load_rows(const char* __restrict__ base, std::in
       if (j >= 0 && j < own_cols) smem[C::slot(j, il)] = v[it].e[e];
     }
   }
+}
+
+/// Load phase: issue_rows, then scatter_rows (LOAD_ITERS words in flight per thread).
+template <class C, bool EXACT>
+__device__ __forceinline__ void load_rows(const char* __restrict__ base, std::int64_t pitch,
+                                          std::int64_t rows, std::int64_t cols,
+                                          std::int64_t i_begin, int n_rows, std::int64_t c0,
+                                          typename C::Elem* __restrict__ smem) {
+  typename C::Pack v[C::LOAD_ITERS];
+  int j0[C::LOAD_ITERS];
+  issue_rows<C, EXACT>(base, pitch, rows, cols, i_begin, n_rows, c0, v, j0);
+  scatter_rows<C>(cols, c0, v, j0, smem);
 }
 
 /// Store phase: output rows c0 .. c0 + TW - 1 of the matrix at `base` (rows `pitch` bytes apart,
@@ -194,8 +216,7 @@ __device__ __forceinline__ void store_rows(char* __restrict__ base, std::int64_t
   }
 }
 
-// The phases above also compile as host code (the layout tests simulate them); the kernel and
-// its launcher need nvcc.
+// The kernel and its launcher.
 #if defined(__CUDACC__)
 template <class C>
 __global__ void __launch_bounds__(C::NT, C::MINB) skew_kernel(SkewParams p) {
