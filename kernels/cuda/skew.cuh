@@ -83,9 +83,10 @@ struct SkewParams : TiledParams {
 
 /// Load phase, first half: rows i_begin .. i_begin + n_rows - 1 and columns c0 .. c0 + TW - 1 of
 /// the matrix at `base` (rows `pitch` bytes apart, rows x cols valid), as W-byte words at
-/// W-aligned addresses, into the thread's registers `v` (LOAD_ITERS words), with `j0` the column
-/// - c0 of each word's first element (TW: nothing to scatter). All loads are issued here and
-/// none is used, so a caller can issue several tiles' loads before the first scatter_rows.
+/// W-aligned addresses, into the thread's registers `v` (LOAD_ITERS words); j0[it] is the column
+/// of word it's first element, counted from c0 (TW: nothing to scatter). All loads are issued
+/// here and none is used, so a caller can issue several tiles' loads before the first
+/// scatter_rows.
 /// EXACT: touch no element outside the block (the in-place kernel's neighbours are writing
 /// there): a word that straddles the block's edge is read element by element. Otherwise a word is
 /// read whole wherever it lies inside the row.
@@ -216,7 +217,7 @@ __device__ __forceinline__ void store_rows(char* __restrict__ base, std::int64_t
   }
 }
 
-// The kernel and its launcher.
+// The kernel and its launcher need nvcc.
 #if defined(__CUDACC__)
 template <class C>
 __global__ void __launch_bounds__(C::NT, C::MINB) skew_kernel(SkewParams p) {
