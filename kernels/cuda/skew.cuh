@@ -150,18 +150,6 @@ __device__ __forceinline__ void scatter_rows(std::int64_t cols, std::int64_t c0,
   }
 }
 
-/// Load phase: issue_rows, then scatter_rows (LOAD_ITERS words in flight per thread).
-template <class C, bool EXACT>
-__device__ __forceinline__ void load_rows(const char* __restrict__ base, std::int64_t pitch,
-                                          std::int64_t rows, std::int64_t cols,
-                                          std::int64_t i_begin, int n_rows, std::int64_t c0,
-                                          typename C::Elem* __restrict__ smem) {
-  typename C::Pack v[C::LOAD_ITERS];
-  int j0[C::LOAD_ITERS];
-  issue_rows<C, EXACT>(base, pitch, rows, cols, i_begin, n_rows, c0, v, j0);
-  scatter_rows<C>(cols, c0, v, j0, smem);
-}
-
 /// Store phase: output rows c0 .. c0 + TW - 1 of the matrix at `base` (rows `pitch` bytes apart,
 /// out_rows x out_cols valid); row c gets the piece of TH elements that starts at column
 /// p_base - mis_c, gathered from shared memory (shared column p - (p_base - m)) into W-byte
@@ -224,7 +212,10 @@ __global__ void __launch_bounds__(C::NT, C::MINB) skew_kernel(SkewParams p) {
   extern __shared__ uint4 skew_smem_raw[];
   auto* smem = reinterpret_cast<typename C::Elem*>(skew_smem_raw);
   for_each_tile(p, C::TH, C::TW, [&](const char* in, char* out, std::int64_t r0, std::int64_t c0) {
-    load_rows<C, false>(in, p.in_pitch_bytes, p.rows, p.cols, r0 - p.m, C::TH + p.m, c0, smem);
+    typename C::Pack v[C::LOAD_ITERS];  // all loads issued before the scatter
+    int j0[C::LOAD_ITERS];
+    issue_rows<C, false>(in, p.in_pitch_bytes, p.rows, p.cols, r0 - p.m, C::TH + p.m, c0, v, j0);
+    scatter_rows<C>(p.cols, c0, v, j0, smem);
     __syncthreads();
     store_rows<C>(out, p.out_pitch_bytes, p.cols, p.rows, c0, r0, p.m, smem);
     __syncthreads();  // the next tile overwrites shared memory
