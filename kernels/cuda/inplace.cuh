@@ -59,92 +59,10 @@ __device__ __forceinline__ bool pair_of(const InplaceParams& p, std::uint64_t k,
 // registers (64 -> 70 at 256 threads: 3 blocks per SM instead of 4) and 6-8 % at 16411² on the
 // H100 (NOTES.md, run 7), so the loops stay as they are.
 
-/// Shifted words: tile rows of V = 2 elements a word that do not all start on a word boundary.
-/// With n odd, f32 rows with 8-byte words (f64 with 16-byte words) start alternately on a word
-/// boundary and one element past one, the same for the whole row. BC (BR) consecutive lanes take
-/// one tile row, lane g its word g (elements 2g and 2g + 1). In a row one element off, lane g
-/// reads the aligned word holding elements 2g - 1 and 2g and takes element 2g + 1 from lane g + 1
-/// by a shuffle; the last lane reads element TW - 1 alone. Element -1 (the tile on the left, or
-/// the row above's last) is read and dropped: the caller's buffer must start on a word boundary,
-/// so row 0 is never off and that element lies inside the buffer. One load, one shuffle and two
-/// selects a word; the V x V blocks then go through store_blocks_transposed as usual.
-template <class C>
-__device__ __forceinline__ void load_tile_regs_shift(const char* __restrict__ src,
-                                                     std::int64_t pitch,
-                                                     typename C::Pack (&v)[C::LOADS][C::V]) {
-  static_assert(C::V == 2 && 32 % C::BC == 0 && 32 % C::BR == 0, "rows of whole lane groups");
-  using Word = typename C::Word;
-  using Elem = typename C::Elem;
-  const int g = static_cast<int>(threadIdx.x % C::BC);  // block_src's g for every q (NT % 32 == 0)
-  Elem last[C::LOADS][C::V];
-  bool off[C::LOADS][C::V];
-#pragma unroll
-  for (int q = 0; q < C::LOADS; ++q) {
-    int gq;
-    const char* base = block_src<C>(src, pitch, q, gq);
-#pragma unroll
-    for (int m = 0; m < C::V; ++m) {
-      const char* w = base + m * pitch;  // word g of the row, as the row would hold it aligned
-      off[q][m] = reinterpret_cast<std::uintptr_t>(w) % C::W != 0;
-      v[q][m].w = load_word<C::HINT>(reinterpret_cast<const Word*>(off[q][m] ? w - C::S : w));
-      last[q][m] = Elem{};
-      if (off[q][m] && g == C::BC - 1) last[q][m] = *reinterpret_cast<const Elem*>(w + C::S);
-    }
-  }
-#pragma unroll
-  for (int q = 0; q < C::LOADS; ++q) {
-#pragma unroll
-    for (int m = 0; m < C::V; ++m) {
-      const Elem next = __shfl_down_sync(0xffffffffu, v[q][m].e[0], 1, C::BC);
-      if (off[q][m]) {
-        v[q][m].e[0] = v[q][m].e[1];
-        v[q][m].e[1] = g == C::BC - 1 ? last[q][m] : next;
-      }
-    }
-  }
-}
-
-/// store_tile's whole-tile path for shifted words (see load_tile_regs_shift): in an output row
-/// one element off, lane h writes the aligned word of elements 2h - 1 and 2h (2h - 1 from lane
-/// h - 1 by a shuffle); lane 0 writes element 0 and the last lane element TW - 1 alone, so no
-/// element outside the tile is written.
-template <class C>
-__device__ __forceinline__ void store_tile_shift(char* __restrict__ dst, std::int64_t pitch,
-                                                 const typename C::Word* __restrict__ smem) {
-  using Word = typename C::Word;
-  using Elem = typename C::Elem;
-  using Pack = typename C::Pack;
-#pragma unroll
-  for (int q = 0; q < C::STORES; ++q) {
-    const int idx = threadIdx.x + q * C::NT;
-    const int r = idx / C::BR;
-    const int h = idx % C::BR;
-    Pack t;
-    t.w = smem[C::slot(r, h)];
-    char* w = dst + static_cast<std::int64_t>(r) * pitch + h * C::W;
-    const bool off = reinterpret_cast<std::uintptr_t>(w) % C::W != 0;
-    const Elem prev = __shfl_up_sync(0xffffffffu, t.e[1], 1, C::BR);
-    if (!off) {
-      store_word<C::HINT>(reinterpret_cast<Word*>(w), t.w);
-      continue;
-    }
-    if (h == 0) {
-      *reinterpret_cast<Elem*>(w) = t.e[0];
-    } else {
-      Pack a;
-      a.e[0] = prev;
-      a.e[1] = t.e[0];
-      store_word<C::HINT>(reinterpret_cast<Word*>(w - C::S), a.w);
-    }
-    if (h == C::BR - 1) *reinterpret_cast<Elem*>(w + C::S) = t.e[1];
-  }
-}
-
 /// Swaps tile pair tp of matrix `m`, tile (I, J) with tile (J, I), I <= J, through the first two
 /// shared tiles at `smem` (a diagonal tile through one), guarded where the pair is at the matrix
 /// edge; both tiles are read before the barrier and written after it. Two barriers.
-/// SHIFT: whole tiles move shifted words (load_tile_regs_shift), for rows off word boundaries.
-template <class C, bool SHIFT = false>
+template <class C>
 __device__ __forceinline__ void swap_one_pair(const InplaceParams& p, char* m, tri::TilePair tp,
                                               typename C::Word* __restrict__ smem) {
   constexpr int T = C::TH;
@@ -154,20 +72,6 @@ __device__ __forceinline__ void swap_one_pair(const InplaceParams& p, char* m, t
   const bool full = c0 + T <= p.n;                   // c0 >= r0, so tile (J, J) bounds both
   char* upper = m + r0 * p.pitch_bytes + c0 * C::S;  // tile (I, J)
   char* lower = m + c0 * p.pitch_bytes + r0 * C::S;  // tile (J, I)
-  if constexpr (SHIFT) {
-    if (full) {
-      typename C::Pack va[C::LOADS][C::V], vb[C::LOADS][C::V];
-      load_tile_regs_shift<C>(upper, p.pitch_bytes, va);
-      if (!diagonal) load_tile_regs_shift<C>(lower, p.pitch_bytes, vb);
-      store_blocks_transposed<C>(va, smem);
-      if (!diagonal) store_blocks_transposed<C>(vb, smem + C::WORDS);
-      __syncthreads();
-      store_tile_shift<C>(lower, p.pitch_bytes, smem);
-      if (!diagonal) store_tile_shift<C>(upper, p.pitch_bytes, smem + C::WORDS);
-      __syncthreads();
-      return;
-    }
-  }
   load_tile<C>(upper, p.pitch_bytes, p.n - r0, p.n - c0, full, smem);
   if (!diagonal) load_tile<C>(lower, p.pitch_bytes, p.n - c0, p.n - r0, full, smem + C::WORDS);
   __syncthreads();
@@ -179,8 +83,7 @@ __device__ __forceinline__ void swap_one_pair(const InplaceParams& p, char* m, t
 /// Each block swaps tile (I, J) with tile (J, I), I <= J, through two shared tiles; a diagonal
 /// tile goes through one. Both tiles are read before the barrier and written after it, and no
 /// other block touches them, so the swap needs no extra global memory.
-/// SHIFT: swap_one_pair's shifted words.
-template <class C, PairOrder Order, bool SHIFT = false>
+template <class C, PairOrder Order>
 __global__ void __launch_bounds__(C::NT, C::MINB) inplace_kernel(InplaceParams p) {
   static_assert(C::TH == C::TW, "square tiles");
   extern __shared__ uint4 inplace_smem_raw[];
@@ -190,7 +93,7 @@ __global__ void __launch_bounds__(C::NT, C::MINB) inplace_kernel(InplaceParams p
     for (std::uint64_t k = blockIdx.x; k < p.blocks; k += gridDim.x) {
       tri::TilePair tp;
       if (!pair_of<Order>(p, k, tp)) continue;  // idle lower half (uniform across the block)
-      swap_one_pair<C, SHIFT>(p, m, tp, smem);
+      swap_one_pair<C>(p, m, tp, smem);
     }
   }
 }
@@ -353,111 +256,6 @@ __device__ __forceinline__ void swap_strip(const InplaceParams& p, char* m, tri:
   __syncthreads();  // the next pairs overwrite shared memory
 }
 
-/// swap_strip for 32 x 32 tiles of shifted words (V = 2, load_tile_regs_shift): the upper tiles
-/// as shifted words, half a warp a row; the mirror strip's rows rotated onto ALIGN bytes as in
-/// swap_strip, but as two-element words. In a strip row one element off, word k holds elements
-/// 2k - 1 and 2k; the lane of word 0 drops element -1 (read, not written) and also moves element
-/// SW - 1 alone. The strip side goes through shared memory element by element.
-template <class C, int P, int ALIGN, int SHINT>
-__device__ __forceinline__ void swap_strip_shift(const InplaceParams& p, char* m,
-                                                 tri::TilePair first,
-                                                 typename C::Word* __restrict__ smem) {
-  static_assert(C::TH == 32 && C::TW == 32 && C::V == 2, "32 x 32 tiles of two elements a word");
-  static_assert(P >= 2 && 32 % (C::NT / 32) == 0, "whole rows per warp");
-  using Word = typename C::Word;
-  using Elem = typename C::Elem;
-  using Pack = typename C::Pack;
-  constexpr int T = 32;
-  constexpr int WARPS = C::NT / 32;
-  constexpr int ROWS = T / WARPS;  // strip rows per warp
-  constexpr int SE = ALIGN / C::S;  // elements per ALIGN bytes
-  constexpr int SW = T * P;         // strip width in elements
-  constexpr int NW = SW / 2;        // words a strip row
-  constexpr int Q = NW / 32;        // warp accesses a strip row
-  static_assert(SE % 2 == 0 && SE <= SW && NW % 32 == 0, "rotation onto whole words");
-  const int lane = threadIdx.x % 32;
-  const int warp = threadIdx.x / 32;
-  const std::int64_t c0 = static_cast<std::int64_t>(first.col) * T;
-  const std::int64_t r0 = static_cast<std::int64_t>(first.row) * T;
-  char* strip_base = m + c0 * p.pitch_bytes + r0 * C::S;  // tile (J, I), row 0
-  char* upper_base = m + r0 * p.pitch_bytes + c0 * C::S;  // tile (I, J)
-  const std::int64_t tile_step = T * p.pitch_bytes;       // tile (I, J) to (I + 1, J)
-  Pack v[P][C::LOADS][C::V];
-#pragma unroll
-  for (int i = 0; i < P; ++i)
-    load_tile_regs_shift<C>(upper_base + i * tile_step, p.pitch_bytes, v[i]);
-  // Row a of this warp: o = 1 when it starts one element past a word boundary; its words run
-  // from k0, the word at the row's first ALIGN boundary, round the row.
-  int k0[ROWS], o[ROWS];
-  Pack w[ROWS][Q];
-  Elem tail[ROWS];
-  auto word_of = [lane](int first_word, int q) {
-    const int k = first_word + q * 32 + lane;
-    return k >= NW ? k - NW : k;
-  };
-#pragma unroll
-  for (int a = 0; a < ROWS; ++a) {
-    const int rr = warp + a * WARPS;
-    const char* row = strip_base + rr * p.pitch_bytes;
-    const int x = static_cast<int>((reinterpret_cast<std::uintptr_t>(row) / C::S) % SE);
-    o[a] = x % 2;
-    k0[a] = ((SE - x) % SE + o[a]) / 2;  // (SE - x) % SE has the parity of o
-    tail[a] = Elem{};
-#pragma unroll
-    for (int q = 0; q < Q; ++q) {
-      const int k = word_of(k0[a], q);
-      w[a][q].w = load_word<SHINT>(reinterpret_cast<const Word*>(row + (2 * k - o[a]) * C::S));
-      if (o[a] != 0 && k == 0) tail[a] = *reinterpret_cast<const Elem*>(row + (SW - 1) * C::S);
-    }
-  }
-  // Element (r, c) of shared tile t, in output order.
-  auto at = [smem](int t, int r, int c) -> Elem& {
-    return reinterpret_cast<Elem*>(smem + t * C::WORDS + C::slot(r, c / 2))[c % 2];
-  };
-  // Shared memory: upper tile i at 2i, mirror tile i at 2i + 1, both in output order.
-#pragma unroll
-  for (int i = 0; i < P; ++i) store_blocks_transposed<C>(v[i], smem + (2 * i) * C::WORDS);
-#pragma unroll
-  for (int a = 0; a < ROWS; ++a) {
-    const int rr = warp + a * WARPS;
-#pragma unroll
-    for (int q = 0; q < Q; ++q) {
-      const int e0 = 2 * word_of(k0[a], q) - o[a];
-#pragma unroll
-      for (int b = 0; b < 2; ++b) {
-        const int e = e0 + b;
-        if (e >= 0) at(2 * (e / T) + 1, e % T, rr) = w[a][q].e[b];
-      }
-      if (e0 < 0) at(2 * P - 1, T - 1, rr) = tail[a];
-    }
-  }
-  __syncthreads();
-  // As in swap_strip: keep two bases live across the barrier, not every address.
-  asm volatile("" : "+l"(strip_base), "+l"(upper_base));
-#pragma unroll
-  for (int a = 0; a < ROWS; ++a) {
-    const int rr = warp + a * WARPS;
-    char* row = strip_base + rr * p.pitch_bytes;
-#pragma unroll
-    for (int q = 0; q < Q; ++q) {
-      const int e0 = 2 * word_of(k0[a], q) - o[a];
-      if (e0 < 0) {  // element 0 and the row's last element, alone
-        *reinterpret_cast<Elem*>(row) = at(0, rr, 0);
-        *reinterpret_cast<Elem*>(row + (SW - 1) * C::S) = at(2 * (P - 1), rr, T - 1);
-        continue;
-      }
-      Pack t;
-#pragma unroll
-      for (int b = 0; b < 2; ++b) t.e[b] = at(2 * ((e0 + b) / T), rr, (e0 + b) % T);
-      *reinterpret_cast<Word*>(row + e0 * C::S) = t.w;
-    }
-  }
-#pragma unroll
-  for (int i = 0; i < P; ++i)
-    store_tile_shift<C>(upper_base + i * tile_step, p.pitch_bytes, smem + (2 * i + 1) * C::WORDS);
-  __syncthreads();  // the next pairs overwrite shared memory
-}
-
 /// inplace_multi_kernel for one element a word (V = 1) in the grouped order, where the P pairs of
 /// a block are (I, J) .. (I + P - 1, J), full and off the diagonal (most blocks): their mirror
 /// tiles (J, I) .. (J, I + P - 1) form one strip of 32 rows x 32P elements, and that strip is
@@ -469,8 +267,7 @@ __device__ __forceinline__ void swap_strip_shift(const InplaceParams& p, char* m
 /// inplace_multi_kernel. Other blocks swap their pairs one after another, as inplace_kernel does:
 /// swap_pairs there took 6-60 more registers than either path alone (ptxas, inlined or called).
 /// SHINT: the strip loads' cache hints (C::HINT applies to the tiles (I + i, J)).
-/// SHIFT: C has shifted words (V = 2): swap_strip_shift, and swap_one_pair's shifted words.
-template <class C, int P, int ALIGN = 32, int SHINT = 0, bool SHIFT = false>
+template <class C, int P, int ALIGN = 32, int SHINT = 0>
 __global__ void __launch_bounds__(C::NT, C::MINB) inplace_strip_kernel(InplaceParams p) {
   extern __shared__ uint4 inplace_strip_smem_raw[];
   auto* smem = reinterpret_cast<typename C::Word*>(inplace_strip_smem_raw);
@@ -488,14 +285,11 @@ __global__ void __launch_bounds__(C::NT, C::MINB) inplace_strip_kernel(InplacePa
         for (int i = 0; i < P && k0 + i < p.blocks; ++i) {
           tri::TilePair tp;
           pair_of<PairOrder::Grouped>(p, k0 + i, tp);
-          swap_one_pair<C, SHIFT>(p, m, tp, smem);
+          swap_one_pair<C>(p, m, tp, smem);
         }
         continue;
       }
-      if constexpr (SHIFT)
-        swap_strip_shift<C, P, ALIGN, SHINT>(p, m, first, smem);
-      else
-        swap_strip<C, P, ALIGN, SHINT>(p, m, first, smem);
+      swap_strip<C, P, ALIGN, SHINT>(p, m, first, smem);
     }
   }
 }
@@ -584,14 +378,12 @@ void launch_inplace_with(void (*kernel)(InplaceParams), const char* name, void* 
 /// Launches inplace_kernel<C, Order> (P = 1) or inplace_multi_kernel<C, Order, P> over `batch`
 /// dense n x n matrices at `buf` on `stream`. `max_blocks` > 0 caps the grid (a persistent grid);
 /// 0: one block per P tile pairs.
-/// SHIFT (P = 1): inplace_kernel's shifted words.
-template <class C, PairOrder Order, int P = 1, bool SHIFT = false>
+template <class C, PairOrder Order, int P = 1>
 void launch_inplace(void* buf, std::int64_t n, std::int64_t batch, cudaStream_t stream,
                     std::int64_t max_blocks = 0, int group = 1) {
-  static_assert(P == 1 || !SHIFT, "shifted words: one pair a block");
   if constexpr (P == 1)
-    launch_inplace_with<C, Order>(inplace_kernel<C, Order, SHIFT>, "inplace_kernel", buf, n, batch,
-                                  stream, max_blocks, group);
+    launch_inplace_with<C, Order>(inplace_kernel<C, Order>, "inplace_kernel", buf, n, batch, stream,
+                                  max_blocks, group);
   else
     launch_inplace_with<C, Order, P>(inplace_multi_kernel<C, Order, P>, "inplace_multi_kernel", buf,
                                      n, batch, stream, max_blocks, group);
@@ -599,10 +391,10 @@ void launch_inplace(void* buf, std::int64_t n, std::int64_t batch, cudaStream_t 
 
 /// Launches inplace_strip_kernel<C, P> (grouped order, G tile rows a group) over `batch` dense
 /// n x n matrices at `buf` on `stream`.
-template <class C, int P, int ALIGN = 32, int SHINT = 0, bool SHIFT = false>
+template <class C, int P, int ALIGN = 32, int SHINT = 0>
 void launch_inplace_strip(void* buf, std::int64_t n, std::int64_t batch, cudaStream_t stream,
                           int group) {
-  launch_inplace_with<C, PairOrder::Grouped, P>(inplace_strip_kernel<C, P, ALIGN, SHINT, SHIFT>,
+  launch_inplace_with<C, PairOrder::Grouped, P>(inplace_strip_kernel<C, P, ALIGN, SHINT>,
                                                 "inplace_strip_kernel", buf, n, batch, stream, 0,
                                                 group);
 }

@@ -38,17 +38,13 @@ struct Tiled {
     cuda_tile::launch_inplace<C, O, P>(buf, n, batch, st, 0, G);
   }
 };
-// inplace_strip_kernel: P pairs a block, grouped order, the mirror strip rotated onto ALIGN bytes;
-// SHIFT: shifted words (any n, the buffer on a word boundary).
-template <class C, int G, int P, int ALIGN = 32, int SHINT = 0, bool SHIFT = false>
+// inplace_strip_kernel: P pairs a block, grouped order, the mirror strip rotated onto ALIGN bytes.
+template <class C, int G, int P, int ALIGN = 32, int SHINT = 0>
 struct Strip {
   using Config = C;
-  static bool accepts(void* buf, std::int64_t n) {
-    if constexpr (SHIFT) return reinterpret_cast<std::uintptr_t>(buf) % C::W == 0;
-    return cuda_tile::inplace_accepts<C>(buf, n);
-  }
+  static bool accepts(void* buf, std::int64_t n) { return cuda_tile::inplace_accepts<C>(buf, n); }
   static void launch(void* buf, std::int64_t n, std::int64_t batch, cudaStream_t st) {
-    cuda_tile::launch_inplace_strip<C, P, ALIGN, SHINT, SHIFT>(buf, n, batch, st, G);
+    cuda_tile::launch_inplace_strip<C, P, ALIGN, SHINT>(buf, n, batch, st, G);
   }
 };
 // K, only where rows (or the buffer) are off 32-byte sectors. The library runs the grouped order
@@ -60,19 +56,6 @@ struct OffSector : K {
   static bool accepts(void* buf, std::int64_t n) {
     const auto addr = reinterpret_cast<std::uintptr_t>(buf);
     return ((n * K::Config::S) % 32 != 0 || addr % 32 != 0) && K::accepts(buf, n);
-  }
-};
-
-// Tile pairs of shifted words (inplace.cuh, load_tile_regs_shift): V = 2 elements a word, any n,
-// the buffer on a word boundary.
-template <class C, PairOrder O = PairOrder::RowWise, int G = 1>
-struct Shifted {
-  using Config = C;
-  static bool accepts(void* buf, std::int64_t) {
-    return reinterpret_cast<std::uintptr_t>(buf) % C::W == 0;
-  }
-  static void launch(void* buf, std::int64_t n, std::int64_t batch, cudaStream_t st) {
-    cuda_tile::launch_inplace<C, O, 1, true>(buf, n, batch, st, 0, G);
   }
 };
 
@@ -182,8 +165,7 @@ constexpr PairOrder kGrp = PairOrder::Grouped;
 // time (the library's orders: row-wise on sector-aligned rows, grouped otherwise). tile:
 // inplace_kernel (words need n a multiple of the word); multiP: inplace_multi_kernel, P pairs a
 // block; stripP: inplace_strip_kernel, P pairs a block, mirror strip on sectors (-l128: on 128-byte
-// lines); realign: inplace_realign_kernel (any n); shift: inplace_kernel with shifted words (any
-// n, two elements a word); sstripP: inplace_strip_kernel with shifted words; -pBYTES: loads with an L2 prefetch size
+// lines); realign: inplace_realign_kernel (any n); -pBYTES: loads with an L2 prefetch size
 // (-pBYTESs: the strip's loads too).
 const Entry kEntries[] = {
     {1, "tile-128w16-stag", run_kernel<Tiled<TileConfig<1, 16, 8, 8, 64>, kStag>>},
@@ -219,30 +201,6 @@ const Entry kEntries[] = {
      run_kernel<Strip<TileConfig<4, 4, 32, 32, 512, 2, kFetch256>, 8, 4, 128>>},
     {4, "strip8-32w4-t512-g32-b2", run_kernel<Strip<TileConfig<4, 4, 32, 32, 512, 2>, 32, 8>>},
     {4, "multi2-32w4-g16-b3", run_kernel<Tiled<TileConfig<4, 4, 32, 32, 256, 3>, kGrp, 16, 2>>},
-    {4, "shift-64w8-row-b2", run_kernel<Shifted<TileConfig<4, 8, 32, 32, 256, 2>, kRow>>},
-    {4, "shift-64w8-g4-b2", run_kernel<Shifted<TileConfig<4, 8, 32, 32, 256, 2>, kGrp, 4>>},
-    {4, "shift-64w8-row-b2-p256",
-     run_kernel<Shifted<TileConfig<4, 8, 32, 32, 256, 2, kFetch256>, kRow>>},
-    {4, "shift-64w8-t512-row-b2", run_kernel<Shifted<TileConfig<4, 8, 32, 32, 512, 2>, kRow>>},
-    {4, "shift-64w8-t512-g4-b2",
-     run_kernel<Shifted<TileConfig<4, 8, 32, 32, 512, 2>, kGrp, 4>>},
-    {4, "shift-64w8-t512-g8-b2",
-     run_kernel<Shifted<TileConfig<4, 8, 32, 32, 512, 2>, kGrp, 8>>},
-    {4, "shift-64w8-t512-row-b2-p256",
-     run_kernel<Shifted<TileConfig<4, 8, 32, 32, 512, 2, kFetch256>, kRow>>},
-    {4, "shift-64w8-t512-g4-b2-p256",
-     run_kernel<Shifted<TileConfig<4, 8, 32, 32, 512, 2, kFetch256>, kGrp, 4>>},
-    {4, "shift-32w8-row", run_kernel<Shifted<TileConfig<4, 8, 16, 16, 256>, kRow>>},
-    {4, "sstrip4-32w8-g8-b2-l128",
-     run_kernel<Strip<TileConfig<4, 8, 16, 16, 256, 2>, 8, 4, 128, 0, true>>},
-    {4, "sstrip4-32w8-g8-b2-l128-p256s",
-     run_kernel<Strip<TileConfig<4, 8, 16, 16, 256, 2, kFetch256>, 8, 4, 128, kFetch256, true>>},
-    {4, "sstrip4-32w8-g8-b3-l128-p256s",
-     run_kernel<Strip<TileConfig<4, 8, 16, 16, 256, 3, kFetch256>, 8, 4, 128, kFetch256, true>>},
-    {4, "sstrip4-32w8-g16-b2-l128-p256s",
-     run_kernel<Strip<TileConfig<4, 8, 16, 16, 256, 2, kFetch256>, 16, 4, 128, kFetch256, true>>},
-    {4, "sstrip4-32w8-g8-b2-p256s",
-     run_kernel<Strip<TileConfig<4, 8, 16, 16, 256, 2, kFetch256>, 8, 4, 32, kFetch256, true>>},
     {4, "realign-64-stag", run_kernel<Realigned<TileConfig<4, 16, 16, 16, 256>, kStag>>},
     {4, "realign-64-row", run_kernel<Realigned<TileConfig<4, 16, 16, 16, 256>, kRow>>},
     {4, "realign-64-row-b3", run_kernel<Realigned<TileConfig<4, 16, 16, 16, 256, 3>, kRow>>},
@@ -273,16 +231,6 @@ const Entry kEntries[] = {
      run_kernel<Strip<TileConfig<8, 8, 32, 32, 512, 2, kFetch256>, 64, 4, 128>>},
     {8, "strip4-32w8-g16-b2-l128", run_kernel<Strip<TileConfig<8, 8, 32, 32, 256, 2>, 16, 4, 128>>},
     {8, "strip4-32w8-g16-b2", run_kernel<Strip<TileConfig<8, 8, 32, 32, 256, 2>, 16, 4>>},
-    {8, "shift-32w16-row", run_kernel<Shifted<TileConfig<8, 16, 16, 16, 256>, kRow>>},
-    {8, "shift-32w16-g8", run_kernel<Shifted<TileConfig<8, 16, 16, 16, 256>, kGrp, 8>>},
-    {8, "shift-32w16-row-p256",
-     run_kernel<Shifted<TileConfig<8, 16, 16, 16, 256, 1, kFetch256>, kRow>>},
-    {8, "sstrip4-32w16-g64-b2-l128-p256s",
-     run_kernel<Strip<TileConfig<8, 16, 16, 16, 256, 2, kFetch256>, 64, 4, 128, kFetch256, true>>},
-    {8, "sstrip4-32w16-g8-b2-l128-p256s",
-     run_kernel<Strip<TileConfig<8, 16, 16, 16, 256, 2, kFetch256>, 8, 4, 128, kFetch256, true>>},
-    {8, "shift-32w16-g8-p256",
-     run_kernel<Shifted<TileConfig<8, 16, 16, 16, 256, 1, kFetch256>, kGrp, 8>>},
     {8, "realign-32-stag", run_kernel<Realigned<TileConfig<8, 16, 16, 16, 256>, kStag>>},
     {8, "realign-32-row", run_kernel<Realigned<TileConfig<8, 16, 16, 16, 256>, kRow>>},
     {8, "realign-64-row-b2", run_kernel<Realigned<TileConfig<8, 16, 32, 32, 256, 2>, kRow>>},
