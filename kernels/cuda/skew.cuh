@@ -32,16 +32,12 @@ namespace xpose::kernels::cuda_tile {
 
 /// S: element bytes; W: access bytes; TH x TW: output columns x output rows a block writes;
 /// NT: threads; A_OUT: alignment of the output pieces in bytes (0: pieces follow the matrix
-/// grid, as the in-place kernel needs); MINB, HINT: as TileConfig (HINT: loads only); WO: store
-/// bytes (0: W).
-template <int S_, int W_, int TH_, int TW_, int NT_, int A_OUT_, int MINB_ = 1, int HINT_ = 0,
-          int WO_ = 0>
+/// grid, as the in-place kernel needs); MINB, HINT: as TileConfig (HINT: loads only).
+template <int S_, int W_, int TH_, int TW_, int NT_, int A_OUT_, int MINB_ = 1, int HINT_ = 0>
 struct SkewConfig {
   static constexpr int S = S_;
   static constexpr int W = W_;
   static constexpr int V = W / S;
-  static constexpr int WO = WO_ > 0 ? WO_ : W;  ///< store bytes
-  static constexpr int VO = WO / S;
   static constexpr int TH = TH_;
   static constexpr int TW = TW_;
   static constexpr int NT = NT_;
@@ -51,8 +47,8 @@ struct SkewConfig {
   static constexpr bool SKEWED = A_OUT > 0;
   static constexpr int M = A_OUT > S ? A_OUT / S - 1 : 0;  ///< most extra input rows
   static constexpr int WORDS_IN = TW / V + 1;              ///< words covering TW columns of a row
-  /// Store words covering one output piece: aligned pieces need TH / VO, others one more.
-  static constexpr int WORDS_OUT = TH / VO + (SKEWED ? 0 : 1);
+  /// Words covering one output piece: aligned pieces need TH / V, others one more.
+  static constexpr int WORDS_OUT = TH / V + (SKEWED ? 0 : 1);
   /// Elements one conflict-free shared-memory wavefront serves (32 banks of 4 bytes).
   static constexpr int SWZ = 128 / (S > 4 ? S : 4);
   /// Shared row pitch in elements, a multiple of SWZ: element (j, i) sits at
@@ -69,17 +65,11 @@ struct SkewConfig {
     Word w;
     Elem e[V];
   };
-  using WordO = typename Bytes<WO>::type;
-  union PackO {
-    WordO w;
-    Elem e[VO];
-  };
 
-  static_assert(W % S == 0 && W <= 16 && WO % S == 0 && WO <= 16, "a word holds whole elements");
-  static_assert(!SKEWED || (A_OUT % W == 0 && A_OUT % WO == 0 &&
-                            TH % (A_OUT >= S ? A_OUT / S : 1) == 0),
+  static_assert(W % S == 0 && W <= 16, "a word holds whole elements");
+  static_assert(!SKEWED || (A_OUT % W == 0 && TH % (A_OUT >= S ? A_OUT / S : 1) == 0),
                 "aligned pieces start and end on word boundaries");
-  static_assert(TH % V == 0 && TH % VO == 0 && NT % 32 == 0, "whole words, whole warps");
+  static_assert(TH % V == 0 && NT % 32 == 0, "whole words, whole warps");
 
   __device__ __forceinline__ static int slot(int j, int i) {
     return j * PITCH + (i ^ ((j / V) & (SWZ - 1)));
@@ -162,7 +152,7 @@ __device__ __forceinline__ void scatter_rows(std::int64_t cols, std::int64_t c0,
 
 /// Store phase: output rows c0 .. c0 + TW - 1 of the matrix at `base` (rows `pitch` bytes apart,
 /// out_rows x out_cols valid); row c gets the piece of TH elements that starts at column
-/// p_base - mis_c, gathered from shared memory (shared column p - (p_base - m)) into WO-byte
+/// p_base - mis_c, gathered from shared memory (shared column p - (p_base - m)) into W-byte
 /// words. SKEWED: mis_c aligns the piece to A_OUT (when m > 0), so every word is whole except at
 /// the matrix's edges. Otherwise mis_c = 0 and the words at both ends of a misaligned piece are
 /// written element by element. Either way no element outside the pieces is written.
@@ -172,8 +162,8 @@ __device__ __forceinline__ void store_rows(char* __restrict__ base, std::int64_t
                                            std::int64_t c0, std::int64_t p_base, int m,
                                            const typename C::Elem* __restrict__ smem) {
   using Elem = typename C::Elem;
-  using Word = typename C::WordO;
-  using Pack = typename C::PackO;
+  using Word = typename C::Word;
+  using Pack = typename C::Pack;
 #pragma unroll
   for (int it = 0; it < C::STORE_ITERS; ++it) {
     const int s = threadIdx.x + it * C::NT;
@@ -191,25 +181,25 @@ __device__ __forceinline__ void store_rows(char* __restrict__ base, std::int64_t
     const std::int64_t hi = p_begin + C::TH < out_cols ? p_begin + C::TH : out_cols;
     // First element of word h: pieces of a skewed launch start aligned; others from the word
     // boundary at or before p_begin.
-    std::int64_t pw = p_begin + h * C::VO;
+    std::int64_t pw = p_begin + h * C::V;
     if (!C::SKEWED)
       pw -= static_cast<std::int64_t>(
-          (reinterpret_cast<std::uintptr_t>(orow + p_begin * C::S) % C::WO) / C::S);
-    if (pw >= hi || pw + C::VO <= lo) continue;
+          (reinterpret_cast<std::uintptr_t>(orow + p_begin * C::S) % C::W) / C::S);
+    if (pw >= hi || pw + C::V <= lo) continue;
     const int i0 =
         static_cast<int>(pw - (p_base - m));  // shared column of the word's first element
     Pack v;
 #pragma unroll
-    for (int e = 0; e < C::VO; ++e) {
+    for (int e = 0; e < C::V; ++e) {
       const int il = i0 + e;
       v.e[e] = il >= 0 && il < C::PITCH ? smem[C::slot(cl, il)] : Elem{};
     }
     char* dst = orow + pw * C::S;
-    if (pw >= lo && pw + C::VO <= hi) {
+    if (pw >= lo && pw + C::V <= hi) {
       *reinterpret_cast<Word*>(dst) = v.w;
     } else {
 #pragma unroll
-      for (int e = 0; e < C::VO; ++e)
+      for (int e = 0; e < C::V; ++e)
         if (pw + e >= lo && pw + e < hi) reinterpret_cast<Elem*>(dst)[e] = v.e[e];
     }
   }

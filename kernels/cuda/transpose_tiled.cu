@@ -199,8 +199,7 @@ struct Entry {
   Runner run;
 };
 
-// Names: kernel-TILE[wWORD[oWORD]][-bMINB][-cm][-pBYTES]; oWORD: stores of another width than the
-// loads; -pBYTES: loads with an L2 prefetch size; TILE is
+// Names: kernel-TILE[wWORD][-bMINB][-cm][-pBYTES]; -pBYTES: loads with an L2 prefetch size; TILE is
 // input rows x input columns of a tile (tiled, tma), output columns x output rows of a block (skew,
 // rskew); -cm: blocks in column-major order. tile: tiled.cuh; skew: skew.cuh; rskew: realign.cuh
 // (skewed pieces, realigned words); peel: tiled interior + skewed edge strips; tma: tma.cuh (Hopper
@@ -217,12 +216,6 @@ const Entry kEntries[] = {
     {4, "skew-64x64w16-b4-cm",
      run_kernel<Skewed<SkewConfig<4, 16, 64, 64, 256, 32, 4>, kSkewOrder>>},
     {4, "skew-64x64w16-b4-cm-p256", run_kernel<Skewed<F32Skew, kSkewOrder>>},
-    {4, "skew-64x64w16o8-b4-cm-p256",
-     run_kernel<Skewed<SkewConfig<4, 16, 64, 64, 256, 32, 4, cuda_tile::kFetch256, 8>, kSkewOrder>>},
-    {4, "skew-64x64w8-b4-cm-p256",
-     run_kernel<Skewed<SkewConfig<4, 8, 64, 64, 256, 32, 4, cuda_tile::kFetch256>, kSkewOrder>>},
-    {4, "skew-64x64w16o8-b4-cm",
-     run_kernel<Skewed<SkewConfig<4, 16, 64, 64, 256, 32, 4, 0, 8>, kSkewOrder>>},
     {4, "rskew-56x64", run_kernel<Realigned<RealignConfig<4, 56, 64, 256>>>},
     {4, "rskew-56x64-b4", run_kernel<Realigned<RealignConfig<4, 56, 64, 256, 4>>>},
     {4, "rskew-56x128-b2", run_kernel<Realigned<RealignConfig<4, 56, 128, 256, 2>>>},
@@ -237,8 +230,6 @@ const Entry kEntries[] = {
     {8, "skew-64x64w16", run_kernel<Skewed<SkewConfig<8, 16, 64, 64, 256, 32>>>},
     {8, "skew-32x64w16-b4", run_kernel<Skewed<F64Skew>>},
     {8, "skew-32x64w16-b4-cm", run_kernel<Skewed<F64Skew, kSkewOrder>>},
-    {8, "skew-32x64w16o8-b4-cm",
-     run_kernel<Skewed<SkewConfig<8, 16, 32, 64, 256, 32, 4, 0, 8>, kSkewOrder>>},
     {8, "rskew-60x32", run_kernel<Realigned<RealignConfig<8, 60, 32, 256>>>},
     {8, "rskew-60x32-b4", run_kernel<Realigned<RealignConfig<8, 60, 32, 256, 4>>>},
     {8, "rskew-28x64-b4", run_kernel<Realigned<RealignConfig<8, 28, 64, 256, 4>>>},
