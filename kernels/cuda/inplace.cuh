@@ -294,6 +294,134 @@ __global__ void __launch_bounds__(C::NT, C::MINB) inplace_strip_kernel(InplacePa
   }
 }
 
+/// Swaps super-tile (I, J) with (J, I), I < J, each P x P tiles of 32 x 32 of one element a word,
+/// inside the matrix: the rows of both sides are read and written by warp accesses rotated onto
+/// ALIGN bytes (lane l takes element (s + 32 q + l) mod 32P of a row, s its first ALIGN boundary),
+/// as swap_strip does for its mirror strip. Shared memory: 2 P^2 tiles in output order, the
+/// tiles for the upper side first. Ends with a barrier.
+template <class C, int P, int ALIGN, int SHINT>
+__device__ __forceinline__ void swap_rect(const InplaceParams& p, char* m, std::uint64_t si,
+                                          std::uint64_t sj, typename C::Word* __restrict__ smem) {
+  static_assert(C::TH == 32 && C::TW == 32 && C::V == 1, "32 x 32 tiles of one element a word");
+  using Word = typename C::Word;
+  constexpr int T = 32;
+  constexpr int WARPS = C::NT / 32;
+  constexpr int SW = T * P;         // row width of either side, in elements
+  constexpr int ROWS = SW / WARPS;  // rows per warp, either side
+  constexpr int SE = ALIGN / C::S > 0 ? ALIGN / C::S : 1;
+  static_assert(SW % WARPS == 0, "whole rows per warp");
+  const int lane = threadIdx.x % 32;
+  const int warp = threadIdx.x / 32;
+  const std::int64_t r0 = static_cast<std::int64_t>(si) * SW;  // upper side: rows r0.., cols c0..
+  const std::int64_t c0 = static_cast<std::int64_t>(sj) * SW;
+  const char* bases[2] = {m + r0 * p.pitch_bytes + c0 * C::S, m + c0 * p.pitch_bytes + r0 * C::S};
+  auto elem = [lane](int shift, int q) {
+    const int e = shift + q * T + lane;
+    return e >= SW ? e - SW : e;
+  };
+  Word w[2][ROWS][P];
+  int shift[2][ROWS];
+#pragma unroll
+  for (int side = 0; side < 2; ++side) {
+#pragma unroll
+    for (int a = 0; a < ROWS; ++a) {
+      const char* row = bases[side] + (warp + a * WARPS) * p.pitch_bytes;
+      const int off = static_cast<int>((reinterpret_cast<std::uintptr_t>(row) / C::S) % SE);
+      shift[side][a] = (SE - off) % SE;
+#pragma unroll
+      for (int q = 0; q < P; ++q)
+        w[side][a][q] =
+            load_word<SHINT>(reinterpret_cast<const Word*>(row + elem(shift[side][a], q) * C::S));
+    }
+  }
+  // Element (rr, e) of side `side` (tile (rr / 32, e / 32) of it) goes, transposed, to the tile
+  // (e / 32, rr / 32) of the other side: shared tile (1 - side) P^2 + (e / 32) P + rr / 32.
+#pragma unroll
+  for (int side = 0; side < 2; ++side) {
+#pragma unroll
+    for (int a = 0; a < ROWS; ++a) {
+      const int rr = warp + a * WARPS;
+#pragma unroll
+      for (int q = 0; q < P; ++q) {
+        const int e = elem(shift[side][a], q);
+        const int t = (1 - side) * P * P + (e / T) * P + rr / T;
+        smem[t * C::WORDS + C::slot(e % T, rr % T)] = w[side][a][q];
+      }
+    }
+  }
+  __syncthreads();
+  char* obases[2] = {const_cast<char*>(bases[0]), const_cast<char*>(bases[1])};
+  asm volatile("" : "+l"(obases[0]), "+l"(obases[1]));
+#pragma unroll
+  for (int side = 0; side < 2; ++side) {
+#pragma unroll
+    for (int a = 0; a < ROWS; ++a) {
+      const int rr = warp + a * WARPS;
+      char* row = obases[side] + rr * p.pitch_bytes;
+#pragma unroll
+      for (int q = 0; q < P; ++q) {
+        const int e = elem(shift[side][a], q);
+        const int t = side * P * P + (rr / T) * P + e / T;
+        *reinterpret_cast<Word*>(row + e * C::S) = smem[t * C::WORDS + C::slot(rr % T, e % T)];
+      }
+    }
+  }
+  __syncthreads();  // the next pair overwrites shared memory
+}
+
+/// In place with square super-tiles of 32P x 32P (swap_rect): p.tiles counts super-tiles, and
+/// their pairs are numbered in Order (row-wise or grouped). Pairs on the diagonal or past the
+/// matrix's last whole super-tile swap their 32 x 32 tile pairs one after another.
+template <class C, int P, PairOrder Order, int ALIGN, int SHINT>
+__global__ void __launch_bounds__(C::NT, C::MINB) inplace_rect_kernel(InplaceParams p) {
+  extern __shared__ uint4 inplace_rect_smem_raw[];
+  auto* smem = reinterpret_cast<typename C::Word*>(inplace_rect_smem_raw);
+  constexpr int T = 32;
+  const std::uint64_t tiles32 = static_cast<std::uint64_t>((p.n + T - 1) / T);
+  for (std::int64_t b = blockIdx.y; b < p.batch; b += gridDim.y) {
+    char* m = p.buf + b * p.stride_bytes;
+    for (std::uint64_t k = blockIdx.x; k < p.blocks; k += gridDim.x) {
+      tri::TilePair st;
+      pair_of<Order>(p, k, st);
+      if (st.row < st.col && static_cast<std::int64_t>(st.col + 1) * T * P <= p.n) {
+        swap_rect<C, P, ALIGN, SHINT>(p, m, st.row, st.col, smem);
+        continue;
+      }
+#pragma unroll 1
+      for (std::uint64_t i = st.row * P; i < st.row * P + P && i < tiles32; ++i) {
+#pragma unroll 1
+        for (std::uint64_t j = st.col * P; j < st.col * P + P && j < tiles32; ++j)
+          if (i <= j) swap_one_pair<C>(p, m, tri::TilePair{i, j}, smem);
+      }
+    }
+  }
+}
+
+/// Launches inplace_rect_kernel<C, P, Order, ALIGN, SHINT> over `batch` dense n x n matrices.
+template <class C, int P, PairOrder Order, int ALIGN, int SHINT>
+void launch_inplace_rect(void* buf, std::int64_t n, std::int64_t batch, cudaStream_t stream,
+                         int group) {
+  static_assert(Order == PairOrder::RowWise || Order == PairOrder::Grouped, "a triangular order");
+  InplaceParams p;
+  p.buf = static_cast<char*>(buf);
+  p.n = n;
+  p.batch = batch;
+  p.pitch_bytes = n * C::S;
+  p.stride_bytes = n * n * C::S;
+  p.tiles = static_cast<std::uint64_t>((n + 32 * P - 1) / (32 * P));
+  p.blocks = tri::pair_count(p.tiles);
+  p.group = group > 1 ? static_cast<std::uint64_t>(group) : 1;
+  const auto kernel = inplace_rect_kernel<C, P, Order, ALIGN, SHINT>;
+  const std::size_t smem = 2 * P * P * C::SMEM_BYTES;
+  cuda_detail::allow_dynamic_smem(kernel, smem);
+  const std::int64_t gx = static_cast<std::int64_t>(std::min<std::uint64_t>(p.blocks, 0x7fffffff));
+  const std::int64_t gy = std::min<std::int64_t>(batch, 65535);
+  kernel<<<dim3(static_cast<unsigned>(gx), static_cast<unsigned>(gy)), C::NT, smem, stream>>>(p);
+  const cudaError_t err = cudaGetLastError();
+  if (err != cudaSuccess)
+    cuda_detail::throw_cuda_error(err, "launch of inplace_rect_kernel", __FILE__, __LINE__);
+}
+
 /// The same swap for any n (rows not a whole number of 16-byte words apart): C is a SkewConfig
 /// without skew (A_OUT 0, TH == TW). Each tile goes through an element-wise shared tile (skew.cuh's
 /// phases); global accesses are aligned W-byte words, and the words at a tile's edges, which
