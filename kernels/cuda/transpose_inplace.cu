@@ -59,17 +59,6 @@ struct OffSector : K {
   }
 };
 
-// Square super-tiles of 32P, both sides' rows rotated onto ALIGN bytes (inplace_rect_kernel).
-template <class C, int P, PairOrder O, int G, int ALIGN, int SHINT>
-struct Rect {
-  static bool accepts(void* buf, std::int64_t) {
-    return reinterpret_cast<std::uintptr_t>(buf) % C::S == 0;
-  }
-  static void launch(void* buf, std::int64_t n, std::int64_t batch, cudaStream_t st) {
-    cuda_tile::launch_inplace_rect<C, P, O, ALIGN, SHINT>(buf, n, batch, st, G);
-  }
-};
-
 // Tile pairs with realigned 16-byte words (realign.cuh): any n, buffer aligned to the element.
 template <class C, PairOrder O>
 struct Realigned {
@@ -212,16 +201,6 @@ const Entry kEntries[] = {
      run_kernel<Strip<TileConfig<4, 4, 32, 32, 512, 2, kFetch256>, 8, 4, 128>>},
     {4, "strip8-32w4-t512-g32-b2", run_kernel<Strip<TileConfig<4, 4, 32, 32, 512, 2>, 32, 8>>},
     {4, "multi2-32w4-g16-b3", run_kernel<Tiled<TileConfig<4, 4, 32, 32, 256, 3>, kGrp, 16, 2>>},
-    {4, "rect2-32w4-t512-row-b2-l128-p256s",
-     run_kernel<Rect<TileConfig<4, 4, 32, 32, 512, 2, kFetch256>, 2, kRow, 1, 128, kFetch256>>},
-    {4, "rect2-32w4-t512-g4-b2-l128-p256s",
-     run_kernel<Rect<TileConfig<4, 4, 32, 32, 512, 2, kFetch256>, 2, kGrp, 4, 128, kFetch256>>},
-    {4, "rect2-32w4-t512-row-b2-l128",
-     run_kernel<Rect<TileConfig<4, 4, 32, 32, 512, 2>, 2, kRow, 1, 128, 0>>},
-    {4, "rect3-32w4-t1024-row-l128-p256s",
-     run_kernel<Rect<TileConfig<4, 4, 32, 32, 1024, 1, kFetch256>, 3, kRow, 1, 128, kFetch256>>},
-    {4, "rect3-32w4-t1024-g4-l128-p256s",
-     run_kernel<Rect<TileConfig<4, 4, 32, 32, 1024, 1, kFetch256>, 3, kGrp, 4, 128, kFetch256>>},
     {4, "realign-64-stag", run_kernel<Realigned<TileConfig<4, 16, 16, 16, 256>, kStag>>},
     {4, "realign-64-row", run_kernel<Realigned<TileConfig<4, 16, 16, 16, 256>, kRow>>},
     {4, "realign-64-row-b3", run_kernel<Realigned<TileConfig<4, 16, 16, 16, 256, 3>, kRow>>},
@@ -252,10 +231,6 @@ const Entry kEntries[] = {
      run_kernel<Strip<TileConfig<8, 8, 32, 32, 512, 2, kFetch256>, 64, 4, 128>>},
     {8, "strip4-32w8-g16-b2-l128", run_kernel<Strip<TileConfig<8, 8, 32, 32, 256, 2>, 16, 4, 128>>},
     {8, "strip4-32w8-g16-b2", run_kernel<Strip<TileConfig<8, 8, 32, 32, 256, 2>, 16, 4>>},
-    {8, "rect2-32w8-t512-row-b2-l128-p256s",
-     run_kernel<Rect<TileConfig<8, 8, 32, 32, 512, 2, kFetch256>, 2, kRow, 1, 128, kFetch256>>},
-    {8, "rect2-32w8-t512-g4-b2-l128-p256s",
-     run_kernel<Rect<TileConfig<8, 8, 32, 32, 512, 2, kFetch256>, 2, kGrp, 4, 128, kFetch256>>},
     {8, "realign-32-stag", run_kernel<Realigned<TileConfig<8, 16, 16, 16, 256>, kStag>>},
     {8, "realign-32-row", run_kernel<Realigned<TileConfig<8, 16, 16, 16, 256>, kRow>>},
     {8, "realign-64-row-b2", run_kernel<Realigned<TileConfig<8, 16, 32, 32, 256, 2>, kRow>>},
