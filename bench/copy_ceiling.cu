@@ -15,6 +15,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -51,11 +52,14 @@ struct Variant {
 };
 
 /// The side of the square float32 matrix `words` 16-byte words hold, in floats, when there is
-/// one with a side that is a multiple of 16; else 0.
+/// one with a side that is a multiple of 16; else 0. Constant time: the tile copies call it
+/// between their timing events.
 std::int64_t square_f32_side(std::int64_t words) {
-  std::int64_t n = 16;
-  while (n * n < words * 4) n += 16;
-  return n * n == words * 4 ? n : 0;
+  const std::int64_t elems = words * 4;
+  std::int64_t n = static_cast<std::int64_t>(std::sqrt(static_cast<double>(elems)));
+  while (n > 0 && n * n > elems) --n;  // the floating-point root may be one off either way
+  while ((n + 1) * (n + 1) <= elems) ++n;
+  return n > 0 && n % 16 == 0 && n * n == elems ? n : 0;
 }
 
 template <int ROWS, int WB, int PIECE, bool PERMUTE, int ORDER = kTilesRowMajor>
