@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <initializer_list>
 
 #include "kernels/cuda/check.h"
 #include "kernels/cuda/tile.cuh"
@@ -124,12 +125,19 @@ struct HskewParams {
   std::int64_t windows;      ///< K = ceil(n / 32)
   std::int64_t main_blocks;  ///< band_first(K, win_bands)
   std::int64_t group;        ///< bands a group
+  int part;                  ///< 0: diagonal blocks, then windows; 1: diagonal only; 2: windows only
 };
 
-/// One band's elements next to the diagonal (and their mirror), through a shared square.
+/// One band's elements next to the diagonal (and their mirror), through a shared square. The
+/// loads go in four batches of registers (a loop of one load at a time left the 129 blocks of
+/// 16411² waiting on latency while they held half the SMs' block slots).
 __device__ __forceinline__ void hskew_diagonal(const HskewParams& p, char* m, std::int64_t I,
                                                std::uint32_t* __restrict__ s) {
   using namespace hskew;
+  constexpr int SLOTS = DQ * DQ;
+  constexpr int PER = (SLOTS + NT - 1) / NT;
+  constexpr int BATCHES = 4;
+  constexpr int HALF = (PER + BATCHES - 1) / BATCHES;
   const std::int64_t n = p.n;
   const std::int64_t o = I * H;
   const int ext = static_cast<int>(lesser(DQ, n - o));
@@ -140,21 +148,32 @@ __device__ __forceinline__ void hskew_diagonal(const HskewParams& p, char* m, st
   // (a, b) local: in the band's upper part and not in a window.
   auto upper = [&](int a, int b) {
     if (a >= rows || b <= a) return false;
-    const std::int64_t lim = windows ? lesser(H + phase(base8, n8, o + a), n - o)
-                                     : n - o;
+    const std::int64_t lim = windows ? lesser(H + phase(base8, n8, o + a), n - o) : n - o;
     return b < lim;
   };
-  auto* mat = reinterpret_cast<std::uint32_t*>(m);
-  const int total = ext * ext;
-  for (int e = threadIdx.x; e < total; e += NT) {
-    const int a = e / ext, b = e % ext;
-    if (upper(a, b) || upper(b, a)) s[a * DP + b] = mat[(o + a) * n + o + b];
+  auto mine = [&](int e) {
+    const int a = e / DQ, b = e % DQ;
+    return e < SLOTS && a < ext && b < ext && (upper(a, b) || upper(b, a));
+  };
+  auto* mat = reinterpret_cast<std::uint32_t*>(m) + o * n + o;
+#pragma unroll 1
+  for (int h = 0; h < BATCHES; ++h) {
+    std::uint32_t v[HALF];
+#pragma unroll
+    for (int x = 0; x < HALF; ++x) {
+      const int e = threadIdx.x + NT * (h * HALF + x);
+      v[x] = mine(e) ? mat[(e / DQ) * n + e % DQ] : 0u;
+    }
+#pragma unroll
+    for (int x = 0; x < HALF; ++x) {
+      const int e = threadIdx.x + NT * (h * HALF + x);
+      if (mine(e)) s[(e / DQ) * DP + e % DQ] = v[x];
+    }
   }
   __syncthreads();
-  for (int e = threadIdx.x; e < total; e += NT) {
-    const int a = e / ext, b = e % ext;
-    if (upper(a, b) || upper(b, a)) mat[(o + a) * n + o + b] = s[b * DP + a];
-  }
+#pragma unroll 4
+  for (int e = threadIdx.x; e < SLOTS; e += NT)
+    if (mine(e)) mat[(e / DQ) * n + e % DQ] = s[(e % DQ) * DP + e / DQ];
   __syncthreads();
 }
 
@@ -261,25 +280,27 @@ template <int HINT>
 __global__ void __launch_bounds__(hskew::NT, 2) inplace_hskew_kernel(HskewParams p) {
   extern __shared__ uint4 hskew_smem_raw[];
   auto* s = reinterpret_cast<std::uint32_t*>(hskew_smem_raw);
-  const std::int64_t total = p.bands + p.main_blocks;
+  const std::int64_t diag = p.part == 2 ? 0 : p.bands;
+  const std::int64_t total = diag + (p.part == 1 ? 0 : p.main_blocks);
   for (std::int64_t b = blockIdx.y; b < p.batch; b += gridDim.y) {
     char* m = p.buf + b * p.stride_bytes;
     for (std::int64_t x = blockIdx.x; x < total; x += gridDim.x) {
-      if (x < p.bands) {
+      if (x < diag) {
         hskew_diagonal(p, m, x, s);
       } else {
         std::int64_t I, k;
-        hskew::block_of(p.windows, p.win_bands, p.group, x - p.bands, I, k);
+        hskew::block_of(p.windows, p.win_bands, p.group, x - diag, I, k);
         hskew_main<HINT>(p, m, I, k, s, s + hskew::A_FLOATS);
       }
     }
   }
 }
 
-/// Launches inplace_hskew_kernel over `batch` dense n x n matrices of 4-byte elements at `buf`.
+/// Launches inplace_hskew_kernel over `batch` dense n x n matrices of 4-byte elements at `buf`;
+/// `split`: the windows in one launch, then the diagonal blocks in a second (for profiling).
 template <int HINT>
 void launch_inplace_hskew(void* buf, std::int64_t n, std::int64_t batch, cudaStream_t stream,
-                          int group) {
+                          int group, bool split = false) {
   using namespace hskew;
   HskewParams p;
   p.buf = static_cast<char*>(buf);
@@ -291,17 +312,22 @@ void launch_inplace_hskew(void* buf, std::int64_t n, std::int64_t batch, cudaStr
   p.win_bands = p.windows >= 5 ? (p.windows - 1) / 4 : 0;
   p.main_blocks = band_first(p.windows, p.win_bands);
   p.group = group > 1 ? group : 1;
-  const std::int64_t total = p.bands + p.main_blocks;
-  if (total >= (std::int64_t{1} << 31))
+  if (p.bands + p.main_blocks >= (std::int64_t{1} << 31))
     throw DimensionMismatch(cat("transpose_inplace_cuda: n = ", n, " is too large"));
   const std::int64_t gy = std::min<std::int64_t>(batch, 65535);
   constexpr std::size_t bytes = SMEM_FLOATS * 4;
   cuda_detail::allow_dynamic_smem(inplace_hskew_kernel<HINT>, bytes);
-  inplace_hskew_kernel<HINT>
-      <<<dim3(static_cast<unsigned>(total), static_cast<unsigned>(gy)), NT, bytes, stream>>>(p);
-  const cudaError_t err = cudaGetLastError();
-  if (err != cudaSuccess)
-    cuda_detail::throw_cuda_error(err, "launch of inplace_hskew_kernel", __FILE__, __LINE__);
+  for (int part : split ? std::initializer_list<int>{2, 1} : std::initializer_list<int>{0}) {
+    p.part = part;
+    const std::int64_t total =
+        (part == 2 ? 0 : p.bands) + (part == 1 ? 0 : p.main_blocks);
+    if (total == 0) continue;
+    inplace_hskew_kernel<HINT>
+        <<<dim3(static_cast<unsigned>(total), static_cast<unsigned>(gy)), NT, bytes, stream>>>(p);
+    const cudaError_t err = cudaGetLastError();
+    if (err != cudaSuccess)
+      cuda_detail::throw_cuda_error(err, "launch of inplace_hskew_kernel", __FILE__, __LINE__);
+  }
 }
 
 }  // namespace xpose::kernels::cuda_tile

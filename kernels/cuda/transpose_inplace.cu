@@ -72,13 +72,13 @@ struct Realigned {
 };
 
 // Run 15 candidate: 4-byte elements, any n, the upper side of every block on sectors (hskew.cuh).
-template <int G, int HINT = kFetch256>
+template <int G, int HINT = kFetch256, bool SPLIT = false>
 struct HalfSkewed {
   static bool accepts(void* buf, std::int64_t) {
     return reinterpret_cast<std::uintptr_t>(buf) % 4 == 0;
   }
   static void launch(void* buf, std::int64_t n, std::int64_t batch, cudaStream_t st) {
-    cuda_tile::launch_inplace_hskew<HINT>(buf, n, batch, st, G);
+    cuda_tile::launch_inplace_hskew<HINT>(buf, n, batch, st, G, SPLIT);
   }
 };
 
@@ -218,6 +218,8 @@ const Entry kEntries[] = {
     {4, "hskew-g4", run_kernel<HalfSkewed<4>>},
     {4, "hskew-g8", run_kernel<HalfSkewed<8>>},
     {4, "hskew-g4-plain", run_kernel<HalfSkewed<4, 0>>},
+    {4, "hskew-g8-split", run_kernel<HalfSkewed<8, kFetch256, true>>},
+    {4, "hskew-g16", run_kernel<HalfSkewed<16>>},
     {4, "realign-64-stag", run_kernel<Realigned<TileConfig<4, 16, 16, 16, 256>, kStag>>},
     {4, "realign-64-row", run_kernel<Realigned<TileConfig<4, 16, 16, 16, 256>, kRow>>},
     {4, "realign-64-row-b3", run_kernel<Realigned<TileConfig<4, 16, 16, 16, 256, 3>, kRow>>},
