@@ -14,7 +14,6 @@
 #include <string>
 #include <vector>
 
-#include "kernels/cuda/hskew.cuh"
 #include "kernels/cuda/inplace.cuh"
 #include "kernels/cuda/realign.cuh"
 #include "kernels/cuda/variants.h"
@@ -68,17 +67,6 @@ struct Realigned {
   }
   static void launch(void* buf, std::int64_t n, std::int64_t batch, cudaStream_t st) {
     cuda_tile::launch_inplace_realign<C, O>(buf, n, batch, st);
-  }
-};
-
-// Run 15 candidate: 4-byte elements, any n, the upper side of every block on sectors (hskew.cuh).
-template <int G, int HINT = kFetch256, bool SPLIT = false>
-struct HalfSkewed {
-  static bool accepts(void* buf, std::int64_t) {
-    return reinterpret_cast<std::uintptr_t>(buf) % 4 == 0;
-  }
-  static void launch(void* buf, std::int64_t n, std::int64_t batch, cudaStream_t st) {
-    cuda_tile::launch_inplace_hskew<HINT>(buf, n, batch, st, G, SPLIT);
   }
 };
 
@@ -213,13 +201,6 @@ const Entry kEntries[] = {
      run_kernel<Strip<TileConfig<4, 4, 32, 32, 512, 2, kFetch256>, 8, 4, 128>>},
     {4, "strip8-32w4-t512-g32-b2", run_kernel<Strip<TileConfig<4, 4, 32, 32, 512, 2>, 32, 8>>},
     {4, "multi2-32w4-g16-b3", run_kernel<Tiled<TileConfig<4, 4, 32, 32, 256, 3>, kGrp, 16, 2>>},
-    {4, "hskew-g1", run_kernel<HalfSkewed<1>>},
-    {4, "hskew-g2", run_kernel<HalfSkewed<2>>},
-    {4, "hskew-g4", run_kernel<HalfSkewed<4>>},
-    {4, "hskew-g8", run_kernel<HalfSkewed<8>>},
-    {4, "hskew-g4-plain", run_kernel<HalfSkewed<4, 0>>},
-    {4, "hskew-g8-split", run_kernel<HalfSkewed<8, kFetch256, true>>},
-    {4, "hskew-g16", run_kernel<HalfSkewed<16>>},
     {4, "realign-64-stag", run_kernel<Realigned<TileConfig<4, 16, 16, 16, 256>, kStag>>},
     {4, "realign-64-row", run_kernel<Realigned<TileConfig<4, 16, 16, 16, 256>, kRow>>},
     {4, "realign-64-row-b3", run_kernel<Realigned<TileConfig<4, 16, 16, 16, 256, 3>, kRow>>},
