@@ -267,10 +267,7 @@ __device__ __forceinline__ void swap_strip(const InplaceParams& p, char* m, tri:
 /// inplace_multi_kernel. Other blocks swap their pairs one after another, as inplace_kernel does:
 /// swap_pairs there took 6-60 more registers than either path alone (ptxas, inlined or called).
 /// SHINT: the strip loads' cache hints (C::HINT applies to the tiles (I + i, J)).
-/// CG > 0: the group height is CG, known at compile time (p.group == CG), so the block's
-/// decode divides by constants; DELAY > 0: each block sleeps about DELAY ns between its decode
-/// and its loads (run 15 candidates).
-template <class C, int P, int ALIGN = 32, int SHINT = 0, int CG = 0, int DELAY = 0>
+template <class C, int P, int ALIGN = 32, int SHINT = 0>
 __global__ void __launch_bounds__(C::NT, C::MINB) inplace_strip_kernel(InplaceParams p) {
   extern __shared__ uint4 inplace_strip_smem_raw[];
   auto* smem = reinterpret_cast<typename C::Word*>(inplace_strip_smem_raw);
@@ -281,15 +278,8 @@ __global__ void __launch_bounds__(C::NT, C::MINB) inplace_strip_kernel(InplacePa
          k0 += static_cast<std::uint64_t>(gridDim.x) * P) {
       // P pairs of one tile column, consecutive rows, off the diagonal, and all inside.
       tri::TilePair first{0, 0};
-      bool run;
-      if constexpr (CG > 0)
-        run = tri::grouped_column_run_g<CG, P>(p.tiles, k0, first);
-      else
-        run = tri::grouped_column_run(p.tiles, p.group, P, k0, first);
-      const bool strip = run && static_cast<std::int64_t>(first.col + 1) * T <= p.n;
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
-      if constexpr (DELAY > 0) __nanosleep(DELAY);
-#endif
+      const bool strip = tri::grouped_column_run(p.tiles, p.group, P, k0, first) &&
+                         static_cast<std::int64_t>(first.col + 1) * T <= p.n;
       if (!strip) {  // one pair after another, as inplace_kernel does (few blocks; see above)
 #pragma unroll 1
         for (int i = 0; i < P && k0 + i < p.blocks; ++i) {
@@ -401,10 +391,10 @@ void launch_inplace(void* buf, std::int64_t n, std::int64_t batch, cudaStream_t 
 
 /// Launches inplace_strip_kernel<C, P> (grouped order, G tile rows a group) over `batch` dense
 /// n x n matrices at `buf` on `stream`.
-template <class C, int P, int ALIGN = 32, int SHINT = 0, int CG = 0, int DELAY = 0>
+template <class C, int P, int ALIGN = 32, int SHINT = 0>
 void launch_inplace_strip(void* buf, std::int64_t n, std::int64_t batch, cudaStream_t stream,
                           int group) {
-  launch_inplace_with<C, PairOrder::Grouped, P>(inplace_strip_kernel<C, P, ALIGN, SHINT, CG, DELAY>,
+  launch_inplace_with<C, PairOrder::Grouped, P>(inplace_strip_kernel<C, P, ALIGN, SHINT>,
                                                 "inplace_strip_kernel", buf, n, batch, stream, 0,
                                                 group);
 }

@@ -39,15 +39,12 @@ struct Tiled {
   }
 };
 // inplace_strip_kernel: P pairs a block, grouped order, the mirror strip rotated onto ALIGN bytes.
-// CONST_G (run 15 candidate): the kernel takes G at compile time and decodes with constants.
-template <class C, int G, int P, int ALIGN = 32, int SHINT = 0, bool CONST_G = false,
-          int DELAY = 0>
+template <class C, int G, int P, int ALIGN = 32, int SHINT = 0>
 struct Strip {
   using Config = C;
   static bool accepts(void* buf, std::int64_t n) { return cuda_tile::inplace_accepts<C>(buf, n); }
   static void launch(void* buf, std::int64_t n, std::int64_t batch, cudaStream_t st) {
-    cuda_tile::launch_inplace_strip<C, P, ALIGN, SHINT, CONST_G ? G : 0, DELAY>(buf, n, batch, st,
-                                                                               G);
+    cuda_tile::launch_inplace_strip<C, P, ALIGN, SHINT>(buf, n, batch, st, G);
   }
 };
 // K, only where rows (or the buffer) are off 32-byte sectors. The library runs the grouped order
@@ -200,18 +197,6 @@ const Entry kEntries[] = {
     {4, "strip4-32w4-t512-g8-b2-l128",
      run_kernel<Strip<TileConfig<4, 4, 32, 32, 512, 2>, 8, 4, 128>>},
     {4, "strip4-32w4-t512-g8-b2-l128-p256s", run_kernel<F32OddN>},
-    {4, "strip4-32w4-t512-g8-b2-l128-p256s-cg",
-     run_kernel<Strip<TileConfig<4, 4, 32, 32, 512, 2, kFetch256>, 8, 4, 128, kFetch256, true>>},
-    {4, "strip4-32w4-t512-g8-b2-l128-p256s-d250",
-     run_kernel<Strip<TileConfig<4, 4, 32, 32, 512, 2, kFetch256>, 8, 4, 128, kFetch256, false, 250>>},
-    {4, "strip4-32w4-t512-g8-b2-l128-p256s-d500",
-     run_kernel<Strip<TileConfig<4, 4, 32, 32, 512, 2, kFetch256>, 8, 4, 128, kFetch256, false, 500>>},
-    {4, "strip4-32w4-t512-g8-b2-l128-p256s-d1000",
-     run_kernel<Strip<TileConfig<4, 4, 32, 32, 512, 2, kFetch256>, 8, 4, 128, kFetch256, false, 1000>>},
-    {4, "strip4-32w4-t512-g8-b2-l128-p256s-cg-d250",
-     run_kernel<Strip<TileConfig<4, 4, 32, 32, 512, 2, kFetch256>, 8, 4, 128, kFetch256, true, 250>>},
-    {4, "strip4-32w4-t512-g8-b2-l128-p256s-cg-d500",
-     run_kernel<Strip<TileConfig<4, 4, 32, 32, 512, 2, kFetch256>, 8, 4, 128, kFetch256, true, 500>>},
     {4, "strip4-32w4-t512-g8-b2-l128-p256",
      run_kernel<Strip<TileConfig<4, 4, 32, 32, 512, 2, kFetch256>, 8, 4, 128>>},
     {4, "strip8-32w4-t512-g32-b2", run_kernel<Strip<TileConfig<4, 4, 32, 32, 512, 2>, 32, 8>>},
@@ -242,8 +227,6 @@ const Entry kEntries[] = {
     {8, "strip4-32w8-t512-g64-b2-l128",
      run_kernel<Strip<TileConfig<8, 8, 32, 32, 512, 2>, 64, 4, 128>>},
     {8, "strip4-32w8-t512-g64-b2-l128-p256s", run_kernel<F64OddN>},
-    {8, "strip4-32w8-t512-g64-b2-l128-p256s-cg",
-     run_kernel<Strip<TileConfig<8, 8, 32, 32, 512, 2, kFetch256>, 64, 4, 128, kFetch256, true>>},
     {8, "strip4-32w8-t512-g64-b2-l128-p256",
      run_kernel<Strip<TileConfig<8, 8, 32, 32, 512, 2, kFetch256>, 64, 4, 128>>},
     {8, "strip4-32w8-g16-b2-l128", run_kernel<Strip<TileConfig<8, 8, 32, 32, 256, 2>, 16, 4, 128>>},

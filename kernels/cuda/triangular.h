@@ -86,26 +86,6 @@ XPOSE_HD TilePair grouped_pair(std::uint64_t t, std::uint64_t g, std::uint64_t k
   return {g0 + q2 % rows, g0 + rows - 1 + q2 / rows};
 }
 
-/// grouped_pair with the group height G known at compile time: its divisions by G become
-/// multiplications (a group shorter than G, the last one, divides at run time). Same result as
-/// grouped_pair(t, G, k) (unit test GroupedPairOrder).
-template <std::uint64_t G>
-XPOSE_HD TilePair grouped_pair_g(std::uint64_t t, std::uint64_t k) {
-  const std::uint64_t g0 = band_of(t, k) / G * G;
-  const std::uint64_t q = k - band_start(t, g0);
-  const std::uint64_t rows = t - g0 < G ? t - g0 : G;
-  const std::uint64_t tri_count = rows * (rows - 1) / 2;
-  if (q < tri_count) {
-    std::uint64_t c = static_cast<std::uint64_t>((sqrt(8.0 * static_cast<double>(q) + 1.0) - 1.0) * 0.5);
-    while (c > 0 && c * (c + 1) / 2 > q) --c;
-    while ((c + 1) * (c + 2) / 2 <= q) ++c;
-    return {g0 + (q - c * (c + 1) / 2), g0 + c};
-  }
-  const std::uint64_t q2 = q - tri_count;
-  if (rows == G) return {g0 + q2 % G, g0 + G - 1 + q2 / G};
-  return {g0 + q2 % rows, g0 + rows - 1 + q2 / rows};
-}
-
 /// Whether the p pairs k0 .. k0 + p - 1 of the grouped order (g rows a group) are (I, J) ..
 /// (I + p - 1, J) with I + p - 1 < J: one tile column, consecutive rows, none on the diagonal.
 /// Sets `first` to pair k0 when true. The pairs of one column come in row order, across groups
@@ -121,20 +101,6 @@ XPOSE_HD bool grouped_column_run(std::uint64_t t, std::uint64_t g, std::uint64_t
     last = grouped_pair(t, g, k0 + p - 1);
   }
   return live && last.col == first.col && last.row == first.row + (p - 1) && last.row < first.col;
-}
-
-/// grouped_column_run with the group height G and the window P known at compile time (through
-/// grouped_pair_g). Same result (unit test GroupedColumnRun).
-template <std::uint64_t G, std::uint64_t P>
-XPOSE_HD bool grouped_column_run_g(std::uint64_t t, std::uint64_t k0, TilePair& first) {
-  TilePair last{0, 0};
-  first = {0, 0};
-  const bool live = P > 0 && k0 + P <= pair_count(t);
-  if (live) {
-    first = grouped_pair_g<G>(t, k0);
-    last = grouped_pair_g<G>(t, k0 + P - 1);
-  }
-  return live && last.col == first.col && last.row == first.row + (P - 1) && last.row < first.col;
 }
 
 }  // namespace xpose::kernels::tri
