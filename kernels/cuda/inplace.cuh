@@ -80,39 +80,10 @@ __device__ __forceinline__ void swap_one_pair(const InplaceParams& p, char* m, t
   __syncthreads();  // the next pair overwrites shared memory
 }
 
-/// swap_one_pair with both full tiles' loads issued before either is stored to shared memory
-/// (run 15 candidate: swap_one_pair's SASS stores tile (I, J) to shared memory, which waits for
-/// its loads, before it issues the loads of tile (J, I): two memory round trips a pair).
-template <class C>
-__device__ __forceinline__ void swap_one_pair_lf(const InplaceParams& p, char* m, tri::TilePair tp,
-                                                 typename C::Word* __restrict__ smem) {
-  constexpr int T = C::TH;
-  const std::int64_t r0 = static_cast<std::int64_t>(tp.row) * T;
-  const std::int64_t c0 = static_cast<std::int64_t>(tp.col) * T;
-  const bool diagonal = tp.row == tp.col;
-  const bool full = c0 + T <= p.n;
-  char* upper = m + r0 * p.pitch_bytes + c0 * C::S;
-  char* lower = m + c0 * p.pitch_bytes + r0 * C::S;
-  if (full) {
-    typename C::Pack va[C::LOADS][C::V], vb[C::LOADS][C::V];
-    load_tile_regs<C>(upper, p.pitch_bytes, va);
-    if (!diagonal) load_tile_regs<C>(lower, p.pitch_bytes, vb);
-    store_blocks_transposed<C>(va, smem);
-    if (!diagonal) store_blocks_transposed<C>(vb, smem + C::WORDS);
-  } else {
-    load_tile<C>(upper, p.pitch_bytes, p.n - r0, p.n - c0, false, smem);
-    if (!diagonal) load_tile<C>(lower, p.pitch_bytes, p.n - c0, p.n - r0, false, smem + C::WORDS);
-  }
-  __syncthreads();
-  store_tile<C>(lower, p.pitch_bytes, p.n - c0, p.n - r0, full, smem);
-  if (!diagonal) store_tile<C>(upper, p.pitch_bytes, p.n - r0, p.n - c0, full, smem + C::WORDS);
-  __syncthreads();
-}
-
 /// Each block swaps tile (I, J) with tile (J, I), I <= J, through two shared tiles; a diagonal
 /// tile goes through one. Both tiles are read before the barrier and written after it, and no
 /// other block touches them, so the swap needs no extra global memory.
-template <class C, PairOrder Order, bool LF = false>
+template <class C, PairOrder Order>
 __global__ void __launch_bounds__(C::NT, C::MINB) inplace_kernel(InplaceParams p) {
   static_assert(C::TH == C::TW, "square tiles");
   extern __shared__ uint4 inplace_smem_raw[];
@@ -122,10 +93,7 @@ __global__ void __launch_bounds__(C::NT, C::MINB) inplace_kernel(InplaceParams p
     for (std::uint64_t k = blockIdx.x; k < p.blocks; k += gridDim.x) {
       tri::TilePair tp;
       if (!pair_of<Order>(p, k, tp)) continue;  // idle lower half (uniform across the block)
-      if constexpr (LF)
-        swap_one_pair_lf<C>(p, m, tp, smem);
-      else
-        swap_one_pair<C>(p, m, tp, smem);
+      swap_one_pair<C>(p, m, tp, smem);
     }
   }
 }
@@ -410,12 +378,12 @@ void launch_inplace_with(void (*kernel)(InplaceParams), const char* name, void* 
 /// Launches inplace_kernel<C, Order> (P = 1) or inplace_multi_kernel<C, Order, P> over `batch`
 /// dense n x n matrices at `buf` on `stream`. `max_blocks` > 0 caps the grid (a persistent grid);
 /// 0: one block per P tile pairs.
-template <class C, PairOrder Order, int P = 1, bool LF = false>
+template <class C, PairOrder Order, int P = 1>
 void launch_inplace(void* buf, std::int64_t n, std::int64_t batch, cudaStream_t stream,
                     std::int64_t max_blocks = 0, int group = 1) {
   if constexpr (P == 1)
-    launch_inplace_with<C, Order>(inplace_kernel<C, Order, LF>, "inplace_kernel", buf, n, batch,
-                                  stream, max_blocks, group);
+    launch_inplace_with<C, Order>(inplace_kernel<C, Order>, "inplace_kernel", buf, n, batch, stream,
+                                  max_blocks, group);
   else
     launch_inplace_with<C, Order, P>(inplace_multi_kernel<C, Order, P>, "inplace_multi_kernel", buf,
                                      n, batch, stream, max_blocks, group);

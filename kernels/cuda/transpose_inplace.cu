@@ -30,13 +30,12 @@ using cuda_tile::TileConfig;
 
 // Tile pairs through register-transposed word blocks: n a whole number of words; P consecutive
 // pairs a block, their loads all issued before the first use.
-// LF (run 15 candidate): both tiles' loads issued before either goes to shared memory.
-template <class C, PairOrder O = PairOrder::RowWise, int G = 1, int P = 1, bool LF = false>
+template <class C, PairOrder O = PairOrder::RowWise, int G = 1, int P = 1>
 struct Tiled {
   using Config = C;
   static bool accepts(void* buf, std::int64_t n) { return cuda_tile::inplace_accepts<C>(buf, n); }
   static void launch(void* buf, std::int64_t n, std::int64_t batch, cudaStream_t st) {
-    cuda_tile::launch_inplace<C, O, P, LF>(buf, n, batch, st, 0, G);
+    cuda_tile::launch_inplace<C, O, P>(buf, n, batch, st, 0, G);
   }
 };
 // inplace_strip_kernel: P pairs a block, grouped order, the mirror strip rotated onto ALIGN bytes.
@@ -176,11 +175,6 @@ const Entry kEntries[] = {
     // f32
     {4, "tile-64w16-stag", run_kernel<Tiled<TileConfig<4, 16, 16, 16, 256>, kStag>>},
     {4, "tile-64w16-row", run_kernel<Tiled<TileConfig<4, 16, 16, 16, 256>, kRow>>},
-    {4, "tile-64w16-row-lf", run_kernel<Tiled<TileConfig<4, 16, 16, 16, 256>, kRow, 1, 1, true>>},
-    {4, "tile-64w16-row-lf-b3",
-     run_kernel<Tiled<TileConfig<4, 16, 16, 16, 256, 3>, kRow, 1, 1, true>>},
-    {4, "tile-64w16-row-lf-b2",
-     run_kernel<Tiled<TileConfig<4, 16, 16, 16, 256, 2>, kRow, 1, 1, true>>},
     {4, "tile-64w4-stag", run_kernel<Tiled<TileConfig<4, 4, 64, 64, 256>, kStag>>},
     {4, "tile-64w4-row", run_kernel<Tiled<TileConfig<4, 4, 64, 64, 256>, kRow>>},
     {4, "tile-32w4-row", run_kernel<Tiled<TileConfig<4, 4, 32, 32, 256>, kRow>>},
@@ -214,9 +208,6 @@ const Entry kEntries[] = {
     // f64
     {8, "tile-32w16-stag", run_kernel<Tiled<TileConfig<8, 16, 16, 16, 256>, kStag>>},
     {8, "tile-32w16-row", run_kernel<Tiled<TileConfig<8, 16, 16, 16, 256>, kRow>>},
-    {8, "tile-32w16-row-lf", run_kernel<Tiled<TileConfig<8, 16, 16, 16, 256>, kRow, 1, 1, true>>},
-    {8, "tile-32w16-row-lf-b3",
-     run_kernel<Tiled<TileConfig<8, 16, 16, 16, 256, 3>, kRow, 1, 1, true>>},
     {8, "tile-32w8-stag", run_kernel<Tiled<TileConfig<8, 8, 32, 32, 256>, kStag>>},
     {8, "tile-32w8-row", run_kernel<Tiled<TileConfig<8, 8, 32, 32, 256>, kRow>>},
     {8, "tile-64w8-t512-row", run_kernel<Tiled<TileConfig<8, 8, 64, 64, 512, 2>, kRow>>},
@@ -246,9 +237,6 @@ const Entry kEntries[] = {
     // complex128 (one element a word: realigning has nothing to do)
     {16, "tile-32-stag", run_kernel<Tiled<TileConfig<16, 16, 32, 32, 256>, kStag>>},
     {16, "tile-32-row", run_kernel<Tiled<TileConfig<16, 16, 32, 32, 256>, kRow>>},
-    {16, "tile-32-row-lf", run_kernel<Tiled<TileConfig<16, 16, 32, 32, 256>, kRow, 1, 1, true>>},
-    {16, "tile-32-row-lf-b3",
-     run_kernel<Tiled<TileConfig<16, 16, 32, 32, 256, 3>, kRow, 1, 1, true>>},
     {16, "tile-32-g2", run_kernel<Tiled<TileConfig<16, 16, 32, 32, 256>, kGrp, 2>>},
     {16, "tile-32-g4", run_kernel<Tiled<TileConfig<16, 16, 32, 32, 256>, kGrp, 4>>},
     {16, "multi2-32-g2", run_kernel<Tiled<TileConfig<16, 16, 32, 32, 256>, kGrp, 2, 2>>},
