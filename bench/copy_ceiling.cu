@@ -11,7 +11,8 @@
 //   bench_copy_ceiling [--reps N] [--mib M[,M...]]
 // Median of N timed runs (default 20) after 3 warm-ups; GB/s = 2 x bytes / time; every copy's
 // output checked word by word on the device against the formula that filled the input
-// (bench/device_pattern.cuh).
+// (bench/device_pattern.cuh). Exit status: 0 all copies right, 1 a copy wrong, 2 bad options,
+// 10 a CUDA failure (no device, no driver, out of memory), with a one-line message.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -20,6 +21,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <exception>
 #include <functional>
 #include <string>
 #include <vector>
@@ -116,35 +118,8 @@ Variant unrolled(const char* name, int threads) {
           }};
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  int reps = 20;
-  std::vector<std::int64_t> mibs = {1024, 4096};
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    if (a == "--reps" && i + 1 < argc) {
-      reps = std::max(1, std::atoi(argv[++i]));
-    } else if (a == "--mib" && i + 1 < argc) {
-      mibs.clear();
-      for (const std::string& item : split_list(argv[++i])) {
-        char* end = nullptr;
-        const long long m = std::strtoll(item.c_str(), &end, 10);
-        if (*end != '\0' || m < 1 || m > (1LL << 20)) {
-          std::fprintf(stderr, "--mib: '%s' is not a size in MiB (1 to 1048576)\n", item.c_str());
-          return 2;
-        }
-        mibs.push_back(m);
-      }
-      if (mibs.empty()) {
-        std::fprintf(stderr, "--mib: no sizes given\n");
-        return 2;
-      }
-    } else {
-      std::fprintf(stderr, "usage: bench_copy_ceiling [--reps N] [--mib M[,M...]]\n");
-      return a == "--help" || a == "-h" ? 0 : 2;
-    }
-  }
+/// The measurements, after the options are read (CUDA failures throw RuntimeFailure).
+int run(int reps, const std::vector<std::int64_t>& mibs) {
   int sms = 0;
   XPOSE_CHECK_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
   cudaDeviceProp prop{};
@@ -283,4 +258,47 @@ int main(int argc, char** argv) {
   }
   XPOSE_CHECK_CUDA(cudaFree(bad));
   return failures == 0 ? 0 : 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int reps = 20;
+  std::vector<std::int64_t> mibs = {1024, 4096};
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--reps" && i + 1 < argc) {
+      char* end = nullptr;
+      const long r = std::strtol(argv[++i], &end, 10);
+      if (*end != '\0' || r < 1 || r > 100000) {
+        std::fprintf(stderr, "--reps: '%s' is not a count (1 to 100000)\n", argv[i]);
+        return 2;
+      }
+      reps = static_cast<int>(r);
+    } else if (a == "--mib" && i + 1 < argc) {
+      mibs.clear();
+      for (const std::string& item : split_list(argv[++i])) {
+        char* end = nullptr;
+        const long long m = std::strtoll(item.c_str(), &end, 10);
+        if (*end != '\0' || m < 1 || m > (1LL << 20)) {
+          std::fprintf(stderr, "--mib: '%s' is not a size in MiB (1 to 1048576)\n", item.c_str());
+          return 2;
+        }
+        mibs.push_back(m);
+      }
+      if (mibs.empty()) {
+        std::fprintf(stderr, "--mib: no sizes given\n");
+        return 2;
+      }
+    } else {
+      std::fprintf(stderr, "usage: bench_copy_ceiling [--reps N] [--mib M[,M...]]\n");
+      return a == "--help" || a == "-h" ? 0 : 2;
+    }
+  }
+  try {
+    return run(reps, mibs);
+  } catch (const std::exception& e) {  // e.g. no CUDA device or driver: one line, not an abort
+    std::fprintf(stderr, "bench_copy_ceiling: %s\n", e.what());
+    return 10;
+  }
 }
