@@ -8,6 +8,7 @@
 #include <atomic>
 #include <cstdint>
 #include <cstring>
+#include <random>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -17,6 +18,7 @@
 
 #include "kernels/cpu/thread_pool.h"
 #include "kernels/cpu/transpose_cpu_internal.h"
+#include "kernels/cuda/band_plan.h"
 #include "kernels/cuda/tma_units.h"
 #include "kernels/cuda/triangular.h"
 #include "kernels/transpose.h"
@@ -388,6 +390,119 @@ TEST(GroupedColumnRun, MatchesEveryPairOfTheWindow) {
         }
         if (t == 513 && g == 32) {
           EXPECT_GT(runs * 100, windows * 95) << runs << " of " << windows;
+        }
+      }
+    }
+  }
+}
+
+// Run 16's banded in-place candidate (kernels/cuda/band_plan.h, band.cuh): its schedule, run on
+// the host one task at a time with the element geometry the kernel uses (pieces shifted onto
+// 32-byte sectors of 4-byte elements, the ring's columns from band::ring_col), in random orders
+// that respect only the waits the kernel has. Every order must transpose every element; a
+// missing wait lets some order read a ring column or a matrix element too late. Also: every task
+// waits only on tasks with earlier tickets (no deadlock).
+TEST(BandPlan, TransposesInEveryOrderItsWaitsAllow) {
+  constexpr int kTile = 64, kPh = 8, kM = 7;
+  EXPECT_FALSE(band::band_height_ok(64, kTile, kM));  // 64 + 7 elements need two pieces
+  EXPECT_FALSE(band::band_height_ok(60, kTile, kM));  // not on a sector
+  std::mt19937 rng(16);
+  for (std::int64_t n : {2, 63, 64, 65, 130, 200, 257, 331, 521}) {
+    for (int h : {56, 120, 248}) {
+      ASSERT_TRUE(band::band_height_ok(h, kTile, kM));
+      for (int ph : {0, 3, 7}) {  // the buffer's offset from a sector, in elements
+        for (auto [lag, ring] : {std::pair{1, 2}, std::pair{2, 4}, std::pair{5, 7}}) {
+          SCOPED_TRACE(::testing::Message() << "n=" << n << " h=" << h << " ph=" << ph
+                                            << " lag=" << lag << " ring=" << ring);
+          band::Plan plan = band::make_plan(n, h, kTile, kM, lag);
+          for (const band::Task& d : plan.diag) ASSERT_EQ(d.type, band::kDiag);
+          // The diagonal launch runs first; in this emulation its tasks simply wait on nothing.
+          plan.tasks.insert(plan.tasks.begin(), plan.diag.begin(), plan.diag.end());
+          const int qn = static_cast<int>(plan.chunks.size());
+          auto kb = [&](int q) { return band::band_blocks(n, h, plan.chunks[q].band, kTile); };
+          // The waits of each task, as (counter, count): counter q (S done) or qn + q (T done).
+          std::vector<std::vector<std::pair<int, int>>> waits(plan.tasks.size());
+          for (std::size_t i = 0; i < plan.tasks.size(); ++i) {
+            const band::Task& t = plan.tasks[i];
+            if (t.type == band::kSave) {
+              for (int qq : {t.a - ring, t.a - ring - 1})
+                if (qq >= 0 && plan.chunks[qq].has_t) waits[i].push_back({qn + qq, kb(qq)});
+            } else if (t.type == band::kTake) {
+              waits[i].push_back({t.a, kb(t.a)});
+              if (plan.chunks[t.a].next) waits[i].push_back({t.a + 1, kb(t.a)});
+            }
+          }
+          // Ticket order: every awaited task comes earlier.
+          std::vector<int> seen(2 * qn, 0);
+          for (std::size_t i = 0; i < plan.tasks.size(); ++i) {
+            for (auto [c, want] : waits[i]) ASSERT_EQ(seen[c], want) << "task " << i;
+            const band::Task& t = plan.tasks[i];
+            if (t.type != band::kDiag) ++seen[(t.type == band::kSave ? 0 : qn) + t.a];
+          }
+          for (int trial = 0; trial < 3; ++trial) {
+            std::vector<std::uint32_t> a(static_cast<std::size_t>(n * n));
+            for (std::size_t i = 0; i < a.size(); ++i) a[i] = static_cast<std::uint32_t>(i);
+            const std::int64_t sp = std::int64_t(ring) * kTile + 32;
+            std::vector<std::uint32_t> scratch(static_cast<std::size_t>(h * sp), 0xdeadbeefu);
+            auto mis = [&](std::int64_t row) { return static_cast<int>((ph + row * n) % kPh); };
+            std::vector<int> count(2 * qn, 0);
+            std::vector<char> done(plan.tasks.size(), 0);
+            for (std::size_t left = plan.tasks.size(); left > 0; --left) {
+              std::vector<std::size_t> ready;
+              for (std::size_t i = 0; i < plan.tasks.size(); ++i) {
+                if (done[i]) continue;
+                bool ok = true;
+                for (auto [c, want] : waits[i]) ok = ok && count[c] >= want;
+                if (ok) ready.push_back(i);
+              }
+              ASSERT_FALSE(ready.empty());
+              const std::size_t i = ready[rng() % ready.size()];
+              done[i] = 1;
+              const band::Task& t = plan.tasks[i];
+              if (t.type == band::kDiag) {
+                const std::int64_t r0 = std::int64_t(t.a) * h, r1 = std::min(n, r0 + h);
+                const std::int64_t ra = r0 + t.b * kTile, ca = r0 + t.c * kTile;
+                std::vector<std::tuple<std::int64_t, std::int64_t, std::uint32_t>> w;
+                for (std::int64_t rr = 0; rr < kTile; ++rr)
+                  for (std::int64_t cc = 0; cc < kTile; ++cc) {
+                    if (ra + rr < r1 && ca + cc < r1)
+                      w.emplace_back(ca + cc, ra + rr, a[(ra + rr) * n + ca + cc]);
+                    if (t.b != t.c && ca + rr < r1 && ra + cc < r1)
+                      w.emplace_back(ra + cc, ca + rr, a[(ca + rr) * n + ra + cc]);
+                  }
+                for (auto [r, c, v] : w) a[r * n + c] = v;
+                continue;
+              }
+              const band::Chunk ch = plan.chunks[t.a];
+              const std::int64_t r0 = std::int64_t(ch.band) * h, r1 = std::min(n, r0 + h);
+              const std::int64_t y0 = r0 + std::int64_t(t.b) * kTile, x0 = ch.x0;
+              if (t.type == band::kSave) {
+                std::vector<std::tuple<std::int64_t, std::int64_t, std::uint32_t>> w;
+                for (std::int64_t y = y0; y < std::min(y0 + kTile, r1); ++y) {
+                  const std::int64_t pb = x0 - mis(y);
+                  for (std::int64_t x = std::max(pb, r1); x < std::min(pb + kTile, n); ++x) {
+                    scratch[(y - r0) * sp + band::ring_col(t.a, ring, kTile, kPh, x - x0, mis(y))] =
+                        a[y * n + x];
+                    w.emplace_back(y, x, a[x * n + y]);
+                  }
+                }
+                for (auto [r, c, v] : w) a[r * n + c] = v;
+                ++count[t.a];
+              } else {
+                for (std::int64_t x = x0; x < std::min(x0 + kTile, n); ++x) {
+                  const std::int64_t pb = y0 - mis(x);
+                  for (std::int64_t y = std::max(pb, r0); y < std::min(pb + kTile, r1); ++y)
+                    a[x * n + y] =
+                        scratch[(y - r0) * sp + band::ring_col(t.a, ring, kTile, kPh, x - x0, mis(y))];
+                }
+                ++count[qn + t.a];
+              }
+            }
+            std::int64_t wrong = 0;
+            for (std::int64_t r = 0; r < n; ++r)
+              for (std::int64_t c = 0; c < n; ++c) wrong += a[r * n + c] != std::uint32_t(c * n + r);
+            ASSERT_EQ(wrong, 0) << "trial " << trial;
+          }
         }
       }
     }
