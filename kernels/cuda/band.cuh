@@ -96,14 +96,13 @@ __global__ void __launch_bounds__(C::NT) band_diag_kernel(BandParams p) {
   band_diag<C>(p, p.tasks[blockIdx.x], reinterpret_cast<typename C::Elem*>(band_smem_raw));
 }
 
-template <class C>
+template <class C, bool DISCARD>
 __global__ void __launch_bounds__(C::NT, C::MINB) band_kernel(BandParams p) {
   static_assert(C::TH == C::TW && C::SKEWED, "square skewed tiles");
   using Elem = typename C::Elem;
   using Word = typename C::Word;
   using Pack = typename C::Pack;
   constexpr int T = C::TH;
-  constexpr int PH = C::A_OUT / C::S;  // sector phases of a row, in elements
   extern __shared__ uint4 band_smem_raw[];
   auto* smem = reinterpret_cast<Elem*>(band_smem_raw);
   __shared__ band::Task task;
@@ -123,10 +122,17 @@ __global__ void __launch_bounds__(C::NT, C::MINB) band_kernel(BandParams p) {
   };
   if (task.type == band::kSave) {
     if (threadIdx.x == 0) {
-      for (int d = p.ring; d <= p.ring + 1; ++d) {
-        const int qq = q - d;
-        if (qq < 0 || !p.chunks[qq].has_t) continue;
-        band_wait(p.counters + 1 + p.q_count + qq, band::band_blocks(p.n, p.h, p.chunks[qq].band, T));
+      // The T blocks that read this slot's columns last time: T(q - RING), and T(q - RING - 1)
+      // (the slot's first mis elements of a row). With DISCARD, chunk q - RING's discard step,
+      // which waited for both; without T blocks there, T(q - RING - 1).
+      const int qa = q - p.ring, qb = q - p.ring - 1;
+      if (qa >= 0 && p.chunks[qa].has_t) {
+        const int kq = band::band_blocks(p.n, p.h, p.chunks[qa].band, T);
+        band_wait(p.counters + 1 + p.q_count + qa, band::save_wait_count(DISCARD, kq));
+        if (!DISCARD && qb >= 0 && p.chunks[qb].has_t)
+          band_wait(p.counters + 1 + p.q_count + qb, band::band_blocks(p.n, p.h, p.chunks[qb].band, T));
+      } else if (qb >= 0 && p.chunks[qb].has_t) {
+        band_wait(p.counters + 1 + p.q_count + qb, band::band_blocks(p.n, p.h, p.chunks[qb].band, T));
       }
     }
     __syncthreads();
@@ -156,7 +162,7 @@ __global__ void __launch_bounds__(C::NT, C::MINB) band_kernel(BandParams p) {
     Pack v[C::LOAD_ITERS];
     int j0[C::LOAD_ITERS];
     issue_rows<C, false>(p.a, p.pitch, p.n, r1, x0 - C::M, T + C::M, y0, v, j0);
-    // Save the old pieces: piece word hw of row y goes to ring column slot T + PH + hw V.
+    // Save the old pieces: piece word hw of row y goes to ring column slot T + hw V.
 #pragma unroll
     for (int it = 0; it < C::STORE_ITERS; ++it) {
       const int s = threadIdx.x + it * C::NT;
@@ -168,7 +174,7 @@ __global__ void __launch_bounds__(C::NT, C::MINB) band_kernel(BandParams p) {
       const std::int64_t lo = std::max(pb, r1), hi = std::min(pb + T, p.n);
       if (pw >= hi || pw + C::V <= lo) continue;
       char* dst = p.scratch + (y - r0) * p.sp +
-                  (static_cast<std::int64_t>(slot) * T + PH + hw * C::V) * C::S;
+                  (static_cast<std::int64_t>(slot) * T + hw * C::V) * C::S;
       if (pw >= lo && pw + C::V <= hi) {
         *reinterpret_cast<Word*>(dst) = sv[it].w;
       } else {
@@ -196,7 +202,7 @@ __global__ void __launch_bounds__(C::NT, C::MINB) band_kernel(BandParams p) {
   Pack v[C::LOAD_ITERS];
   int j0[C::LOAD_ITERS];
   const std::int64_t own = std::min<std::int64_t>(T, p.n - x0);
-  const std::int64_t wrap = static_cast<std::int64_t>(p.ring) * T + PH;
+  const std::int64_t wrap = static_cast<std::int64_t>(p.ring) * T;
 #pragma unroll
   for (int it = 0; it < C::LOAD_ITERS; ++it) {
     const int s = threadIdx.x + it * C::NT;
@@ -204,7 +210,7 @@ __global__ void __launch_bounds__(C::NT, C::MINB) band_kernel(BandParams p) {
     const std::int64_t y = y0 - C::M + il;
     j0[it] = C::TW;
     if (il >= T + C::M || y < r0 || y >= r1) continue;
-    const std::int64_t ub = static_cast<std::int64_t>(slot) * T + PH + mis_of(y);  // x0's column
+    const std::int64_t ub = static_cast<std::int64_t>(slot) * T + mis_of(y);  // x0's column
     std::int64_t uw = (ub & ~std::int64_t(C::V - 1)) + std::int64_t(kw) * C::V;
     const std::int64_t j = uw - ub;
     if (j >= own) continue;
@@ -216,17 +222,41 @@ __global__ void __launch_bounds__(C::NT, C::MINB) band_kernel(BandParams p) {
   __syncthreads();
   store_rows<C>(p.a, p.pitch, p.n, r1, x0, y0, C::M, smem, r0);
   __syncthreads();
+  int* const done = p.counters + 1 + p.q_count + q;
+  __shared__ int last;
   if (threadIdx.x == 0) {
     __threadfence();
-    atomicAdd(p.counters + 1 + p.q_count + q, 1);
+    last = atomicAdd(done, 1) == kb - 1;
+  }
+  if (!DISCARD) return;
+  __syncthreads();
+  if (!last) return;
+  // The chunk's last T block: once T(q - 1) has read too, slot q's lines are dead.
+  if (threadIdx.x == 0 && q > 0 && p.chunks[q - 1].next)
+    band_wait(p.counters + p.q_count + q, kb);
+  __syncthreads();
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  static_assert(T * C::S % 256 == 0, "a slot is whole 128-byte lines");
+  constexpr int LINES = T * C::S / 128;
+  for (int i = threadIdx.x; i < (r1 - r0) * LINES; i += C::NT) {
+    const char* line = p.scratch + (i / LINES) * p.sp +
+                       (static_cast<std::int64_t>(slot) * T * C::S + (i % LINES) * 128);
+    asm volatile("discard.global.L2 [%0], 128;" ::"l"(line) : "memory");
+  }
+#endif
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    __threadfence();
+    atomicAdd(done, 1);
   }
 }
 
-/// Launches band_kernel<C> for each matrix of the batch on `stream`, with bands of h rows, T(q)
-/// `lag` chunks after S(q), a ring of `ring` chunks. The schedule, counters and ring live in a
+/// Launches band_kernel<C, DISCARD> for each matrix of the batch on `stream`, with bands of h rows, T(q)
+/// `lag` chunks after S(q), a ring of `ring` chunks; DISCARD: the ring's dead lines are dropped
+/// from L2 (sm_80 onwards; elsewhere they are left to be written back). The schedule, counters and ring live in a
 /// cache kept for the last shape (a benchmark candidate: not thread-safe; it frees and allocates
 /// when the shape changes, which synchronises the device). False where it does not apply.
-template <class C>
+template <class C, bool DISCARD>
 bool launch_band(void* buf, std::int64_t n, std::int64_t batch, cudaStream_t stream, int h,
                  int lag, int ring) {
   if (n > (std::int64_t(1) << 30) || reinterpret_cast<std::uintptr_t>(buf) % C::S != 0 ||
@@ -259,7 +289,7 @@ bool launch_band(void* buf, std::int64_t n, std::int64_t batch, cudaStream_t str
     XPOSE_CHECK_CUDA(cudaMemcpy(c.diag, plan.diag.data(), plan.diag.size() * sizeof(band::Task),
                                 cudaMemcpyHostToDevice));
     c.q_count = static_cast<int>(plan.chunks.size());
-    c.sp = (static_cast<std::int64_t>(ring) * C::TH + 32) * C::S;
+    c.sp = (static_cast<std::int64_t>(ring) * C::TH + 32) * C::S;  // 128-byte multiple (f32)
     XPOSE_CHECK_CUDA(
         cudaMalloc(&c.tasks, std::max<std::size_t>(1, plan.tasks.size()) * sizeof(band::Task)));
     XPOSE_CHECK_CUDA(cudaMalloc(&c.chunks, std::max<std::size_t>(1, plan.chunks.size()) *
@@ -279,7 +309,7 @@ bool launch_band(void* buf, std::int64_t n, std::int64_t batch, cudaStream_t str
   }
   const std::size_t smem =
       std::max<std::size_t>(C::SMEM_BYTES, std::size_t(C::TH) * (C::TH + 1) * C::S);
-  cuda_detail::allow_dynamic_smem(band_kernel<C>, smem);
+  cuda_detail::allow_dynamic_smem(band_kernel<C, DISCARD>, smem);
   cuda_detail::allow_dynamic_smem(band_diag_kernel<C>, smem);
   for (std::int64_t b = 0; b < batch; ++b) {
     BandParams p;
@@ -301,7 +331,7 @@ bool launch_band(void* buf, std::int64_t n, std::int64_t batch, cudaStream_t str
     cudaError_t err = cudaGetLastError();
     if (err == cudaSuccess && c.task_count > 0) {
       p.tasks = c.tasks;
-      band_kernel<C><<<c.task_count, C::NT, smem, stream>>>(p);
+      band_kernel<C, DISCARD><<<c.task_count, C::NT, smem, stream>>>(p);
       err = cudaGetLastError();
     }
     if (err != cudaSuccess)

@@ -42,14 +42,22 @@ struct Chunk {
 };
 
 /// Column of the ring (scratch row y - r0) that holds element x of row y for chunk q, where
-/// dx = x - x0(q) and mis = mis(y). S(q) stores its piece to columns [slot TILE + PH,
-/// slot TILE + PH + TILE) of its slot; the piece of chunk q + 1 follows on, so T(q) reads one
-/// contiguous run, wrapping at the ring's end.
-XPOSE_HD std::int64_t ring_col(int q, int ring, int tile, int ph, std::int64_t dx, int mis) {
-  std::int64_t u = static_cast<std::int64_t>(q % ring) * tile + ph + dx + mis;
-  if (u >= static_cast<std::int64_t>(ring) * tile + ph) u -= static_cast<std::int64_t>(ring) * tile;
+/// dx = x - x0(q) and mis = mis(y). S(q) stores its piece (dx from -mis) to columns
+/// [slot TILE, slot TILE + TILE) of its slot, two whole 128-byte lines for 4-byte elements;
+/// the piece of chunk q + 1 follows on, so T(q) reads one contiguous run, wrapping at the
+/// ring's end. Of slot q's two lines, T(q) alone reads the second; the first also T(q - 1),
+/// its first mis elements.
+XPOSE_HD std::int64_t ring_col(int q, int ring, int tile, std::int64_t dx, int mis) {
+  std::int64_t u = static_cast<std::int64_t>(q % ring) * tile + dx + mis;
+  if (u >= static_cast<std::int64_t>(ring) * tile) u -= static_cast<std::int64_t>(ring) * tile;
   return u;
 }
+
+/// The counts a task waits for. With DISCARD, the last T block of chunk q to finish waits for
+/// T(q - 1) (same band), drops slot q's lines from L2 without writing them back
+/// (discard.global.L2) and then counts once more (K + 1): the ring's dead lines never reach
+/// DRAM. S(q) then waits for that step of chunk q - RING instead of its T blocks.
+XPOSE_HD int save_wait_count(bool discard, int kb) { return discard ? kb + 1 : kb; }
 
 /// Row blocks (of TILE rows) of band b.
 XPOSE_HD int band_blocks(std::int64_t n, int h, int b, int tile) {

@@ -73,14 +73,14 @@ struct Realigned {
 
 // Run 16 candidate (band.cuh): bands of H rows, skewed out-of-place tiles through an L2 ring of
 // RING chunks, T(q) LAG chunks after S(q).
-template <class C, int H, int LAG, int RING>
+template <class C, int H, int LAG, int RING, bool DISCARD = false>
 struct Band {
   using Config = C;
   static bool accepts(void* buf, std::int64_t n) {
     return n <= (std::int64_t(1) << 30) && reinterpret_cast<std::uintptr_t>(buf) % C::S == 0;
   }
   static void launch(void* buf, std::int64_t n, std::int64_t batch, cudaStream_t st) {
-    cuda_tile::launch_band<C>(buf, n, batch, st, H, LAG, RING);
+    cuda_tile::launch_band<C, DISCARD>(buf, n, batch, st, H, LAG, RING);
   }
 };
 using BandF32 = cuda_tile::SkewConfig<4, 16, 64, 64, 256, 32, 4, kFetch256>;
@@ -195,6 +195,11 @@ const Entry kEntries[] = {
     {4, "band248-l64-r300", run_kernel<Band<BandF32, 248, 64, 300>>},
     {4, "band504-l80-r160", run_kernel<Band<BandF32, 504, 80, 160>>},
     {4, "band248-l150-r300-b3", run_kernel<Band<BandF32b3, 248, 150, 300>>},
+    {4, "band248-l64-r300-d", run_kernel<Band<BandF32, 248, 64, 300, true>>},
+    {4, "band248-l100-r300-d", run_kernel<Band<BandF32, 248, 100, 300, true>>},
+    {4, "band248-l150-r400-d", run_kernel<Band<BandF32, 248, 150, 400, true>>},
+    {4, "band504-l40-r160-d", run_kernel<Band<BandF32, 504, 40, 160, true>>},
+    {4, "band120-l128-r600-d", run_kernel<Band<BandF32, 120, 128, 600, true>>},
     {1, "tile-128w16-stag", run_kernel<Tiled<TileConfig<1, 16, 8, 8, 64>, kStag>>},
     {1, "tile-128w16-row", run_kernel<Tiled<TileConfig<1, 16, 8, 8, 64>, kRow>>},
     {2, "tile-64w16-stag", run_kernel<Tiled<TileConfig<2, 16, 8, 8, 64>, kStag>>},
