@@ -155,14 +155,12 @@ __device__ __forceinline__ void scatter_rows(std::int64_t cols, std::int64_t c0,
 /// p_base - mis_c, gathered from shared memory (shared column p - (p_base - m)) into W-byte
 /// words. SKEWED: mis_c aligns the piece to A_OUT (when m > 0), so every word is whole except at
 /// the matrix's edges. Otherwise mis_c = 0 and the words at both ends of a misaligned piece are
-/// written element by element. Either way no element outside the pieces is written, nor any
-/// left of column col_lo.
+/// written element by element. Either way no element outside the pieces is written.
 template <class C>
 __device__ __forceinline__ void store_rows(char* __restrict__ base, std::int64_t pitch,
                                            std::int64_t out_rows, std::int64_t out_cols,
                                            std::int64_t c0, std::int64_t p_base, int m,
-                                           const typename C::Elem* __restrict__ smem,
-                                           std::int64_t col_lo = 0) {
+                                           const typename C::Elem* __restrict__ smem) {
   using Elem = typename C::Elem;
   using Word = typename C::Word;
   using Pack = typename C::Pack;
@@ -179,7 +177,7 @@ __device__ __forceinline__ void store_rows(char* __restrict__ base, std::int64_t
       mis = static_cast<int>((reinterpret_cast<std::uintptr_t>(orow) % (C::SKEWED ? C::A_OUT : 1)) /
                              C::S);
     const std::int64_t p_begin = p_base - mis;  // the piece: [p_begin, p_begin + TH)
-    const std::int64_t lo = p_begin > col_lo ? p_begin : col_lo;
+    const std::int64_t lo = p_begin > 0 ? p_begin : 0;
     const std::int64_t hi = p_begin + C::TH < out_cols ? p_begin + C::TH : out_cols;
     // First element of word h: pieces of a skewed launch start aligned; others from the word
     // boundary at or before p_begin.

@@ -14,7 +14,6 @@
 #include <string>
 #include <vector>
 
-#include "kernels/cuda/band.cuh"
 #include "kernels/cuda/inplace.cuh"
 #include "kernels/cuda/realign.cuh"
 #include "kernels/cuda/variants.h"
@@ -70,21 +69,6 @@ struct Realigned {
     cuda_tile::launch_inplace_realign<C, O>(buf, n, batch, st);
   }
 };
-
-// Run 16 candidate (band.cuh): bands of H rows, skewed out-of-place tiles through an L2 ring of
-// RING chunks, T(q) LAG chunks after S(q).
-template <class C, int H, int LAG, int RING, bool DISCARD = false>
-struct Band {
-  using Config = C;
-  static bool accepts(void* buf, std::int64_t n) {
-    return n <= (std::int64_t(1) << 30) && reinterpret_cast<std::uintptr_t>(buf) % C::S == 0;
-  }
-  static void launch(void* buf, std::int64_t n, std::int64_t batch, cudaStream_t st) {
-    cuda_tile::launch_band<C, DISCARD>(buf, n, batch, st, H, LAG, RING);
-  }
-};
-using BandF32 = cuda_tile::SkewConfig<4, 16, 64, 64, 256, 32, 4, kFetch256>;
-using BandF32b3 = cuda_tile::SkewConfig<4, 16, 64, 64, 256, 32, 3, kFetch256>;
 
 template <class K, class... Rest>
 void dispatch(void* buf, std::int64_t n, std::int64_t batch, cudaStream_t stream) {
@@ -184,22 +168,6 @@ constexpr PairOrder kGrp = PairOrder::Grouped;
 // lines); realign: inplace_realign_kernel (any n); -pBYTES: loads with an L2 prefetch size
 // (-pBYTESs: the strip's loads too).
 const Entry kEntries[] = {
-    {4, "band248-l48-r64", run_kernel<Band<BandF32, 248, 48, 64>>},
-    {4, "band248-l16-r24", run_kernel<Band<BandF32, 248, 16, 24>>},
-    {4, "band504-l24-r40", run_kernel<Band<BandF32, 504, 24, 40>>},
-    {4, "band120-l96-r112", run_kernel<Band<BandF32, 120, 96, 112>>},
-    {4, "band248-l48-r64-b3", run_kernel<Band<BandF32b3, 248, 48, 64>>},
-    {4, "band248-l150-r300", run_kernel<Band<BandF32, 248, 150, 300>>},
-    {4, "band248-l100-r200", run_kernel<Band<BandF32, 248, 100, 200>>},
-    {4, "band248-l200-r260", run_kernel<Band<BandF32, 248, 200, 260>>},
-    {4, "band248-l64-r300", run_kernel<Band<BandF32, 248, 64, 300>>},
-    {4, "band504-l80-r160", run_kernel<Band<BandF32, 504, 80, 160>>},
-    {4, "band248-l150-r300-b3", run_kernel<Band<BandF32b3, 248, 150, 300>>},
-    {4, "band248-l64-r300-d", run_kernel<Band<BandF32, 248, 64, 300, true>>},
-    {4, "band248-l100-r300-d", run_kernel<Band<BandF32, 248, 100, 300, true>>},
-    {4, "band248-l150-r400-d", run_kernel<Band<BandF32, 248, 150, 400, true>>},
-    {4, "band504-l40-r160-d", run_kernel<Band<BandF32, 504, 40, 160, true>>},
-    {4, "band120-l128-r600-d", run_kernel<Band<BandF32, 120, 128, 600, true>>},
     {1, "tile-128w16-stag", run_kernel<Tiled<TileConfig<1, 16, 8, 8, 64>, kStag>>},
     {1, "tile-128w16-row", run_kernel<Tiled<TileConfig<1, 16, 8, 8, 64>, kRow>>},
     {2, "tile-64w16-stag", run_kernel<Tiled<TileConfig<2, 16, 8, 8, 64>, kStag>>},

@@ -8,7 +8,6 @@
 #include <atomic>
 #include <cstdint>
 #include <cstring>
-#include <random>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -18,7 +17,6 @@
 
 #include "kernels/cpu/thread_pool.h"
 #include "kernels/cpu/transpose_cpu_internal.h"
-#include "kernels/cuda/band_plan.h"
 #include "kernels/cuda/tma_units.h"
 #include "kernels/cuda/triangular.h"
 #include "kernels/transpose.h"
@@ -393,145 +391,6 @@ TEST(GroupedColumnRun, MatchesEveryPairOfTheWindow) {
         }
       }
     }
-  }
-}
-
-// Run 16's banded in-place candidate (kernels/cuda/band_plan.h, band.cuh): its schedule, run on
-// the host one task at a time with the element geometry the kernel uses (pieces shifted onto
-// 32-byte sectors of 4-byte elements, the ring's columns from band::ring_col), in random orders
-// that respect only the waits the kernel has. Every order must transpose every element; a
-// missing wait lets some order read a ring column or a matrix element too late. With DISCARD,
-// each chunk's discard step (the last T block's, X here) overwrites the slot's columns with
-// garbage, as discard.global.L2 may. Also: every task waits only on tasks with earlier tickets.
-TEST(BandPlan, TransposesInEveryOrderItsWaitsAllow) {
-  constexpr int kTile = 64, kPh = 8, kM = 7;
-  constexpr int kX = 3;  // the discard step, a task of its own here
-  EXPECT_FALSE(band::band_height_ok(64, kTile, kM));  // 64 + 7 elements need two pieces
-  EXPECT_FALSE(band::band_height_ok(60, kTile, kM));  // not on a sector
-  std::mt19937 rng(16);
-  for (bool discard : {false, true}) {
-  for (std::int64_t n : {2, 63, 64, 65, 130, 200, 257, 331, 521}) {
-    for (int h : {56, 120, 248}) {
-      ASSERT_TRUE(band::band_height_ok(h, kTile, kM));
-      for (int ph : {0, 3, 7}) {  // the buffer's offset from a sector, in elements
-        for (auto [lag, ring] : {std::pair{1, 2}, std::pair{2, 4}, std::pair{5, 7}}) {
-          SCOPED_TRACE(::testing::Message() << "discard=" << discard << " n=" << n << " h=" << h
-                                            << " ph=" << ph << " lag=" << lag << " ring=" << ring);
-          band::Plan plan = band::make_plan(n, h, kTile, kM, lag);
-          for (const band::Task& d : plan.diag) ASSERT_EQ(d.type, band::kDiag);
-          const int qn = static_cast<int>(plan.chunks.size());
-          auto kb = [&](int q) { return band::band_blocks(n, h, plan.chunks[q].band, kTile); };
-          // The waits of each ticketed task, as (counter, count): counter q (S(q) blocks done),
-          // qn + q (T(q) blocks done, plus one for the discard step).
-          auto waits_of = [&](const band::Task& t) {
-            std::vector<std::pair<int, int>> w;
-            if (t.type == band::kSave) {
-              const int qa = t.a - ring, qb = t.a - ring - 1;
-              if (qa >= 0 && plan.chunks[qa].has_t) {
-                w.push_back({qn + qa, band::save_wait_count(discard, kb(qa))});
-                if (!discard && qb >= 0 && plan.chunks[qb].has_t) w.push_back({qn + qb, kb(qb)});
-              } else if (qb >= 0 && plan.chunks[qb].has_t) {
-                w.push_back({qn + qb, kb(qb)});
-              }
-            } else if (t.type == band::kTake) {
-              w.push_back({t.a, kb(t.a)});
-              if (plan.chunks[t.a].next) w.push_back({t.a + 1, kb(t.a)});
-            } else if (t.type == kX) {
-              w.push_back({qn + t.a, kb(t.a)});
-              if (t.a > 0 && plan.chunks[t.a - 1].next) w.push_back({qn + t.a - 1, kb(t.a)});
-            }
-            return w;
-          };
-          // Ticket order: every awaited block comes earlier.
-          std::vector<int> seen(2 * qn, 0);
-          for (std::size_t i = 0; i < plan.tasks.size(); ++i) {
-            const band::Task& t = plan.tasks[i];
-            for (auto [c, want] : waits_of(t))
-              ASSERT_GE(seen[c], std::min(want, c >= qn ? kb(c - qn) : kb(c))) << "task " << i;
-            if (t.type != band::kDiag) ++seen[(t.type == band::kSave ? 0 : qn) + t.a];
-          }
-          // The diagonal launch runs first; here its tasks simply wait on nothing.
-          std::vector<band::Task> all = plan.diag;
-          all.insert(all.end(), plan.tasks.begin(), plan.tasks.end());
-          if (discard)
-            for (int q = 0; q < qn; ++q)
-              if (plan.chunks[q].has_t) all.push_back(band::Task{kX, q, 0, 0});
-          std::vector<std::vector<std::pair<int, int>>> waits(all.size());
-          for (std::size_t i = 0; i < all.size(); ++i) waits[i] = waits_of(all[i]);
-          for (int trial = 0; trial < 3; ++trial) {
-            std::vector<std::uint32_t> a(static_cast<std::size_t>(n * n));
-            for (std::size_t i = 0; i < a.size(); ++i) a[i] = static_cast<std::uint32_t>(i);
-            const std::int64_t sp = std::int64_t(ring) * kTile + 32;
-            std::vector<std::uint32_t> scratch(static_cast<std::size_t>(h * sp), 0xdeadbeefu);
-            auto mis = [&](std::int64_t row) { return static_cast<int>((ph + row * n) % kPh); };
-            std::vector<int> count(2 * qn, 0);
-            std::vector<char> done(all.size(), 0);
-            for (std::size_t left = all.size(); left > 0; --left) {
-              std::vector<std::size_t> ready;
-              for (std::size_t i = 0; i < all.size(); ++i) {
-                if (done[i]) continue;
-                bool ok = true;
-                for (auto [c, want] : waits[i]) ok = ok && count[c] >= want;
-                if (ok) ready.push_back(i);
-              }
-              ASSERT_FALSE(ready.empty());
-              const std::size_t i = ready[rng() % ready.size()];
-              done[i] = 1;
-              const band::Task& t = all[i];
-              if (t.type == band::kDiag) {
-                const std::int64_t r0 = std::int64_t(t.a) * h, r1 = std::min(n, r0 + h);
-                const std::int64_t ra = r0 + t.b * kTile, ca = r0 + t.c * kTile;
-                std::vector<std::tuple<std::int64_t, std::int64_t, std::uint32_t>> w;
-                for (std::int64_t rr = 0; rr < kTile; ++rr)
-                  for (std::int64_t cc = 0; cc < kTile; ++cc) {
-                    if (ra + rr < r1 && ca + cc < r1)
-                      w.emplace_back(ca + cc, ra + rr, a[(ra + rr) * n + ca + cc]);
-                    if (t.b != t.c && ca + rr < r1 && ra + cc < r1)
-                      w.emplace_back(ra + cc, ca + rr, a[(ca + rr) * n + ra + cc]);
-                  }
-                for (auto [r, c, v] : w) a[r * n + c] = v;
-                continue;
-              }
-              const band::Chunk ch = plan.chunks[t.a];
-              const std::int64_t r0 = std::int64_t(ch.band) * h, r1 = std::min(n, r0 + h);
-              const std::int64_t y0 = r0 + std::int64_t(t.b) * kTile, x0 = ch.x0;
-              if (t.type == kX) {  // slot t.a's columns, every row of the band: garbage
-                for (std::int64_t y = 0; y < r1 - r0; ++y)
-                  for (std::int64_t u = 0; u < kTile; ++u)
-                    scratch[y * sp + (t.a % ring) * kTile + u] = 0xbad0bad0u;
-                ++count[qn + t.a];
-              } else if (t.type == band::kSave) {
-                std::vector<std::tuple<std::int64_t, std::int64_t, std::uint32_t>> w;
-                for (std::int64_t y = y0; y < std::min(y0 + kTile, r1); ++y) {
-                  const std::int64_t pb = x0 - mis(y);
-                  for (std::int64_t x = std::max(pb, r1); x < std::min(pb + kTile, n); ++x) {
-                    const std::int64_t u = band::ring_col(t.a, ring, kTile, x - x0, mis(y));
-                    EXPECT_EQ(u / kTile, t.a % ring) << "a piece stays in its slot";
-                    scratch[(y - r0) * sp + u] = a[y * n + x];
-                    w.emplace_back(y, x, a[x * n + y]);
-                  }
-                }
-                for (auto [r, c, v] : w) a[r * n + c] = v;
-                ++count[t.a];
-              } else {
-                for (std::int64_t x = x0; x < std::min(x0 + kTile, n); ++x) {
-                  const std::int64_t pb = y0 - mis(x);
-                  for (std::int64_t y = std::max(pb, r0); y < std::min(pb + kTile, r1); ++y)
-                    a[x * n + y] =
-                        scratch[(y - r0) * sp + band::ring_col(t.a, ring, kTile, x - x0, mis(y))];
-                }
-                ++count[qn + t.a];
-              }
-            }
-            std::int64_t wrong = 0;
-            for (std::int64_t r = 0; r < n; ++r)
-              for (std::int64_t c = 0; c < n; ++c) wrong += a[r * n + c] != std::uint32_t(c * n + r);
-            ASSERT_EQ(wrong, 0) << "trial " << trial;
-          }
-        }
-      }
-    }
-  }
   }
 }
 
