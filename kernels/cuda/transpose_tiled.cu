@@ -14,7 +14,6 @@
 
 #include "kernels/cuda/realign.cuh"
 #include "kernels/cuda/skew.cuh"
-#include "kernels/cuda/skewrun.cuh"
 #include "kernels/cuda/tiled.cuh"
 #include "kernels/cuda/tma.cuh"
 #include "kernels/cuda/variants.h"
@@ -58,17 +57,6 @@ struct Skewed {
   }
   static void launch(const void* in, void* out, const TransposeShape& s, cudaStream_t st) {
     cuda_tile::launch_skew<C>(in, out, s, st, G);
-  }
-};
-
-// Run 16 candidate (skewrun.cuh): R tiles a block down a column, the overlapping input rows kept.
-template <class C, int R, bool PIPE = true>
-struct SkewRun {
-  static bool accepts(const void* in, const void* out, const TransposeShape& s) {
-    return cuda_tile::skew_accepts<C>(in, out, s);
-  }
-  static void launch(const void* in, void* out, const TransposeShape& s, cudaStream_t st) {
-    cuda_tile::launch_skew_run<C, R, PIPE>(in, out, s, st);
   }
 };
 
@@ -228,15 +216,6 @@ const Entry kEntries[] = {
     {4, "skew-64x64w16-b4-cm",
      run_kernel<Skewed<SkewConfig<4, 16, 64, 64, 256, 32, 4>, kSkewOrder>>},
     {4, "skew-64x64w16-b4-cm-p256", run_kernel<Skewed<F32Skew, kSkewOrder>>},
-    {4, "skew-64x64w16-b4-p256-run2", run_kernel<SkewRun<F32Skew, 2>>},
-    {4, "skew-64x64w16-b4-p256-run4", run_kernel<SkewRun<F32Skew, 4>>},
-    {4, "skew-64x64w16-b4-p256-run2s", run_kernel<SkewRun<F32Skew, 2, false>>},
-    {4, "skew-64x64w16-b4-p256-run4s", run_kernel<SkewRun<F32Skew, 4, false>>},
-    {4, "skew-64x64w16-b4-p256-run8s", run_kernel<SkewRun<F32Skew, 8, false>>},
-    {4, "skew-64x64w16-b3-p256-run4",
-     run_kernel<SkewRun<SkewConfig<4, 16, 64, 64, 256, 32, 3, cuda_tile::kFetch256>, 4>>},
-    {4, "skew-64x64w16-b3-p256-run4s",
-     run_kernel<SkewRun<SkewConfig<4, 16, 64, 64, 256, 32, 3, cuda_tile::kFetch256>, 4, false>>},
     {4, "rskew-56x64", run_kernel<Realigned<RealignConfig<4, 56, 64, 256>>>},
     {4, "rskew-56x64-b4", run_kernel<Realigned<RealignConfig<4, 56, 64, 256, 4>>>},
     {4, "rskew-56x128-b2", run_kernel<Realigned<RealignConfig<4, 56, 128, 256, 2>>>},
