@@ -268,9 +268,8 @@ int main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--reps" && i + 1 < argc) {
-      char* end = nullptr;
-      const long r = std::strtol(argv[++i], &end, 10);
-      if (*end != '\0' || r < 1 || r > 100000) {
+      long long r = 0;
+      if (!parse_whole(argv[++i], 1, 100000, r)) {
         std::fprintf(stderr, "--reps: '%s' is not a count (1 to 100000)\n", argv[i]);
         return 2;
       }
@@ -278,9 +277,8 @@ int main(int argc, char** argv) {
     } else if (a == "--mib" && i + 1 < argc) {
       mibs.clear();
       for (const std::string& item : split_list(argv[++i])) {
-        char* end = nullptr;
-        const long long m = std::strtoll(item.c_str(), &end, 10);
-        if (*end != '\0' || m < 1 || m > (1LL << 20)) {
+        long long m = 0;
+        if (!parse_whole(item, 1, 1LL << 20, m)) {
           std::fprintf(stderr, "--mib: '%s' is not a size in MiB (1 to 1048576)\n", item.c_str());
           return 2;
         }

@@ -835,8 +835,15 @@ int main(int argc, char** argv) {
     };
     if (a == "--csv")
       opt.csv = next();
-    else if (a == "--reps")
-      opt.reps = std::max(4, std::atoi(next().c_str())), reps_set = true;
+    else if (a == "--reps") {
+      const std::string v = next();
+      long long r = 0;
+      if (!parse_whole(v, 1, 100000, r)) {
+        std::fprintf(stderr, "--reps: '%s' is not a count (1 to 100000)\n", v.c_str());
+        return 2;
+      }
+      opt.reps = std::max(4, static_cast<int>(r)), reps_set = true;
+    }
     else if (a == "--huge")
       opt.huge = true;
     else if (a == "--huge-only")
