@@ -19,6 +19,7 @@
 #include "kernels/cpu/transpose_cpu_internal.h"
 #include "kernels/cuda/tma_units.h"
 #include "kernels/cuda/triangular.h"
+#include "kernels/cuda/walk_plan.h"
 #include "kernels/transpose.h"
 #include "xpose/error.h"
 
@@ -425,6 +426,150 @@ TEST(TmaUnits, EveryBlockOnceAndNoBankConflicts) {
           }
         }
         for (int c : seen) EXPECT_EQ(c, 1);
+      }
+    }
+  }
+}
+
+// Run 17's walking in-place candidate (kernels/cuda/walk_plan.h, walk.cuh): the block numbering
+// covers every segment once; every element off the diagonal is owned by exactly one segment or
+// diagonal part; and each block, run on the host chunk by chunk in the kernel's order (loads of
+// chunk q + 1 before the stores of chunk q) with its two rings indexed mod RING as the kernel
+// does, reads every element before anyone writes it, finds in the rings what it stored there,
+// writes each of its elements once, and the whole transposes the matrix.
+TEST(WalkPlan, EveryElementOnceThroughTheRings) {
+  for (int e : {8, 4}) {
+    const int m = e - 1;
+    for (int h : {8, 16, 64}) {
+      if (h % e != 0) continue;
+      int ring = 32;
+      while (ring < h + m) ring *= 2;
+      for (int k : {2, 3, 8}) {
+        for (int phase : {0, 3 % e, e - 1}) {
+          for (std::int64_t n : {2, 3, 9, 17, 64, 65, 100, 131, 257, 300}) {
+            SCOPED_TRACE(::testing::Message() << "e=" << e << " h=" << h << " k=" << k
+                                              << " phase=" << phase << " n=" << n);
+            const walk::Geom g{n, h, k, e, phase};
+            const std::size_t nn = static_cast<std::size_t>(n * n);
+            auto at = [n](std::int64_t i, std::int64_t j) {
+              return static_cast<std::size_t>(i * n + j);
+            };
+            // Numbering: every block a distinct, non-empty segment; all segments present.
+            const std::int64_t blocks = walk::walk_blocks(g);
+            std::vector<walk::Segment> segs;
+            std::vector<std::pair<std::int64_t, std::int64_t>> keys;
+            for (std::int64_t t = 0; t < blocks; ++t) {
+              const walk::Segment sg = walk::segment_of(g, t);
+              ASSERT_GE(sg.band, 0);
+              ASSERT_LT(sg.band, walk::bands(g));
+              ASSERT_LT(sg.c_first, sg.c_end);
+              ASSERT_EQ(sg.c_first % h, 0);
+              ASSERT_EQ(sg.c_end % h, 0);
+              ASSERT_LE(sg.c_end - sg.c_first, static_cast<std::int64_t>(k) * h);
+              segs.push_back(sg);
+              keys.emplace_back(sg.band, sg.c_first);
+            }
+            std::vector<std::pair<std::int64_t, std::int64_t>> sorted = keys;
+            std::sort(sorted.begin(), sorted.end());
+            ASSERT_TRUE(std::adjacent_find(sorted.begin(), sorted.end()) == sorted.end());
+            // Ownership.
+            std::vector<int> owners(nn, 0);
+            for (const walk::Segment& sg : segs)
+              for (std::int64_t i = 0; i < n; ++i)
+                for (std::int64_t j = 0; j < n; ++j)
+                  if (walk::owns(g, sg, i, j)) {
+                    ++owners[at(i, j)];
+                    ++owners[at(j, i)];
+                  }
+            for (std::int64_t b = 0; b < walk::bands(g); ++b)
+              for (std::int64_t i = 0; i < n; ++i)
+                for (std::int64_t j = 0; j < n; ++j)
+                  if (walk::owns_diag(g, b, i, j)) ++owners[at(i, j)];
+            for (std::int64_t i = 0; i < n; ++i)
+              for (std::int64_t j = 0; j < n; ++j)
+                ASSERT_EQ(owners[at(i, j)], i == j ? 0 : 1) << "element " << i << "," << j;
+            // Each block, chunk by chunk.
+            std::vector<std::int64_t> mat(nn), orig(nn);
+            for (std::size_t x = 0; x < nn; ++x) mat[x] = orig[x] = static_cast<std::int64_t>(x);
+            std::vector<int> writes(nn, 0);
+            for (const walk::Segment& sg : segs) {
+              const std::int64_t r0 = sg.band * h;
+              // Rings hold the original position of the element stored there (-1: empty).
+              std::vector<std::int64_t> ra(static_cast<std::size_t>(h * ring), -1);
+              std::vector<std::int64_t> rb(static_cast<std::size_t>(ring * h), -1);
+              struct Read {
+                bool u;
+                std::int64_t r, c, v;
+              };
+              auto read = [&](std::int64_t c, bool first) {
+                std::vector<Read> got;
+                for (std::int64_t i = r0; i < r0 + h && i < n; ++i) {
+                  const int d = walk::delta(g, i);
+                  // Every piece starts on a sector.
+                  EXPECT_EQ((phase + i * n + c - d) % e, 0);
+                  for (std::int64_t j = c - d; j < c - d + h; ++j)
+                    if (walk::owns(g, sg, i, j)) {
+                      EXPECT_EQ(mat[at(i, j)], orig[at(i, j)]) << "read after write";
+                      got.push_back({true, i, j, mat[at(i, j)]});
+                    }
+                }
+                for (std::int64_t r = first ? c - m : c; r < c + h && r < n; ++r)
+                  for (std::int64_t i = r0; i < r0 + h && i < n; ++i)
+                    if (walk::owns(g, sg, i, r)) {
+                      EXPECT_EQ(mat[at(r, i)], orig[at(r, i)]) << "read after write";
+                      got.push_back({false, r, i, mat[at(r, i)]});
+                    }
+                return got;
+              };
+              const int steps = static_cast<int>((sg.c_end - sg.c_first) / h);
+              std::vector<Read> vals = read(sg.c_first, true);
+              for (int q = 0; q < steps; ++q) {
+                const std::int64_t c = sg.c_first + static_cast<std::int64_t>(q) * h;
+                const bool last = q + 1 == steps;
+                for (const Read& x : vals) {
+                  if (x.u)  // piece element (i, j): ring B, row j mod RING, column i - r0
+                    rb[static_cast<std::size_t>((x.c % ring) * h + (x.r - r0))] = x.v;
+                  else  // L element (r, i): ring A, row i - r0, column r mod RING
+                    ra[static_cast<std::size_t>((x.c - r0) * ring + x.r % ring)] = x.v;
+                }
+                if (!last) vals = read(c + h, false);
+                for (std::int64_t i = r0; i < r0 + h && i < n; ++i) {
+                  const int d = walk::delta(g, i);
+                  for (std::int64_t j = c - d; j < c - d + h; ++j)
+                    if (walk::owns(g, sg, i, j)) {
+                      const std::int64_t v = ra[static_cast<std::size_t>((i - r0) * ring + j % ring)];
+                      ASSERT_EQ(v, static_cast<std::int64_t>(at(j, i))) << "ring A at " << i << "," << j;
+                      mat[at(i, j)] = v;
+                      ++writes[at(i, j)];
+                    }
+                }
+                for (std::int64_t r = c - m; r < (last ? c + h : c + h - m) && r < n; ++r)
+                  for (std::int64_t i = r0; i < r0 + h && i < n; ++i)
+                    if (walk::owns(g, sg, i, r)) {
+                      const std::int64_t v = rb[static_cast<std::size_t>((r % ring) * h + (i - r0))];
+                      ASSERT_EQ(v, static_cast<std::int64_t>(at(i, r))) << "ring B at " << r << "," << i;
+                      mat[at(r, i)] = v;
+                      ++writes[at(r, i)];
+                    }
+              }
+            }
+            for (std::int64_t b = 0; b < walk::bands(g); ++b) {
+              std::vector<std::pair<std::size_t, std::int64_t>> moved;
+              for (std::int64_t i = 0; i < n; ++i)
+                for (std::int64_t j = 0; j < n; ++j)
+                  if (walk::owns_diag(g, b, i, j)) moved.emplace_back(at(i, j), mat[at(j, i)]);
+              for (auto [x, v] : moved) {
+                mat[x] = v;
+                ++writes[x];
+              }
+            }
+            for (std::int64_t i = 0; i < n; ++i)
+              for (std::int64_t j = 0; j < n; ++j) {
+                ASSERT_EQ(writes[at(i, j)], i == j ? 0 : 1) << "element " << i << "," << j;
+                ASSERT_EQ(mat[at(i, j)], orig[at(j, i)]) << "element " << i << "," << j;
+              }
+          }
+        }
       }
     }
   }
