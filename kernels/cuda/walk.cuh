@@ -21,27 +21,30 @@
 
 namespace xpose::kernels::cuda_tile {
 
-template <int S_, int H_, int K_, int NT_, int MINB_ = 1, int HINT_ = 0>
+template <int S_, int H_, int CW_, int K_, int NT_, int MINB_ = 1, int HINT_ = 0>
 struct WalkConfig {
   static constexpr int S = S_;
   static constexpr int W = 16;
   static constexpr int V = W / S;
   static constexpr int E = 32 / S;  ///< elements a sector
   static constexpr int M = E - 1;
-  static constexpr int H = H_;
-  static constexpr int K = K_;
+  static constexpr int H = H_;    ///< band height
+  static constexpr int CW = CW_;  ///< chunk width
+  static constexpr int K = K_;    ///< band heights a segment spans
   static constexpr int NT = NT_;
   static constexpr int MINB = MINB_;
   static constexpr int HINT = HINT_;
-  static constexpr int RING = (H + M) <= 32 ? 32 : (H + M) <= 64 ? 64 : (H + M) <= 128 ? 128 : 256;
-  static constexpr int U_WORDS = H / V;      ///< words of a piece (on a sector)
+  static constexpr int SWZ = 128 / (S > 4 ? S : 4);
+  static constexpr int RING0 =
+      (CW + M) <= 32 ? 32 : (CW + M) <= 64 ? 64 : (CW + M) <= 128 ? 128 : 256;
+  static constexpr int RING = RING0 > SWZ ? RING0 : SWZ;
+  static constexpr int U_WORDS = CW / V;     ///< words of a piece (on a sector)
   static constexpr int L_WORDS = H / V + 1;  ///< words covering H elements at any alignment
   static constexpr int U_ITERS = (H * U_WORDS + NT - 1) / NT;
-  static constexpr int L_ITERS = ((H + M) * L_WORDS + NT - 1) / NT;
-  static constexpr int SWZ = 128 / (S > 4 ? S : 4);
+  static constexpr int L_ITERS = ((CW + M) * L_WORDS + NT - 1) / NT;
   static constexpr int PB = (H + SWZ - 1) / SWZ * SWZ;
-  static constexpr std::size_t SMEM_BYTES =
-      (static_cast<std::size_t>(H) * RING + static_cast<std::size_t>(RING) * PB) * S;
+  static constexpr int SMEM_ELEMS = H * RING + RING * PB;
+  static constexpr std::size_t SMEM_BYTES = static_cast<std::size_t>(SMEM_ELEMS) * S;
 
   using Elem = typename Bytes<S>::type;
   using Word = typename Bytes<W>::type;
@@ -51,8 +54,8 @@ struct WalkConfig {
   };
 
   static_assert(S == 4 || S == 8 || S == 16, "4-, 8- or 16-byte elements");
-  static_assert(H % E == 0 && H % V == 0 && K >= 2, "chunks on sectors");
-  static_assert(RING >= SWZ && H * (H + 1) <= H * RING, "rings hold the diagonal tile");
+  static_assert(CW % E == 0 && CW % V == 0 && H % CW == 0 && K >= 2, "chunks on sectors");
+  static_assert(H * H <= SMEM_ELEMS && H % 32 == 0, "the rings hold the diagonal tile");
 
   /// Ring A: L row r (slot r mod RING) as column, band row il as row: feeds the pieces.
   __device__ __forceinline__ static int slot_a(int il, int rr) {
@@ -71,10 +74,14 @@ struct WalkParams {
   std::int64_t diag_blocks;  ///< walk::bands
   std::int64_t walk_blocks;  ///< walk::walk_blocks (the same for every matrix of the batch)
   int k;
+  int cw;
 };
 
 #if defined(__CUDACC__)
 
+/// One block's segment. Per thread, the pieces' words are fixed (band row il, word w), so their
+/// row pointers and offsets are worked out once; ownership inside a segment reduces to j > i and
+/// j < n for the pieces, and to the band's columns for L rows away from the segment's ends.
 template <class C>
 struct WalkBlock {
   using Elem = typename C::Elem;
@@ -85,142 +92,137 @@ struct WalkBlock {
   std::int64_t pitch;  // bytes
   walk::Geom g;
   walk::Segment sg;
-  std::int64_t r0;      // band's first row
-  std::int64_t r_lim;   // min(n, r0 + H)
+  std::int64_t r0;  // band's first row
+  int hh;           // rows of the band (H, or fewer in the last band)
   Elem* a;
   Elem* b;
+  Elem* ubase[C::U_ITERS];  // element (i, jr) of the piece's row: + c is the word's first
+  int ujr[C::U_ITERS];      // w V - delta(i), the word's first column relative to c
+  int uil[C::U_ITERS];      // band row (>= hh: none)
+  int lil0[C::L_ITERS];     // loaded L words: first element's band column (relative to r0)
 
-  __device__ __forceinline__ std::int64_t lo_u(std::int64_t i, int d) const {
-    const std::int64_t x = sg.c_first - d;
-    return x > i + 1 ? x : i + 1;
-  }
-  __device__ __forceinline__ std::int64_t hi_u(int d) const {
-    const std::int64_t x = sg.c_end - d;
-    return x < g.n ? x : g.n;
-  }
-
-  // The chunk's pieces: word w of band row il, elements [j0, j0 + V).
-  __device__ __forceinline__ void issue_u(std::int64_t c, Pack (&v)[C::U_ITERS]) const {
+  __device__ __forceinline__ void init() {
 #pragma unroll
     for (int it = 0; it < C::U_ITERS; ++it) {
       const int s = threadIdx.x + it * C::NT;
       const int il = s / C::U_WORDS;
       const int w = s - il * C::U_WORDS;
-      const std::int64_t i = r0 + il;
-      if ((C::H * C::U_WORDS) % C::NT != 0 && il >= C::H) continue;
-      if (i >= r_lim) continue;
-      const int d = walk::delta(g, i);
-      const std::int64_t j0 = c - d + w * C::V;
-      const std::int64_t lo = lo_u(i, d), hi = hi_u(d);
-      const Elem* p = reinterpret_cast<const Elem*>(mat + i * pitch) + j0;
-      if (j0 >= lo && j0 + C::V <= hi) {
+      uil[it] = il < hh ? il : C::H;
+      const std::int64_t i = r0 + (il < hh ? il : 0);
+      ujr[it] = w * C::V - walk::delta(g, i);
+      ubase[it] = reinterpret_cast<Elem*>(mat + i * pitch) + ujr[it];
+    }
+  }
+
+  // Ownership of the piece word's elements at chunk c: jr + e in [lo, hi).
+  __device__ __forceinline__ void u_bounds(std::int64_t c, int it, int& lo, int& hi) const {
+    const std::int64_t l = r0 + uil[it] + 1 - c;  // j > i
+    const std::int64_t h = g.n - c;                // j < n
+    lo = l < -C::CW ? -C::CW : static_cast<int>(l);
+    hi = h > 2 * C::CW ? 2 * C::CW : static_cast<int>(h);
+  }
+
+  __device__ __forceinline__ void issue_u(std::int64_t c, Pack (&v)[C::U_ITERS]) const {
+#pragma unroll
+    for (int it = 0; it < C::U_ITERS; ++it) {
+      if (uil[it] >= C::H) continue;
+      int lo, hi;
+      u_bounds(c, it, lo, hi);
+      const int jr = ujr[it];
+      const Elem* p = ubase[it] + c;
+      if (jr >= lo && jr + C::V <= hi) {
         v[it].w = load_word<C::HINT>(reinterpret_cast<const Word*>(p));
       } else {
 #pragma unroll
-        for (int e = 0; e < C::V; ++e)
-          v[it].e[e] = (j0 + e >= lo && j0 + e < hi) ? p[e] : Elem{};
+        for (int e = 0; e < C::V; ++e) v[it].e[e] = (jr + e >= lo && jr + e < hi) ? p[e] : Elem{};
       }
     }
   }
   __device__ __forceinline__ void scatter_u(std::int64_t c, const Pack (&v)[C::U_ITERS]) const {
+    const int cr = static_cast<int>(c & (C::RING - 1));
 #pragma unroll
     for (int it = 0; it < C::U_ITERS; ++it) {
-      const int s = threadIdx.x + it * C::NT;
-      const int il = s / C::U_WORDS;
-      const int w = s - il * C::U_WORDS;
-      const std::int64_t i = r0 + il;
-      if ((C::H * C::U_WORDS) % C::NT != 0 && il >= C::H) continue;
-      if (i >= r_lim) continue;
-      const int d = walk::delta(g, i);
-      const std::int64_t j0 = c - d + w * C::V;
-      const std::int64_t lo = lo_u(i, d), hi = hi_u(d);
+      if (uil[it] >= C::H) continue;
+      int lo, hi;
+      u_bounds(c, it, lo, hi);
+      const int jr = ujr[it];
 #pragma unroll
       for (int e = 0; e < C::V; ++e)
-        if (j0 + e >= lo && j0 + e < hi)
-          b[C::slot_b(static_cast<int>((j0 + e) & (C::RING - 1)), il)] = v[it].e[e];
+        if (jr + e >= lo && jr + e < hi)
+          b[C::slot_b((cr + jr + e) & (C::RING - 1), uil[it])] = v[it].e[e];
     }
   }
   __device__ __forceinline__ void store_u(std::int64_t c) const {
+    const int cr = static_cast<int>(c & (C::RING - 1));
 #pragma unroll
     for (int it = 0; it < C::U_ITERS; ++it) {
-      const int s = threadIdx.x + it * C::NT;
-      const int il = s / C::U_WORDS;
-      const int w = s - il * C::U_WORDS;
-      const std::int64_t i = r0 + il;
-      if ((C::H * C::U_WORDS) % C::NT != 0 && il >= C::H) continue;
-      if (i >= r_lim) continue;
-      const int d = walk::delta(g, i);
-      const std::int64_t j0 = c - d + w * C::V;
-      const std::int64_t lo = lo_u(i, d), hi = hi_u(d);
+      if (uil[it] >= C::H) continue;
+      int lo, hi;
+      u_bounds(c, it, lo, hi);
+      const int jr = ujr[it];
       Pack v;
 #pragma unroll
-      for (int e = 0; e < C::V; ++e)
-        v.e[e] = a[C::slot_a(il, static_cast<int>((j0 + e) & (C::RING - 1)))];
-      Elem* p = reinterpret_cast<Elem*>(mat + i * pitch) + j0;
-      if (j0 >= lo && j0 + C::V <= hi) {
+      for (int e = 0; e < C::V; ++e) v.e[e] = a[C::slot_a(uil[it], (cr + jr + e) & (C::RING - 1))];
+      Elem* p = ubase[it] + c;
+      if (jr >= lo && jr + C::V <= hi) {
         *reinterpret_cast<Word*>(p) = v.w;
       } else {
 #pragma unroll
         for (int e = 0; e < C::V; ++e)
-          if (j0 + e >= lo && j0 + e < hi) p[e] = v.e[e];
+          if (jr + e >= lo && jr + e < hi) p[e] = v.e[e];
       }
     }
   }
 
-  // L rows [r_begin, r_begin + rows): word w of row rl covers band columns [i0, i0 + V).
-  // Element (r, i) is the block's when i is in the band and (r, i) mirrors an owned piece
-  // element; rows away from the segment's ends own every band column.
-  __device__ __forceinline__ bool own_l(std::int64_t r, std::int64_t i, bool full) const {
-    return i >= r0 && i < r_lim && (full || walk::owns(g, sg, i, r));
+  // L row r: its word w (16-byte aligned) and the band column of the word's first element.
+  __device__ __forceinline__ char* l_word(std::int64_t r, int w, int& il0) const {
+    char* first = mat + r * pitch + r0 * C::S;
+    const int off = static_cast<int>(reinterpret_cast<std::uintptr_t>(first) & (C::W - 1));
+    il0 = w * C::V - off / C::S;
+    return first - off + w * C::W;
   }
+  // Rows away from the segment's ends own every band column.
   __device__ __forceinline__ bool full_row(std::int64_t r) const {
-    return r >= sg.c_first && r + C::M < sg.c_end && r < g.n;
+    return r >= sg.c_first && r + C::M < sg.c_end;
   }
-  __device__ __forceinline__ const char* l_word(std::int64_t r, int w, std::int64_t& i0) const {
-    const char* first = mat + r * pitch + r0 * C::S;
-    const char* word = reinterpret_cast<const char*>(reinterpret_cast<std::uintptr_t>(first) &
-                                                     ~std::uintptr_t(C::W - 1)) +
-                       w * C::W;
-    i0 = r0 + (word - first) / C::S;
-    return word;
+  __device__ __forceinline__ bool own_l(std::int64_t r, int il, bool full) const {
+    return il >= 0 && il < hh && (full || walk::owns(g, sg, r0 + il, r));
   }
 
-  __device__ __forceinline__ void issue_l(std::int64_t r_begin, int rows,
-                                          Pack (&v)[C::L_ITERS]) const {
+  __device__ __forceinline__ void issue_l(std::int64_t r_begin, int rows, Pack (&v)[C::L_ITERS]) {
 #pragma unroll
     for (int it = 0; it < C::L_ITERS; ++it) {
       const int s = threadIdx.x + it * C::NT;
       const int rl = s / C::L_WORDS;
       const int w = s - rl * C::L_WORDS;
       const std::int64_t r = r_begin + rl;
+      lil0[it] = C::H;
       if (rl >= rows || r >= g.n) continue;
-      std::int64_t i0;
-      const Elem* p = reinterpret_cast<const Elem*>(l_word(r, w, i0));
+      int il0;
+      const Elem* p = reinterpret_cast<const Elem*>(l_word(r, w, il0));
+      lil0[it] = il0;
       const bool full = full_row(r);
-      if (full && i0 >= r0 && i0 + C::V <= r_lim) {
+      if (full && il0 >= 0 && il0 + C::V <= hh) {
         v[it].w = load_word<C::HINT>(reinterpret_cast<const Word*>(p));
       } else {
 #pragma unroll
-        for (int e = 0; e < C::V; ++e) v[it].e[e] = own_l(r, i0 + e, full) ? p[e] : Elem{};
+        for (int e = 0; e < C::V; ++e) v[it].e[e] = own_l(r, il0 + e, full) ? p[e] : Elem{};
       }
     }
   }
-  __device__ __forceinline__ void scatter_l(std::int64_t r_begin, int rows,
-                                            const Pack (&v)[C::L_ITERS]) const {
+  __device__ __forceinline__ void scatter_l(std::int64_t r_begin, const Pack (&v)[C::L_ITERS]) const {
 #pragma unroll
     for (int it = 0; it < C::L_ITERS; ++it) {
+      if (lil0[it] >= C::H) continue;
       const int s = threadIdx.x + it * C::NT;
       const int rl = s / C::L_WORDS;
-      const int w = s - rl * C::L_WORDS;
       const std::int64_t r = r_begin + rl;
-      if (rl >= rows || r >= g.n) continue;
-      std::int64_t i0;
-      l_word(r, w, i0);
       const bool full = full_row(r);
       const int rr = static_cast<int>(r & (C::RING - 1));
+      const int il0 = lil0[it];
 #pragma unroll
       for (int e = 0; e < C::V; ++e)
-        if (own_l(r, i0 + e, full)) a[C::slot_a(static_cast<int>(i0 + e - r0), rr)] = v[it].e[e];
+        if (own_l(r, il0 + e, full)) a[C::slot_a(il0 + e, rr)] = v[it].e[e];
     }
   }
   __device__ __forceinline__ void store_l(std::int64_t r_begin, int rows) const {
@@ -230,49 +232,46 @@ struct WalkBlock {
       const int rl = s / C::L_WORDS;
       const int w = s - rl * C::L_WORDS;
       const std::int64_t r = r_begin + rl;
-      if (rl >= rows || r >= g.n || r < 0) continue;
-      std::int64_t i0;
-      char* p = const_cast<char*>(l_word(r, w, i0));
+      if (rl >= rows || r >= g.n) continue;
+      int il0;
+      Elem* p = reinterpret_cast<Elem*>(l_word(r, w, il0));
       const bool full = full_row(r);
       const int rr = static_cast<int>(r & (C::RING - 1));
       Pack v;
 #pragma unroll
       for (int e = 0; e < C::V; ++e) {
-        const int il = static_cast<int>(i0 + e - r0);
+        const int il = il0 + e;
         v.e[e] = il >= 0 && il < C::PB ? b[C::slot_b(rr, il)] : Elem{};
       }
-      if (full && i0 >= r0 && i0 + C::V <= r_lim) {
+      if (full && il0 >= 0 && il0 + C::V <= hh) {
         *reinterpret_cast<Word*>(p) = v.w;
       } else {
 #pragma unroll
         for (int e = 0; e < C::V; ++e)
-          if (own_l(r, i0 + e, full)) reinterpret_cast<Elem*>(p)[e] = v.e[e];
+          if (own_l(r, il0 + e, full)) p[e] = v.e[e];
       }
     }
   }
 
   __device__ void run() {
-    const int steps = static_cast<int>((sg.c_end - sg.c_first) / C::H);
+    init();
+    const int steps = static_cast<int>((sg.c_end - sg.c_first) / C::CW);
     Pack u[C::U_ITERS];
     Pack l[C::L_ITERS];
     issue_u(sg.c_first, u);
-    issue_l(sg.c_first - C::M, C::H + C::M, l);
+    issue_l(sg.c_first - C::M, C::CW + C::M, l);
     for (int q = 0; q < steps; ++q) {
-      const std::int64_t c = sg.c_first + static_cast<std::int64_t>(q) * C::H;
-      const bool first = q == 0;
+      const std::int64_t c = sg.c_first + static_cast<std::int64_t>(q) * C::CW;
       const bool last = q + 1 == steps;
       scatter_u(c, u);
-      if (first)
-        scatter_l(c - C::M, C::H + C::M, l);
-      else
-        scatter_l(c, C::H, l);
+      scatter_l(q == 0 ? c - C::M : c, l);
       __syncthreads();
       if (!last) {
-        issue_u(c + C::H, u);
-        issue_l(c + C::H, C::H, l);
+        issue_u(c + C::CW, u);
+        issue_l(c + C::CW, C::CW, l);
       }
       store_u(c);
-      store_l(c - C::M, last ? C::H + C::M : C::H);
+      store_l(c - C::M, last ? C::CW + C::M : C::CW);
       __syncthreads();
     }
   }
@@ -289,14 +288,14 @@ __device__ void walk_diag(char* mat, const walk::Geom& g, std::int64_t band,
   for (int s = threadIdx.x; s < hh * hh; s += C::NT) {
     const int il = s / hh, jl = s - il * hh;
     if (walk::owns_diag(g, band, r0 + il, r0 + jl))
-      tile[il * (C::H + 1) + jl] =
+      tile[il * C::H + (jl ^ (il & 31))] =
           reinterpret_cast<const Elem*>(mat + (r0 + il) * pitch)[r0 + jl];
   }
   __syncthreads();
   for (int s = threadIdx.x; s < hh * hh; s += C::NT) {
     const int il = s / hh, jl = s - il * hh;
     if (walk::owns_diag(g, band, r0 + il, r0 + jl))
-      reinterpret_cast<Elem*>(mat + (r0 + il) * pitch)[r0 + jl] = tile[jl * (C::H + 1) + il];
+      reinterpret_cast<Elem*>(mat + (r0 + il) * pitch)[r0 + jl] = tile[jl * C::H + (il ^ (jl & 31))];
   }
   __syncthreads();
 }
@@ -308,7 +307,7 @@ __global__ void __launch_bounds__(C::NT, C::MINB) walk_kernel(WalkParams p) {
   for (std::int64_t z = blockIdx.y; z < p.batch; z += gridDim.y) {
     char* mat = p.buf + z * p.n * p.n * C::S;
     walk::Geom g{p.n, C::H, p.k, C::E,
-                 static_cast<int>((reinterpret_cast<std::uintptr_t>(mat) % 32) / C::S)};
+                 static_cast<int>((reinterpret_cast<std::uintptr_t>(mat) % 32) / C::S), p.cw};
     for (std::int64_t t = blockIdx.x; t < p.diag_blocks + p.walk_blocks; t += gridDim.x) {
       if (t < p.diag_blocks) {
         walk_diag<C>(mat, g, t, smem);
@@ -320,7 +319,7 @@ __global__ void __launch_bounds__(C::NT, C::MINB) walk_kernel(WalkParams p) {
       wb.g = g;
       wb.sg = walk::segment_of(g, t - p.diag_blocks);
       wb.r0 = wb.sg.band * C::H;
-      wb.r_lim = wb.r0 + C::H < p.n ? wb.r0 + C::H : p.n;
+      wb.hh = static_cast<int>(p.n - wb.r0 < C::H ? p.n - wb.r0 : C::H);
       wb.a = smem;
       wb.b = smem + C::H * C::RING;
       wb.run();
@@ -337,7 +336,7 @@ bool walk_accepts(void* buf, std::int64_t) {
 template <class C>
 void launch_walk(void* buf, std::int64_t n, std::int64_t batch, cudaStream_t stream) {
   // walk_blocks does not depend on the phase; any phase gives the same numbering.
-  const walk::Geom g{n, C::H, C::K, C::E, 0};
+  const walk::Geom g{n, C::H, C::K, C::E, 0, C::CW};
   WalkParams p;
   p.buf = static_cast<char*>(buf);
   p.n = n;
@@ -345,6 +344,7 @@ void launch_walk(void* buf, std::int64_t n, std::int64_t batch, cudaStream_t str
   p.diag_blocks = walk::bands(g);
   p.walk_blocks = walk::walk_blocks(g);
   p.k = C::K;
+  p.cw = C::CW;
   const std::int64_t total = p.diag_blocks + p.walk_blocks;
   const std::int64_t gx = total < 0x7fffffff ? total : 0x7fffffff;
   const std::int64_t gy = batch < 65535 ? batch : 65535;

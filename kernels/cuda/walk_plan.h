@@ -4,13 +4,13 @@
 /// the ownership and block numbering the kernel uses.
 ///
 /// The n x n matrix is cut into bands of h rows, R_b = [b h, b h + h). Right of its diagonal
-/// block, band b's rows are cut into chunks of h columns with nominal starts c = (b + 1) h,
-/// (b + 2) h, ...; in row i a chunk's piece starts delta(i) elements early, on a 32-byte sector
+/// block, band b's rows are cut into chunks of cw columns (cw divides h) with nominal starts
+/// c = (b + 1) h, (b + 1) h + cw, ...; in row i a chunk's piece starts delta(i) elements early, on a 32-byte sector
 /// (delta(i) < e, e elements a sector), so every piece is whole sectors. The upper region U_b is
 /// {(i, j): i in R_b, j >= (b + 1) h - delta(i), j > i}; its mirror L_b holds rows j and columns
-/// R_b. A block walks a segment of up to k consecutive chunks of one band. At each chunk it reads
-/// the chunk's pieces and the L rows [c, c + h) (whole rows of the band's columns), and writes the
-/// pieces and the L rows [c - m, c + h - m), m = e - 1, keeping the m rows and columns that
+/// R_b. A block walks a segment of consecutive chunks of one band, at most k h columns. At each
+/// chunk it reads the chunk's pieces and the L rows [c, c + cw) (whole rows of the band's
+/// columns), and writes the pieces and the L rows [c - m, c + cw - m), m = e - 1, keeping the m rows and columns that
 /// straddle two chunks in shared memory from one chunk to the next. So the pieces are whole
 /// sectors, the L rows are written whole but for their two ends, and only the m rows at each end
 /// of a segment are shared (element by element) with the neighbouring segment.
@@ -29,10 +29,11 @@ namespace xpose::kernels::walk {
 
 struct Geom {
   std::int64_t n;  ///< matrix side
-  int h;           ///< band height = chunk width, a multiple of e
-  int k;           ///< chunks a segment (>= 2)
+  int h;           ///< band height, a multiple of cw
+  int k;           ///< band heights a segment spans (>= 2)
   int e;           ///< elements a 32-byte sector
   int phase;       ///< the matrix's first element's offset from a sector, in elements (< e)
+  int cw;          ///< chunk width, a multiple of e
 };
 
 XPOSE_HD std::int64_t ceil_div(std::int64_t a, std::int64_t b) {
@@ -48,15 +49,15 @@ XPOSE_HD std::int64_t bands(const Geom& g) {
   return ceil_div(g.n, g.h);
 }
 
-/// Nominal chunk starts are multiples of h below this (so that the last piece of every row
+/// Nominal chunk starts are multiples of cw below this (so that the last piece of every row
 /// reaches n).
 XPOSE_HD std::int64_t chunk_limit(const Geom& g) {
-  return ceil_div(g.n + g.e - 1, g.h) * g.h;
+  return ceil_div(g.n + g.e - 1, g.cw) * g.cw;
 }
 
 /// Bands with at least one chunk: (b + 1) h < chunk_limit.
 XPOSE_HD std::int64_t active_bands(const Geom& g) {
-  const std::int64_t a = chunk_limit(g) / g.h - 1;
+  const std::int64_t a = ceil_div(chunk_limit(g), g.h) - 1;
   const std::int64_t b = bands(g);
   return a < b ? a : b;
 }

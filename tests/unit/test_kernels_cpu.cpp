@@ -442,14 +442,16 @@ TEST(WalkPlan, EveryElementOnceThroughTheRings) {
     const int m = e - 1;
     for (int h : {8, 16, 64}) {
       if (h % e != 0) continue;
+      for (int cw : {h, h / 2}) {
+      if (cw % e != 0) continue;
       int ring = 32;
-      while (ring < h + m) ring *= 2;
+      while (ring < cw + m) ring *= 2;
       for (int k : {2, 3, 8}) {
         for (int phase : {0, 3 % e, e - 1}) {
           for (std::int64_t n : {2, 3, 9, 17, 64, 65, 100, 131, 257, 300}) {
-            SCOPED_TRACE(::testing::Message() << "e=" << e << " h=" << h << " k=" << k
+            SCOPED_TRACE(::testing::Message() << "e=" << e << " h=" << h << " cw=" << cw << " k=" << k
                                               << " phase=" << phase << " n=" << n);
-            const walk::Geom g{n, h, k, e, phase};
+            const walk::Geom g{n, h, k, e, phase, cw};
             const std::size_t nn = static_cast<std::size_t>(n * n);
             auto at = [n](std::int64_t i, std::int64_t j) {
               return static_cast<std::size_t>(i * n + j);
@@ -463,8 +465,8 @@ TEST(WalkPlan, EveryElementOnceThroughTheRings) {
               ASSERT_GE(sg.band, 0);
               ASSERT_LT(sg.band, walk::bands(g));
               ASSERT_LT(sg.c_first, sg.c_end);
-              ASSERT_EQ(sg.c_first % h, 0);
-              ASSERT_EQ(sg.c_end % h, 0);
+              ASSERT_EQ(sg.c_first % cw, 0);
+              ASSERT_EQ(sg.c_end % cw, 0);
               ASSERT_LE(sg.c_end - sg.c_first, static_cast<std::int64_t>(k) * h);
               segs.push_back(sg);
               keys.emplace_back(sg.band, sg.c_first);
@@ -507,13 +509,13 @@ TEST(WalkPlan, EveryElementOnceThroughTheRings) {
                   const int d = walk::delta(g, i);
                   // Every piece starts on a sector.
                   EXPECT_EQ((phase + i * n + c - d) % e, 0);
-                  for (std::int64_t j = c - d; j < c - d + h; ++j)
+                  for (std::int64_t j = c - d; j < c - d + cw; ++j)
                     if (walk::owns(g, sg, i, j)) {
                       EXPECT_EQ(mat[at(i, j)], orig[at(i, j)]) << "read after write";
                       got.push_back({true, i, j, mat[at(i, j)]});
                     }
                 }
-                for (std::int64_t r = first ? c - m : c; r < c + h && r < n; ++r)
+                for (std::int64_t r = first ? c - m : c; r < c + cw && r < n; ++r)
                   for (std::int64_t i = r0; i < r0 + h && i < n; ++i)
                     if (walk::owns(g, sg, i, r)) {
                       EXPECT_EQ(mat[at(r, i)], orig[at(r, i)]) << "read after write";
@@ -521,10 +523,10 @@ TEST(WalkPlan, EveryElementOnceThroughTheRings) {
                     }
                 return got;
               };
-              const int steps = static_cast<int>((sg.c_end - sg.c_first) / h);
+              const int steps = static_cast<int>((sg.c_end - sg.c_first) / cw);
               std::vector<Read> vals = read(sg.c_first, true);
               for (int q = 0; q < steps; ++q) {
-                const std::int64_t c = sg.c_first + static_cast<std::int64_t>(q) * h;
+                const std::int64_t c = sg.c_first + static_cast<std::int64_t>(q) * cw;
                 const bool last = q + 1 == steps;
                 for (const Read& x : vals) {
                   if (x.u)  // piece element (i, j): ring B, row j mod RING, column i - r0
@@ -532,10 +534,10 @@ TEST(WalkPlan, EveryElementOnceThroughTheRings) {
                   else  // L element (r, i): ring A, row i - r0, column r mod RING
                     ra[static_cast<std::size_t>((x.c - r0) * ring + x.r % ring)] = x.v;
                 }
-                if (!last) vals = read(c + h, false);
+                if (!last) vals = read(c + cw, false);
                 for (std::int64_t i = r0; i < r0 + h && i < n; ++i) {
                   const int d = walk::delta(g, i);
-                  for (std::int64_t j = c - d; j < c - d + h; ++j)
+                  for (std::int64_t j = c - d; j < c - d + cw; ++j)
                     if (walk::owns(g, sg, i, j)) {
                       const std::int64_t v = ra[static_cast<std::size_t>((i - r0) * ring + j % ring)];
                       ASSERT_EQ(v, static_cast<std::int64_t>(at(j, i))) << "ring A at " << i << "," << j;
@@ -543,7 +545,7 @@ TEST(WalkPlan, EveryElementOnceThroughTheRings) {
                       ++writes[at(i, j)];
                     }
                 }
-                for (std::int64_t r = c - m; r < (last ? c + h : c + h - m) && r < n; ++r)
+                for (std::int64_t r = c - m; r < (last ? c + cw : c + cw - m) && r < n; ++r)
                   for (std::int64_t i = r0; i < r0 + h && i < n; ++i)
                     if (walk::owns(g, sg, i, r)) {
                       const std::int64_t v = rb[static_cast<std::size_t>((r % ring) * h + (i - r0))];
@@ -570,6 +572,7 @@ TEST(WalkPlan, EveryElementOnceThroughTheRings) {
               }
           }
         }
+      }
       }
     }
   }
