@@ -17,14 +17,14 @@ timeout 150 $B/bench_kernels --compare --types f32 --shapes 16411x16411,16387x16
 grep -E 'FAIL|ERROR' $O/compare$i.log | head
 done
 timeout 100 $B/bench_kernels --compare --types f64 --shapes 16411x16411,16384x16384 --variant default,walk32-k8-t256-b4-p256,walk64c32-k8-t512-b2-p256 --csv $O/compare-f64.csv > $O/compare-f64.log 2>&1; echo "bench f64 rc=$?"
-M=gpu__time_duration.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed,dram__bytes_read.sum,dram__bytes_write.sum,lts__t_sectors_op_read.sum,lts__t_sectors_op_write.sum,smsp__inst_executed.sum,breakdown:lts__throughput.avg.pct_of_peak_sustained_elapsed
+M=gpu__time_duration.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed,dram__bytes_read.sum,dram__bytes_write.sum,lts__t_sectors_op_read.sum,lts__t_sectors_op_write.sum,smsp__inst_executed.sum,smsp__issue_active.avg.pct_of_peak_sustained_active,smsp__warp_issue_stalled_barrier_per_warp_active.pct,smsp__warp_issue_stalled_long_scoreboard_per_warp_active.pct,smsp__warp_issue_stalled_short_scoreboard_per_warp_active.pct,smsp__warp_issue_stalled_mio_throttle_per_warp_active.pct,smsp__warp_issue_stalled_lg_throttle_per_warp_active.pct,breakdown:lts__throughput.avg.pct_of_peak_sustained_elapsed
 timeout 200 ncu --clock-control none -k regex:'inplace|walk|skew' --metrics $M --csv $B/bench_kernel_counters ip:4:16411:default ip:4:16411:walk64c32-k8-t256-b4-p256 ip:4:16384:walk64c32-k8-t256-b4-p256 ip:4:16384:default > $O/ncu.csv 2> $O/ncu.err; echo "ncu rc=$?"
 python3 - "$O/ncu.csv" <<'PY' || true
 import csv,sys
 rows=[r for r in csv.reader(open(sys.argv[1])) if len(r)>14 and r[0]!="ID"]
 d={}
 for r in rows: d.setdefault((r[0],r[4][:44]),{})[r[12]]=r[14]
-want=("gpu__time","dram__bytes","lts__t_sectors_op","smsp__inst","ltcfabric","dram__throughput")
+want=("gpu__time","stalled","issue_active","dram__bytes","lts__t_sectors_op","smsp__inst","ltcfabric","dram__throughput")
 for (i,k),m in d.items():
     print(i,k)
     for a,b in m.items():
