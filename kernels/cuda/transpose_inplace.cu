@@ -16,7 +16,6 @@
 
 #include "kernels/cuda/inplace.cuh"
 #include "kernels/cuda/realign.cuh"
-#include "kernels/cuda/walk.cuh"
 #include "kernels/cuda/variants.h"
 #include "kernels/transpose.h"
 #include "xpose/error.h"
@@ -70,16 +69,6 @@ struct Realigned {
     cuda_tile::launch_inplace_realign<C, O>(buf, n, batch, st);
   }
 };
-
-// Run 17 candidate (walk.cuh): blocks walking segments of K chunks of one band.
-template <class C>
-struct Walk {
-  static bool accepts(void* buf, std::int64_t n) { return cuda_tile::walk_accepts<C>(buf, n); }
-  static void launch(void* buf, std::int64_t n, std::int64_t batch, cudaStream_t st) {
-    cuda_tile::launch_walk<C>(buf, n, batch, st);
-  }
-};
-using cuda_tile::WalkConfig;
 
 template <class K, class... Rest>
 void dispatch(void* buf, std::int64_t n, std::int64_t batch, cudaStream_t stream) {
@@ -212,15 +201,6 @@ const Entry kEntries[] = {
      run_kernel<Strip<TileConfig<4, 4, 32, 32, 512, 2, kFetch256>, 8, 4, 128>>},
     {4, "strip8-32w4-t512-g32-b2", run_kernel<Strip<TileConfig<4, 4, 32, 32, 512, 2>, 32, 8>>},
     {4, "multi2-32w4-g16-b3", run_kernel<Tiled<TileConfig<4, 4, 32, 32, 256, 3>, kGrp, 16, 2>>},
-    // walkH[cCW]-kK-tNT-bMINB[-p256]: walk.cuh, bands of H rows, chunks of CW columns (H when
-    // not given), segments of K band heights (run 17)
-    {4, "walk64-k8-t512-b2-p256", run_kernel<Walk<WalkConfig<4, 64, 64, 8, 512, 2, kFetch256>>>},
-    {4, "walk64c32-k8-t256-b4-p256", run_kernel<Walk<WalkConfig<4, 64, 32, 8, 256, 4, kFetch256>>>},
-    {4, "walk64c32-k16-t256-b4-p256",
-     run_kernel<Walk<WalkConfig<4, 64, 32, 16, 256, 4, kFetch256>>>},
-    {4, "walk64c32-k8-t256-b4", run_kernel<Walk<WalkConfig<4, 64, 32, 8, 256, 4>>>},
-    {4, "walk128c32-k8-t512-b2-p256",
-     run_kernel<Walk<WalkConfig<4, 128, 32, 8, 512, 2, kFetch256>>>},
     {4, "realign-64-stag", run_kernel<Realigned<TileConfig<4, 16, 16, 16, 256>, kStag>>},
     {4, "realign-64-row", run_kernel<Realigned<TileConfig<4, 16, 16, 16, 256>, kRow>>},
     {4, "realign-64-row-b3", run_kernel<Realigned<TileConfig<4, 16, 16, 16, 256, 3>, kRow>>},
@@ -251,9 +231,6 @@ const Entry kEntries[] = {
      run_kernel<Strip<TileConfig<8, 8, 32, 32, 512, 2, kFetch256>, 64, 4, 128>>},
     {8, "strip4-32w8-g16-b2-l128", run_kernel<Strip<TileConfig<8, 8, 32, 32, 256, 2>, 16, 4, 128>>},
     {8, "strip4-32w8-g16-b2", run_kernel<Strip<TileConfig<8, 8, 32, 32, 256, 2>, 16, 4>>},
-    {8, "walk32-k8-t256-b4-p256", run_kernel<Walk<WalkConfig<8, 32, 32, 8, 256, 4, kFetch256>>>},
-    {8, "walk64c32-k8-t512-b2-p256",
-     run_kernel<Walk<WalkConfig<8, 64, 32, 8, 512, 2, kFetch256>>>},
     {8, "realign-32-stag", run_kernel<Realigned<TileConfig<8, 16, 16, 16, 256>, kStag>>},
     {8, "realign-32-row", run_kernel<Realigned<TileConfig<8, 16, 16, 16, 256>, kRow>>},
     {8, "realign-64-row-b2", run_kernel<Realigned<TileConfig<8, 16, 32, 32, 256, 2>, kRow>>},
