@@ -25,6 +25,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "bench/arg_list.h"
 #include "kernels/cpu/thread_pool.h"
 #include "kernels/cpu/transpose_cpu_internal.h"
 #include "kernels/transpose.h"
@@ -66,26 +67,28 @@ Options parse(int argc, char** argv) {
       if (k + 1 >= argc) usage("missing value after " + a);
       return argv[++k];
     };
-    try {
-      if (a == "--threads")
-        o.threads = std::stoi(value());
-      else if (a == "--size")
-        o.size = std::stoll(value());
-      else if (a == "--reps")
-        o.reps = std::stoi(value());
-      else if (a == "--types")
-        o.types = value();
-      else if (a == "--isa")
-        o.isa = value();
-      else if (a == "--hugepages")
-        o.hugepages = true;
-      else
-        usage("unknown argument " + a);
-    } catch (const std::logic_error&) {
-      usage("bad value for " + a);
-    }
+    auto whole = [&](long long hi) -> long long {
+      const std::string v = value();
+      long long out = 0;
+      if (!xpose::bench::parse_whole(v, 1, hi, out))
+        usage(a + ": '" + v + "' is not a whole number from 1 to " + std::to_string(hi));
+      return out;
+    };
+    if (a == "--threads")
+      o.threads = static_cast<int>(whole(4096));
+    else if (a == "--size")
+      o.size = whole(1LL << 31);
+    else if (a == "--reps")
+      o.reps = static_cast<int>(whole(100000));
+    else if (a == "--types")
+      o.types = value();
+    else if (a == "--isa")
+      o.isa = value();
+    else if (a == "--hugepages")
+      o.hugepages = true;
+    else
+      usage("unknown argument " + a);
   }
-  if (o.threads < 1 || o.size < 1 || o.reps < 1) usage("--threads, --size and --reps must be >= 1");
   return o;
 }
 

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/arg_list.h"
 #include "engine/src/host_buffer.h"
 #include "engine/src/tools.h"
 #include "engine/src/transpose_job.h"
@@ -84,7 +85,12 @@ int main(int argc, char** argv) {
       if (a == "--input") input = argv[i + 1];
       else if (a == "--workdir") workdir = argv[i + 1];
       else if (a == "--host-mem") host_mem = xpose::parse_size(argv[i + 1]);
-      else if (a == "--reps") reps = std::stoi(argv[i + 1]);
+      else if (a == "--reps") {
+        long long r = 0;
+        if (!xpose::bench::parse_whole(argv[i + 1], 1, 100000, r))
+          throw xpose::UsageError(xpose::cat("--reps: '", argv[i + 1], "' is not a whole number from 1 to 100000"));
+        reps = static_cast<int>(r);
+      }
       else if (a == "--io") io = argv[i + 1];
       else if (a == "--backend") backend = argv[i + 1];
       else if (a == "--exchange") exchange = argv[i + 1];

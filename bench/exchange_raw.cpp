@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/arg_list.h"
 #include "engine/src/host_buffer.h"
 #include "mpi/exchange.h"
 #include "xpose/config.h"
@@ -58,7 +59,16 @@ int main(int argc, char** argv) {
   for (int i = 1; i + 1 < argc; i += 2) {
     std::string a = argv[i];
     if (a == "--bytes") bytes = xpose::parse_size(argv[i + 1]);
-    else if (a == "--reps") reps = std::stoi(argv[i + 1]);
+    else if (a == "--reps") {
+      long long r = 0;
+      if (!xpose::bench::parse_whole(argv[i + 1], 1, 100000, r)) {
+        if (me == 0)
+          std::fprintf(stderr, "--reps: '%s' is not a whole number from 1 to 100000\n", argv[i + 1]);
+        MPI_Finalize();
+        return 2;
+      }
+      reps = static_cast<int>(r);
+    }
   }
   const std::int64_t per_peer = bytes / n / 16 * 16;
   const std::int64_t total = per_peer * n;

@@ -23,6 +23,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/arg_list.h"
 #include "engine/src/stage_backend.h"
 #include "kernels/cuda/check.h"
 #include "mpi/check.h"
@@ -288,16 +289,24 @@ int main(int argc, char** argv) {
         if (i + 1 >= argc) throw xpose::UsageError(s + " needs a value");
         return argv[++i];
       };
+      auto whole = [&](long long lo, long long hi) -> long long {
+        const std::string v = next();
+        long long out = 0;
+        if (!xpose::bench::parse_whole(v, lo, hi, out))
+          throw xpose::UsageError(xpose::cat(s, ": '", v, "' is not a whole number from ", lo,
+                                             " to ", hi));
+        return out;
+      };
       if (s == "--rows")
-        a.rows = std::atoll(next().c_str());
+        a.rows = whole(1, INT32_MAX);
       else if (s == "--cols")
-        a.cols = std::atoll(next().c_str());
+        a.cols = whole(1, INT32_MAX);
       else if (s == "--precision") {
         const std::string p = next();
         if (p != "single" && p != "double") throw xpose::UsageError("--precision single|double");
         a.single = p == "single";
       } else if (s == "--reps")
-        a.reps = std::max(1, std::atoi(next().c_str()));
+        a.reps = static_cast<int>(whole(1, 100000));
       else if (s == "--transport")
         a.transport = xpose::parse_transport(next());
       else if (s == "--schedule")

@@ -24,6 +24,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/arg_list.h"
 #include "engine/src/stage_backend.h"
 #include "kernels/cuda/check.h"
 #include "mpi/check.h"
@@ -378,12 +379,22 @@ class Bench {
   std::vector<Row> rows_;
 };
 
-std::vector<std::int64_t> parse_list(const std::string& s) {
+/// `text` as a whole number in [lo, hi], or a one-line message and exit status 2.
+std::int64_t whole_or_abort(const std::string& opt, const std::string& text, long long lo,
+                            long long hi) {
+  long long v = 0;
+  if (!xpose::bench::parse_whole(text, lo, hi, v)) {
+    std::fprintf(stderr, "%s: '%s' is not a whole number from %lld to %lld\n", opt.c_str(),
+                 text.c_str(), lo, hi);
+    MPI_Abort(MPI_COMM_WORLD, 2);
+  }
+  return v;
+}
+
+std::vector<std::int64_t> parse_list(const std::string& opt, const std::string& s) {
   std::vector<std::int64_t> v;
-  std::stringstream in(s);
-  std::string item;
-  while (std::getline(in, item, ','))
-    if (!item.empty()) v.push_back(std::atoll(item.c_str()));
+  for (const std::string& item : xpose::bench::split_list(s))
+    v.push_back(whole_or_abort(opt, item, 1, 1LL << 20));
   return v;
 }
 
@@ -403,15 +414,15 @@ int main(int argc, char** argv) {
       return argv[++i];
     };
     if (s == "--rows")
-      a.rows = std::atoll(next().c_str());
+      a.rows = whole_or_abort(s, next(), 1, 1LL << 40);
     else if (s == "--cols")
-      a.cols = std::atoll(next().c_str());
+      a.cols = whole_or_abort(s, next(), 1, 1LL << 40);
     else if (s == "--batch")
-      a.batch = std::atoll(next().c_str());
+      a.batch = whole_or_abort(s, next(), 1, 1LL << 40);
     else if (s == "--reps")
-      a.reps = std::max(1, std::atoi(next().c_str()));
+      a.reps = static_cast<int>(whole_or_abort(s, next(), 1, 100000));
     else if (s == "--chunks")
-      a.chunks_mib = parse_list(next());
+      a.chunks_mib = parse_list(s, next());
     else if (s == "--no-host")
       a.host = false;
     else if (s == "--no-inplace")

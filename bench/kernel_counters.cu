@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/arg_list.h"
 #include "bench/copy_kernels.cuh"
 #include "bench/device_pattern.cuh"
 #include "kernels/cuda/check.h"
@@ -98,13 +99,18 @@ Case parse(const std::string& s) {
   Case c;
   c.kind = f[0];
   if (c.kind != "oop" && c.kind != "ip" && c.kind != "copy") usage("bad kind in '" + s + "'");
-  c.elem = std::strtoul(f[1].c_str(), nullptr, 10);
-  if (c.elem != 4 && c.elem != 8 && c.elem != 16) usage("ELEM must be 4, 8 or 16 in '" + s + "'");
+  long long elem = 0;
+  if (!parse_whole(f[1], 4, 16, elem) || (elem != 4 && elem != 8 && elem != 16))
+    usage("ELEM must be 4, 8 or 16 in '" + s + "'");
+  c.elem = static_cast<std::size_t>(elem);
   const std::size_t x = f[2].find('x');
-  c.rows = std::atoll(f[2].substr(0, x).c_str());
-  c.cols = x == std::string::npos ? c.rows : std::atoll(f[2].substr(x + 1).c_str());
-  if (c.rows <= 0 || c.cols <= 0 || (c.kind == "ip" && c.rows != c.cols))
+  long long rows = 0, cols = 0;
+  if (!parse_whole(f[2].substr(0, x), 1, 1LL << 31, rows) ||
+      !parse_whole(x == std::string::npos ? f[2] : f[2].substr(x + 1), 1, 1LL << 31, cols) ||
+      (c.kind == "ip" && rows != cols))
     usage("bad shape in '" + s + "'");
+  c.rows = rows;
+  c.cols = cols;
   if (f.size() == 4) c.variant = f[3];
   return c;
 }

@@ -838,11 +838,11 @@ int main(int argc, char** argv) {
     else if (a == "--reps") {
       const std::string v = next();
       long long r = 0;
-      if (!parse_whole(v, 1, 100000, r)) {
-        std::fprintf(stderr, "--reps: '%s' is not a count (1 to 100000)\n", v.c_str());
+      if (!parse_whole(v, 4, 100000, r)) {  // the spread needs a quarter of the runs
+        std::fprintf(stderr, "--reps: '%s' is not a count (4 to 100000)\n", v.c_str());
         return 2;
       }
-      opt.reps = std::max(4, static_cast<int>(r)), reps_set = true;
+      opt.reps = static_cast<int>(r), reps_set = true;
     }
     else if (a == "--huge")
       opt.huge = true;
