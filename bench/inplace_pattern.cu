@@ -1,0 +1,270 @@
+// bench_inplace_pattern: the in-place transpose's memory traffic without its transposition, for
+// square float32 matrices. Beside cudaMemcpy D2D of the same bytes and the library's in-place
+// transpose (transpose_inplace_cuda), it times copies that read the regions an in-place block
+// owns and write every element back where it was read, flipped (bench/inplace_pattern.cuh):
+// the strip kernel's accesses exactly (the library's f32 kernel where rows are off 32-byte
+// sectors, e.g. odd n), the same regions with 16-byte words, and larger square regions. A copy
+// no faster than the kernel says the kernel is held by its traffic (kernels/NOTES.md, run 18).
+//
+//   bench_inplace_pattern [--n N[,N...]] [--reps R]
+// Median of R timed runs (default 20) after 3 warm-ups; GB/s = 2 x n^2 x 4 bytes / time.
+// Checks, every element, on the device: the memcpy's copy; the transpose after its first run and
+// after the timed runs (an even count of transposes is the identity); each flip copy after its
+// first run (every element flipped exactly once) and after the timed runs.
+// Exit status: 0 all right, 1 a result wrong, 2 bad options, 10 a CUDA failure (no device, no
+// driver, out of memory), with a one-line message.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <exception>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "bench/arg_list.h"
+#include "bench/device_pattern.cuh"
+#include "bench/inplace_pattern.cuh"
+#include "kernels/cuda/check.h"
+#include "kernels/transpose.h"
+
+namespace {
+
+using namespace xpose::bench;
+using xpose::kernels::cuda_tile::kFetch256;
+
+/// How a variant changes the matrix in one run.
+enum class Effect { kCopy, kTranspose, kFlip };
+
+struct Variant {
+  std::string name;
+  Effect effect;
+  std::function<void(std::uint32_t*, std::uint32_t*, std::int64_t, cudaStream_t)> run;
+};
+
+std::uint64_t tiles_of(std::int64_t n, int ts) {
+  return static_cast<std::uint64_t>((n + ts - 1) / ts);
+}
+
+template <int TS, int P>
+PatternParams params(std::uint32_t* m, std::int64_t n, int group, unsigned& blocks) {
+  PatternParams p;
+  p.m = m;
+  p.n = n;
+  p.tiles = tiles_of(n, TS);
+  p.group = static_cast<std::uint64_t>(group);
+  p.pairs = p.tiles * (p.tiles + 1) / 2;
+  blocks = static_cast<unsigned>(std::min<std::uint64_t>((p.pairs + P - 1) / P, 0x7fffffff));
+  return p;
+}
+
+template <int P, int NT, int MINB, int HINT, bool BARRIER>
+Variant strip_elem(const char* name, int group) {
+  return {name, Effect::kFlip, [group](std::uint32_t* a, std::uint32_t*, std::int64_t n,
+                                       cudaStream_t st) {
+            unsigned blocks = 0;
+            const PatternParams p = params<32, P>(a, n, group, blocks);
+            pattern_strip_elem<P, NT, MINB, HINT, BARRIER><<<blocks, NT, 0, st>>>(p);
+          }};
+}
+
+template <int TS, int P, int NT, int MINB, int HINT, bool BARRIER>
+Variant words(const char* name, int group) {
+  return {name, Effect::kFlip, [group](std::uint32_t* a, std::uint32_t*, std::int64_t n,
+                                       cudaStream_t st) {
+            unsigned blocks = 0;
+            const PatternParams p = params<TS, P>(a, n, group, blocks);
+            pattern_words<TS, P, NT, MINB, HINT, BARRIER><<<blocks, NT, 0, st>>>(p);
+          }};
+}
+
+template <int TS, int P, int NT, int MINB>
+Variant words_async(const char* name, int group) {
+  return {name, Effect::kFlip, [group](std::uint32_t* a, std::uint32_t*, std::int64_t n,
+                                       cudaStream_t st) {
+            unsigned blocks = 0;
+            const PatternParams p = params<TS, P>(a, n, group, blocks);
+            constexpr std::size_t smem = pattern_words_smem<TS, P>();
+            static bool once = [] {
+              XPOSE_CHECK_CUDA(cudaFuncSetAttribute(pattern_words_async<TS, P, NT, MINB>,
+                                                    cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                                    static_cast<int>(smem)));
+              return true;
+            }();
+            (void)once;
+            pattern_words_async<TS, P, NT, MINB><<<blocks, NT, smem, st>>>(p);
+          }};
+}
+
+/// Checks every element of the n x n matrix: element (r, c) must hold input element (c, r) when
+/// `transposed`, else (r, c), XOR kFlip when `flipped`.
+__global__ void check_matrix(const std::uint32_t* m, std::int64_t n, bool transposed, bool flipped,
+                             std::uint64_t seed, unsigned long long* bad) {
+  const std::uint64_t count = static_cast<std::uint64_t>(n) * n;
+  unsigned long long local = 0;
+  for (std::uint64_t i = blockIdx.x * std::uint64_t(blockDim.x) + threadIdx.x; i < count;
+       i += std::uint64_t(gridDim.x) * blockDim.x) {
+    const std::uint64_t r = i / n, c = i % n;
+    const std::uint32_t want =
+        pattern_word(seed, transposed ? c * n + r : i, 0) ^ (flipped ? kFlip : 0u);
+    local += m[i] != want;
+  }
+  if (local) atomicAdd(bad, local);
+}
+
+int run(int reps, const std::vector<std::int64_t>& sides) {
+  int sms = 0;
+  XPOSE_CHECK_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+  cudaDeviceProp prop{};
+  XPOSE_CHECK_CUDA(cudaGetDeviceProperties(&prop, 0));
+  std::printf("# device: %s, %d SMs; %d warm-up + %d timed runs, median; GB/s = 2 x bytes / time\n",
+              prop.name, sms, 3, reps);
+  cudaStream_t st;
+  XPOSE_CHECK_CUDA(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking));
+  cudaEvent_t e0, e1;
+  XPOSE_CHECK_CUDA(cudaEventCreate(&e0));
+  XPOSE_CHECK_CUDA(cudaEventCreate(&e1));
+  unsigned long long* bad = nullptr;
+  XPOSE_CHECK_CUDA(cudaMalloc(&bad, sizeof(*bad)));
+
+  constexpr int F = kFetch256;
+  const std::vector<Variant> variants = {
+      {"cudaMemcpyAsync D2D", Effect::kCopy,
+       [](std::uint32_t* a, std::uint32_t* b, std::int64_t n, cudaStream_t s) {
+         XPOSE_CHECK_CUDA(cudaMemcpyAsync(b, a, n * n * 4, cudaMemcpyDeviceToDevice, s));
+       }},
+      {"library in place (transpose_inplace_cuda)", Effect::kTranspose,
+       [](std::uint32_t* a, std::uint32_t*, std::int64_t n, cudaStream_t s) {
+         xpose::kernels::transpose_inplace_cuda(a, 4, n, 1, s);
+       }},
+      // The strip kernel's accesses (F32OddN: P = 4, 512 threads, 2 blocks an SM, G = 8,
+      // 256-byte fetches on every load).
+      strip_elem<4, 512, 2, F, true>("strip 4x32, elements, barrier", 8),
+      strip_elem<4, 512, 2, F, false>("strip 4x32, elements, no barrier", 8),
+      strip_elem<4, 512, 2, 0, true>("strip 4x32, elements, plain loads", 8),
+      // The same regions and order, 16-byte words.
+      words<32, 4, 512, 2, F, true>("strip 4x32, words", 8),
+      words<32, 8, 1024, 1, F, true>("strip 8x32, words, t1024 G=32", 32),
+      // Square region pairs, 16-byte words, groups about 256 rows tall.
+      words<32, 1, 256, 4, F, true>("square 32, words, G=8", 8),
+      words<64, 1, 512, 2, F, true>("square 64, words, G=4", 4),
+      words<96, 1, 1024, 1, F, true>("square 96, words, t1024 G=3", 3),
+      words<96, 1, 512, 1, F, true>("square 96, words, t512 G=3", 3),
+      // Staged in shared memory by cp.async (sm_80 onwards), as a kernel of large regions would.
+      words_async<64, 1, 256, 3>("square 64, cp.async, t256 b3 G=4", 4),
+      words_async<96, 1, 512, 2>("square 96, cp.async, t512 b2 G=3", 3),
+      words_async<128, 1, 1024, 1>("square 128, cp.async, t1024 G=2", 2),
+      words_async<128, 1, 512, 1>("square 128, cp.async, t512 G=2", 2),
+      words_async<32, 4, 512, 2>("strip 4x32, cp.async, t512 b2 G=8", 8),
+  };
+
+  int failures = 0;
+  for (const std::int64_t n : sides) {
+    const std::int64_t bytes = n * n * 4;
+    std::uint32_t *a = nullptr, *b = nullptr;
+    XPOSE_CHECK_CUDA(cudaMalloc(&a, bytes + 256));  // slack: pattern_words reads whole words
+    XPOSE_CHECK_CUDA(cudaMalloc(&b, bytes + 256));
+    const auto seed = static_cast<std::uint64_t>(n);
+    auto check = [&](const std::uint32_t* m, bool transposed, bool flipped) {
+      XPOSE_CHECK_CUDA(cudaMemsetAsync(bad, 0, sizeof(*bad), st));
+      check_matrix<<<sms * 8, 256, 0, st>>>(m, n, transposed, flipped, seed, bad);
+      unsigned long long nbad = 0;
+      XPOSE_CHECK_CUDA(cudaMemcpyAsync(&nbad, bad, sizeof(nbad), cudaMemcpyDeviceToHost, st));
+      XPOSE_CHECK_CUDA(cudaStreamSynchronize(st));
+      return nbad;
+    };
+    double memcpy_gbps = 0, library_gbps = 0;
+    std::printf("\n%-44s %7s %9s %9s %7s %7s %6s  %s\n", "n x n float32", "n", "ms", "GB/s",
+                "x mcpy", "x lib", "iqr%", "check (first run / after all)");
+    for (const Variant& v : variants) {
+      fill_kernel<4><<<sms * 8, 256, 0, st>>>(reinterpret_cast<unsigned char*>(a),
+                                              static_cast<std::uint64_t>(n) * n, seed);
+      XPOSE_CHECK_CUDA(cudaMemsetAsync(b, 0x5a, bytes, st));
+      // First run, untimed, checked.
+      v.run(a, b, n, st);
+      XPOSE_CHECK_CUDA(cudaGetLastError());
+      const unsigned long long bad1 =
+          v.effect == Effect::kCopy ? check(b, false, false)
+                                    : check(a, v.effect == Effect::kTranspose,
+                                            v.effect == Effect::kFlip);
+      std::vector<float> t;
+      for (int r = 0; r < 3 + reps; ++r) {
+        XPOSE_CHECK_CUDA(cudaEventRecord(e0, st));
+        v.run(a, b, n, st);
+        XPOSE_CHECK_CUDA(cudaEventRecord(e1, st));
+        XPOSE_CHECK_CUDA(cudaEventSynchronize(e1));
+        float ms = 0;
+        XPOSE_CHECK_CUDA(cudaEventElapsedTime(&ms, e0, e1));
+        if (r >= 3) t.push_back(ms);
+      }
+      XPOSE_CHECK_CUDA(cudaGetLastError());
+      const bool odd_runs = (1 + 3 + reps) % 2 == 1;  // an odd count of runs: changed once
+      const unsigned long long bad2 =
+          v.effect == Effect::kCopy
+              ? check(b, false, false)
+              : check(a, v.effect == Effect::kTranspose && odd_runs,
+                      v.effect == Effect::kFlip && odd_runs);
+      std::sort(t.begin(), t.end());
+      const double med = t[t.size() / 2];
+      const double iqr = 100.0 * (t[(3 * t.size()) / 4] - t[t.size() / 4]) / med;
+      const double gbps = 2.0 * double(bytes) / (med * 1e-3) / 1e9;
+      if (v.effect == Effect::kCopy && memcpy_gbps == 0) memcpy_gbps = gbps;
+      if (v.effect == Effect::kTranspose && library_gbps == 0) library_gbps = gbps;
+      failures += bad1 != 0 || bad2 != 0;
+      char verdict[96];
+      if (bad1 == 0 && bad2 == 0)
+        std::snprintf(verdict, sizeof verdict, "ok");
+      else
+        std::snprintf(verdict, sizeof verdict, "FAILED: %llu / %llu elements wrong", bad1, bad2);
+      std::printf("%-44s %7lld %9.4f %9.1f %7.4f %7.4f %6.2f  %s\n", v.name.c_str(),
+                  static_cast<long long>(n), med, gbps, memcpy_gbps > 0 ? gbps / memcpy_gbps : 0.0,
+                  library_gbps > 0 ? gbps / library_gbps : 0.0, iqr, verdict);
+    }
+    XPOSE_CHECK_CUDA(cudaFree(a));
+    XPOSE_CHECK_CUDA(cudaFree(b));
+  }
+  XPOSE_CHECK_CUDA(cudaFree(bad));
+  return failures == 0 ? 0 : 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int reps = 20;
+  std::vector<std::int64_t> sides = {16411, 16384};
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--reps" && i + 1 < argc) {
+      long long r = 0;
+      if (!parse_whole(argv[++i], 1, 100000, r)) {
+        std::fprintf(stderr, "--reps: '%s' is not a count (1 to 100000)\n", argv[i]);
+        return 2;
+      }
+      reps = static_cast<int>(r);
+    } else if (a == "--n" && i + 1 < argc) {
+      sides.clear();
+      for (const std::string& item : split_list(argv[++i])) {
+        long long v = 0;
+        if (!parse_whole(item, 1, 65536, v)) {
+          std::fprintf(stderr, "--n: '%s' is not a matrix side (1 to 65536)\n", item.c_str());
+          return 2;
+        }
+        sides.push_back(v);
+      }
+      if (sides.empty()) {
+        std::fprintf(stderr, "--n: no sides given\n");
+        return 2;
+      }
+    } else {
+      std::fprintf(stderr, "usage: bench_inplace_pattern [--n N[,N...]] [--reps R]\n");
+      return a == "--help" || a == "-h" ? 0 : 2;
+    }
+  }
+  try {
+    return run(reps, sides);
+  } catch (const std::exception& e) {  // e.g. no CUDA device or driver: one line, not an abort
+    std::fprintf(stderr, "bench_inplace_pattern: %s\n", e.what());
+    return 10;
+  }
+}
