@@ -214,7 +214,7 @@ __global__ void __launch_bounds__(NT, MINB) pattern_words(PatternParams p) {
 /// 96 and 128 fit. A barrier after the copies land, then the stores from shared memory.
 /// Dynamic shared memory: pattern_words_smem<TS, P>() bytes.
 template <int TS, int P>
-constexpr std::size_t pattern_words_smem() {
+__host__ __device__ constexpr std::size_t pattern_words_smem() {
   return static_cast<std::size_t>(TS * P * (TS / 4 + 1) + TS * (TS * P / 4 + 1)) * 16;
 }
 
