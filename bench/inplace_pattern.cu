@@ -6,7 +6,8 @@
 // sectors, e.g. odd n), the same regions with 16-byte words, and larger square regions. A copy
 // no faster than the kernel says the kernel is held by its traffic (kernels/NOTES.md, run 18).
 //
-//   bench_inplace_pattern [--n N[,N...]] [--reps R]
+//   bench_inplace_pattern [--n N[:PITCH][,...]] [--reps R]
+// N:PITCH: rows PITCH elements apart (padded; the copies only, the transpose needs PITCH = N).
 // Median of R timed runs (default 20) after 3 warm-ups; GB/s = 2 x n^2 x 4 bytes / time.
 // Checks, every element, on the device: the memcpy's copy; the transpose after its first run and
 // after the timed runs (an even count of transposes is the identity); each flip copy after its
@@ -34,13 +35,19 @@ namespace {
 using namespace xpose::bench;
 using xpose::kernels::cuda_tile::kFetch256;
 
+/// A matrix side and its row pitch in elements (pitch > n: rows padded, for the copies only).
+struct Side {
+  std::int64_t n;
+  std::int64_t pitch;
+};
+
 /// How a variant changes the matrix in one run.
 enum class Effect { kCopy, kTranspose, kFlip };
 
 struct Variant {
   std::string name;
   Effect effect;
-  std::function<void(std::uint32_t*, std::uint32_t*, std::int64_t, cudaStream_t)> run;
+  std::function<void(std::uint32_t*, std::uint32_t*, Side, cudaStream_t)> run;
 };
 
 std::uint64_t tiles_of(std::int64_t n, int ts) {
@@ -48,10 +55,12 @@ std::uint64_t tiles_of(std::int64_t n, int ts) {
 }
 
 template <int TS, int P>
-PatternParams params(std::uint32_t* m, std::int64_t n, int group, unsigned& blocks) {
+PatternParams params(std::uint32_t* m, Side side, int group, unsigned& blocks) {
+  const std::int64_t n = side.n;
   PatternParams p;
   p.m = m;
   p.n = n;
+  p.pitch = side.pitch;
   p.tiles = tiles_of(n, TS);
   p.group = static_cast<std::uint64_t>(group);
   p.pairs = p.tiles * (p.tiles + 1) / 2;
@@ -61,7 +70,7 @@ PatternParams params(std::uint32_t* m, std::int64_t n, int group, unsigned& bloc
 
 template <int P, int NT, int MINB, int HINT, bool BARRIER>
 Variant strip_elem(const char* name, int group) {
-  return {name, Effect::kFlip, [group](std::uint32_t* a, std::uint32_t*, std::int64_t n,
+  return {name, Effect::kFlip, [group](std::uint32_t* a, std::uint32_t*, Side n,
                                        cudaStream_t st) {
             unsigned blocks = 0;
             const PatternParams p = params<32, P>(a, n, group, blocks);
@@ -71,7 +80,7 @@ Variant strip_elem(const char* name, int group) {
 
 template <int TS, int P, int NT, int MINB, int HINT, bool BARRIER>
 Variant words(const char* name, int group) {
-  return {name, Effect::kFlip, [group](std::uint32_t* a, std::uint32_t*, std::int64_t n,
+  return {name, Effect::kFlip, [group](std::uint32_t* a, std::uint32_t*, Side n,
                                        cudaStream_t st) {
             unsigned blocks = 0;
             const PatternParams p = params<TS, P>(a, n, group, blocks);
@@ -81,7 +90,7 @@ Variant words(const char* name, int group) {
 
 template <int TS, int P, int NT, int MINB>
 Variant words_async(const char* name, int group) {
-  return {name, Effect::kFlip, [group](std::uint32_t* a, std::uint32_t*, std::int64_t n,
+  return {name, Effect::kFlip, [group](std::uint32_t* a, std::uint32_t*, Side n,
                                        cudaStream_t st) {
             unsigned blocks = 0;
             const PatternParams p = params<TS, P>(a, n, group, blocks);
@@ -97,23 +106,26 @@ Variant words_async(const char* name, int group) {
           }};
 }
 
-/// Checks every element of the n x n matrix: element (r, c) must hold input element (c, r) when
-/// `transposed`, else (r, c), XOR kFlip when `flipped`.
-__global__ void check_matrix(const std::uint32_t* m, std::int64_t n, bool transposed, bool flipped,
-                             std::uint64_t seed, unsigned long long* bad) {
-  const std::uint64_t count = static_cast<std::uint64_t>(n) * n;
+/// Checks every element of the buffer of n rows, `pitch` elements apart: element (r, c), c < n,
+/// must hold input element (c, r) when `transposed`, else (r, c), XOR kFlip when `flipped`; the
+/// padding (c >= n) must be untouched. `copy`: only the first n^2 elements, unchanged (a memcpy).
+__global__ void check_matrix(const std::uint32_t* m, std::int64_t n, std::int64_t pitch, bool copy,
+                             bool transposed, bool flipped, std::uint64_t seed,
+                             unsigned long long* bad) {
+  const std::uint64_t count = static_cast<std::uint64_t>(copy ? n : pitch) * n;
   unsigned long long local = 0;
   for (std::uint64_t i = blockIdx.x * std::uint64_t(blockDim.x) + threadIdx.x; i < count;
        i += std::uint64_t(gridDim.x) * blockDim.x) {
-    const std::uint64_t r = i / n, c = i % n;
-    const std::uint32_t want =
-        pattern_word(seed, transposed ? c * n + r : i, 0) ^ (flipped ? kFlip : 0u);
+    const std::uint64_t r = i / pitch, c = i % pitch;
+    std::uint32_t want = pattern_word(seed, i, 0);
+    if (!copy && static_cast<std::int64_t>(c) < n)
+      want = pattern_word(seed, transposed ? c * pitch + r : i, 0) ^ (flipped ? kFlip : 0u);
     local += m[i] != want;
   }
   if (local) atomicAdd(bad, local);
 }
 
-int run(int reps, const std::vector<std::int64_t>& sides) {
+int run(int reps, const std::vector<Side>& sides) {
   int sms = 0;
   XPOSE_CHECK_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
   cudaDeviceProp prop{};
@@ -131,67 +143,66 @@ int run(int reps, const std::vector<std::int64_t>& sides) {
   constexpr int F = kFetch256;
   const std::vector<Variant> variants = {
       {"cudaMemcpyAsync D2D", Effect::kCopy,
-       [](std::uint32_t* a, std::uint32_t* b, std::int64_t n, cudaStream_t s) {
-         XPOSE_CHECK_CUDA(cudaMemcpyAsync(b, a, n * n * 4, cudaMemcpyDeviceToDevice, s));
+       [](std::uint32_t* a, std::uint32_t* b, Side n, cudaStream_t s) {
+         XPOSE_CHECK_CUDA(cudaMemcpyAsync(b, a, n.n * n.n * 4, cudaMemcpyDeviceToDevice, s));
        }},
       {"library in place (transpose_inplace_cuda)", Effect::kTranspose,
-       [](std::uint32_t* a, std::uint32_t*, std::int64_t n, cudaStream_t s) {
-         xpose::kernels::transpose_inplace_cuda(a, 4, n, 1, s);
+       [](std::uint32_t* a, std::uint32_t*, Side n, cudaStream_t s) {
+         xpose::kernels::transpose_inplace_cuda(a, 4, n.n, 1, s);
        }},
       // The strip kernel's accesses (F32OddN: P = 4, 512 threads, 2 blocks an SM, G = 8,
       // 256-byte fetches on every load).
-      strip_elem<4, 512, 2, F, true>("strip 4x32, elements, barrier", 8),
+      strip_elem<4, 512, 2, F, true>("strip 4x32, elements", 8),
       strip_elem<4, 512, 2, F, false>("strip 4x32, elements, no barrier", 8),
-      strip_elem<4, 512, 2, 0, true>("strip 4x32, elements, plain loads", 8),
       // The same regions and order, 16-byte words.
       words<32, 4, 512, 2, F, true>("strip 4x32, words", 8),
-      words<32, 8, 1024, 1, F, true>("strip 8x32, words, t1024 G=32", 32),
       // Square region pairs, 16-byte words, groups about 256 rows tall.
-      words<32, 1, 256, 4, F, true>("square 32, words, G=8", 8),
       words<64, 1, 512, 2, F, true>("square 64, words, G=4", 4),
-      words<96, 1, 1024, 1, F, true>("square 96, words, t1024 G=3", 3),
       words<96, 1, 512, 1, F, true>("square 96, words, t512 G=3", 3),
       // Staged in shared memory by cp.async (sm_80 onwards), as a kernel of large regions would.
       words_async<64, 1, 256, 3>("square 64, cp.async, t256 b3 G=4", 4),
-      words_async<96, 1, 512, 2>("square 96, cp.async, t512 b2 G=3", 3),
       words_async<128, 1, 1024, 1>("square 128, cp.async, t1024 G=2", 2),
-      words_async<128, 1, 512, 1>("square 128, cp.async, t512 G=2", 2),
-      words_async<32, 4, 512, 2>("strip 4x32, cp.async, t512 b2 G=8", 8),
   };
 
   int failures = 0;
-  for (const std::int64_t n : sides) {
-    const std::int64_t bytes = n * n * 4;
+  for (const Side side : sides) {
+    const std::int64_t n = side.n, pitch = side.pitch;
+    const std::int64_t bytes = n * n * 4;  // the matrix's (GB/s counts these)
+    const std::int64_t buffer = n * pitch * 4;
     std::uint32_t *a = nullptr, *b = nullptr;
-    XPOSE_CHECK_CUDA(cudaMalloc(&a, bytes + 256));  // slack: pattern_words reads whole words
-    XPOSE_CHECK_CUDA(cudaMalloc(&b, bytes + 256));
-    const auto seed = static_cast<std::uint64_t>(n);
-    auto check = [&](const std::uint32_t* m, bool transposed, bool flipped) {
+    XPOSE_CHECK_CUDA(cudaMalloc(&a, buffer + 256));  // slack: pattern_words reads whole words
+    XPOSE_CHECK_CUDA(cudaMalloc(&b, buffer + 256));
+    const auto seed = static_cast<std::uint64_t>(n * 7 + pitch);
+    auto check = [&](const std::uint32_t* m, bool copy, bool transposed, bool flipped) {
       XPOSE_CHECK_CUDA(cudaMemsetAsync(bad, 0, sizeof(*bad), st));
-      check_matrix<<<sms * 8, 256, 0, st>>>(m, n, transposed, flipped, seed, bad);
+      check_matrix<<<sms * 8, 256, 0, st>>>(m, n, pitch, copy, transposed, flipped, seed, bad);
       unsigned long long nbad = 0;
       XPOSE_CHECK_CUDA(cudaMemcpyAsync(&nbad, bad, sizeof(nbad), cudaMemcpyDeviceToHost, st));
       XPOSE_CHECK_CUDA(cudaStreamSynchronize(st));
       return nbad;
     };
     double memcpy_gbps = 0, library_gbps = 0;
-    std::printf("\n%-44s %7s %9s %9s %7s %7s %6s  %s\n", "n x n float32", "n", "ms", "GB/s",
+    std::printf("\n%-44s %11s %9s %9s %7s %7s %6s  %s\n", "n x n float32", "n:pitch", "ms", "GB/s",
                 "x mcpy", "x lib", "iqr%", "check (first run / after all)");
+    char label[48];
+    std::snprintf(label, sizeof label, "%lld:%lld", static_cast<long long>(n),
+                  static_cast<long long>(pitch));
     for (const Variant& v : variants) {
+      if (v.effect == Effect::kTranspose && pitch != n) continue;  // dense matrices only
       fill_kernel<4><<<sms * 8, 256, 0, st>>>(reinterpret_cast<unsigned char*>(a),
-                                              static_cast<std::uint64_t>(n) * n, seed);
-      XPOSE_CHECK_CUDA(cudaMemsetAsync(b, 0x5a, bytes, st));
+                                              static_cast<std::uint64_t>(n) * pitch, seed);
+      XPOSE_CHECK_CUDA(cudaMemsetAsync(b, 0x5a, buffer, st));
       // First run, untimed, checked.
-      v.run(a, b, n, st);
+      v.run(a, b, side, st);
       XPOSE_CHECK_CUDA(cudaGetLastError());
       const unsigned long long bad1 =
-          v.effect == Effect::kCopy ? check(b, false, false)
-                                    : check(a, v.effect == Effect::kTranspose,
+          v.effect == Effect::kCopy ? check(b, true, false, false)
+                                    : check(a, false, v.effect == Effect::kTranspose,
                                             v.effect == Effect::kFlip);
       std::vector<float> t;
       for (int r = 0; r < 3 + reps; ++r) {
         XPOSE_CHECK_CUDA(cudaEventRecord(e0, st));
-        v.run(a, b, n, st);
+        v.run(a, b, side, st);
         XPOSE_CHECK_CUDA(cudaEventRecord(e1, st));
         XPOSE_CHECK_CUDA(cudaEventSynchronize(e1));
         float ms = 0;
@@ -202,8 +213,8 @@ int run(int reps, const std::vector<std::int64_t>& sides) {
       const bool odd_runs = (1 + 3 + reps) % 2 == 1;  // an odd count of runs: changed once
       const unsigned long long bad2 =
           v.effect == Effect::kCopy
-              ? check(b, false, false)
-              : check(a, v.effect == Effect::kTranspose && odd_runs,
+              ? check(b, true, false, false)
+              : check(a, false, v.effect == Effect::kTranspose && odd_runs,
                       v.effect == Effect::kFlip && odd_runs);
       std::sort(t.begin(), t.end());
       const double med = t[t.size() / 2];
@@ -217,8 +228,7 @@ int run(int reps, const std::vector<std::int64_t>& sides) {
         std::snprintf(verdict, sizeof verdict, "ok");
       else
         std::snprintf(verdict, sizeof verdict, "FAILED: %llu / %llu elements wrong", bad1, bad2);
-      std::printf("%-44s %7lld %9.4f %9.1f %7.4f %7.4f %6.2f  %s\n", v.name.c_str(),
-                  static_cast<long long>(n), med, gbps, memcpy_gbps > 0 ? gbps / memcpy_gbps : 0.0,
+      std::printf("%-44s %11s %9.4f %9.1f %7.4f %7.4f %6.2f  %s\n", v.name.c_str(), label, med, gbps, memcpy_gbps > 0 ? gbps / memcpy_gbps : 0.0,
                   library_gbps > 0 ? gbps / library_gbps : 0.0, iqr, verdict);
     }
     XPOSE_CHECK_CUDA(cudaFree(a));
@@ -232,7 +242,7 @@ int run(int reps, const std::vector<std::int64_t>& sides) {
 
 int main(int argc, char** argv) {
   int reps = 20;
-  std::vector<std::int64_t> sides = {16411, 16384};
+  std::vector<Side> sides = {{16411, 16411}, {16384, 16384}};
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--reps" && i + 1 < argc) {
@@ -245,19 +255,23 @@ int main(int argc, char** argv) {
     } else if (a == "--n" && i + 1 < argc) {
       sides.clear();
       for (const std::string& item : split_list(argv[++i])) {
-        long long v = 0;
-        if (!parse_whole(item, 1, 65536, v)) {
-          std::fprintf(stderr, "--n: '%s' is not a matrix side (1 to 65536)\n", item.c_str());
+        const std::size_t colon = item.find(':');
+        long long v = 0, pv = 0;
+        if (!parse_whole(item.substr(0, colon), 1, 65536, v) ||
+            (colon != std::string::npos && !parse_whole(item.substr(colon + 1), v, 65536, pv))) {
+          std::fprintf(stderr,
+                       "--n: '%s' is not a matrix side N (1 to 65536) or N:PITCH (N to 65536)\n",
+                       item.c_str());
           return 2;
         }
-        sides.push_back(v);
+        sides.push_back({v, colon == std::string::npos ? v : pv});
       }
       if (sides.empty()) {
         std::fprintf(stderr, "--n: no sides given\n");
         return 2;
       }
     } else {
-      std::fprintf(stderr, "usage: bench_inplace_pattern [--n N[,N...]] [--reps R]\n");
+      std::fprintf(stderr, "usage: bench_inplace_pattern [--n N[:PITCH][,...]] [--reps R]\n");
       return a == "--help" || a == "-h" ? 0 : 2;
     }
   }

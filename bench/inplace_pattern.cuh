@@ -25,12 +25,35 @@ namespace xpose::bench {
 constexpr std::uint32_t kFlip = 0x80400000u;
 
 struct PatternParams {
-  std::uint32_t* m;     ///< the n x n float32 matrix, rows n elements apart
+  std::uint32_t* m;     ///< the n x n float32 matrix, rows `pitch` elements apart
   std::int64_t n;
+  std::int64_t pitch;   ///< >= n (the in-place transpose itself takes pitch = n only)
   std::uint64_t tiles;  ///< tiles of TS a side: ceil(n / TS)
   std::uint64_t group;  ///< G of the grouped order
   std::uint64_t pairs;  ///< tiles (tiles + 1) / 2
 };
+
+/// Flips the h x w block at (r0, c0) element by element, lanes along its rows (coalesced),
+/// eight elements a thread in flight at a time.
+template <int NT>
+__device__ __forceinline__ void flip_block(const PatternParams& p, std::int64_t r0, std::int64_t c0,
+                                           int h, int w) {
+  constexpr int U = 8;
+#pragma unroll 1
+  for (int base = 0; base < h * w; base += NT * U) {
+    std::uint32_t v[U];
+    std::uint32_t* a[U];
+#pragma unroll
+    for (int u = 0; u < U; ++u) {
+      const int e = base + u * NT + static_cast<int>(threadIdx.x);
+      a[u] = e < h * w ? p.m + (r0 + e / w) * p.pitch + c0 + e % w : nullptr;
+      if (a[u] != nullptr) v[u] = *a[u];
+    }
+#pragma unroll
+    for (int u = 0; u < U; ++u)
+      if (a[u] != nullptr) *a[u] = v[u] ^ kFlip;
+  }
+}
 
 /// Flips the pair (I, J) of TS x TS tiles element by element (edge and diagonal pairs: few).
 template <int TS, int NT>
@@ -39,12 +62,8 @@ __device__ __forceinline__ void flip_pair_generic(const PatternParams& p, kernel
   const std::int64_t c0 = static_cast<std::int64_t>(tp.col) * TS;
   const int h = static_cast<int>(p.n - r0 < TS ? p.n - r0 : TS);
   const int w = static_cast<int>(p.n - c0 < TS ? p.n - c0 : TS);
-#pragma unroll 1
-  for (int e = threadIdx.x; e < h * w; e += NT) {
-    const int i = e / w, j = e % w;
-    p.m[(r0 + i) * p.n + c0 + j] ^= kFlip;
-    if (tp.row != tp.col) p.m[(c0 + j) * p.n + r0 + i] ^= kFlip;
-  }
+  flip_block<NT>(p, r0, c0, h, w);
+  if (tp.row != tp.col) flip_block<NT>(p, c0, r0, w, h);
 }
 
 /// P consecutive pairs of the grouped order (pairs k0 .. k0 + P - 1); returns true, with the
@@ -81,15 +100,15 @@ __global__ void __launch_bounds__(NT, MINB) pattern_strip_elem(PatternParams p) 
     if (!region_or_generic<T, P, NT>(p, k0, first)) continue;
     const std::int64_t r0 = static_cast<std::int64_t>(first.row) * T;
     const std::int64_t c0 = static_cast<std::int64_t>(first.col) * T;
-    std::uint32_t* upper = p.m + r0 * p.n + c0;
-    std::uint32_t* strip = p.m + c0 * p.n + r0;
+    std::uint32_t* upper = p.m + r0 * p.pitch + c0;
+    std::uint32_t* strip = p.m + c0 * p.pitch + r0;
     std::uint32_t u[UP], s[SR][P];
     int shift[SR];
 #pragma unroll
-    for (int a = 0; a < UP; ++a) u[a] = load_word<HINT>(upper + (warp + a * WARPS) * p.n + lane);
+    for (int a = 0; a < UP; ++a) u[a] = load_word<HINT>(upper + (warp + a * WARPS) * p.pitch + lane);
 #pragma unroll
     for (int a = 0; a < SR; ++a) {
-      const std::uint32_t* row = strip + (warp + a * WARPS) * p.n;
+      const std::uint32_t* row = strip + (warp + a * WARPS) * p.pitch;
       const int off = static_cast<int>((reinterpret_cast<std::uintptr_t>(row) / 4) % 32);
       shift[a] = (32 - off) % 32;
 #pragma unroll
@@ -108,7 +127,7 @@ __global__ void __launch_bounds__(NT, MINB) pattern_strip_elem(PatternParams p) 
     if (BARRIER) __syncthreads();
 #pragma unroll
     for (int a = 0; a < SR; ++a) {
-      std::uint32_t* row = strip + (warp + a * WARPS) * p.n;
+      std::uint32_t* row = strip + (warp + a * WARPS) * p.pitch;
 #pragma unroll
       for (int q = 0; q < P; ++q) {
         int e = shift[a] + q * T + lane;
@@ -117,7 +136,7 @@ __global__ void __launch_bounds__(NT, MINB) pattern_strip_elem(PatternParams p) 
       }
     }
 #pragma unroll
-    for (int a = 0; a < UP; ++a) upper[(warp + a * WARPS) * p.n + lane] = u[a];
+    for (int a = 0; a < UP; ++a) upper[(warp + a * WARPS) * p.pitch + lane] = u[a];
     if (BARRIER) __syncthreads();
   }
 }
@@ -142,7 +161,7 @@ __device__ __forceinline__ void region_slot(const PatternParams& p, std::int64_t
     s -= H * WU;
     row = c0 + s / WM, k = s % WM, col0 = r0, width = H;
   }
-  const std::uintptr_t first_byte = reinterpret_cast<std::uintptr_t>(p.m + row * p.n + col0);
+  const std::uintptr_t first_byte = reinterpret_cast<std::uintptr_t>(p.m + row * p.pitch + col0);
   const std::uintptr_t w = (first_byte & ~std::uintptr_t(15)) + std::uintptr_t(k) * 16;
   j0 = static_cast<int>((static_cast<std::intptr_t>(w) - static_cast<std::intptr_t>(first_byte)) /
                         4);
