@@ -228,8 +228,11 @@ int run(int reps, const std::vector<Side>& sides) {
         std::snprintf(verdict, sizeof verdict, "ok");
       else
         std::snprintf(verdict, sizeof verdict, "FAILED: %llu / %llu elements wrong", bad1, bad2);
-      std::printf("%-44s %11s %9.4f %9.1f %7.4f %7.4f %6.2f  %s\n", v.name.c_str(), label, med, gbps, memcpy_gbps > 0 ? gbps / memcpy_gbps : 0.0,
-                  library_gbps > 0 ? gbps / library_gbps : 0.0, iqr, verdict);
+      char vs_mcpy[16] = "-", vs_lib[16] = "-";  // "-": no memcpy / transpose at this side
+      if (memcpy_gbps > 0) std::snprintf(vs_mcpy, sizeof vs_mcpy, "%.4f", gbps / memcpy_gbps);
+      if (library_gbps > 0) std::snprintf(vs_lib, sizeof vs_lib, "%.4f", gbps / library_gbps);
+      std::printf("%-44s %11s %9.4f %9.1f %7s %7s %6.2f  %s\n", v.name.c_str(), label, med, gbps,
+                  vs_mcpy, vs_lib, iqr, verdict);
     }
     XPOSE_CHECK_CUDA(cudaFree(a));
     XPOSE_CHECK_CUDA(cudaFree(b));
