@@ -88,6 +88,16 @@ Variant words(const char* name, int group) {
           }};
 }
 
+template <int TS, int P, int NT, int MINB, int HINT>
+Variant rotated(const char* name, int group) {
+  return {name, Effect::kFlip, [group](std::uint32_t* a, std::uint32_t*, Side n,
+                                       cudaStream_t st) {
+            unsigned blocks = 0;
+            const PatternParams p = params<TS, P>(a, n, group, blocks);
+            pattern_rotated<TS, P, NT, MINB, HINT><<<blocks, NT, 0, st>>>(p);
+          }};
+}
+
 template <int TS, int P, int NT, int MINB>
 Variant words_async(const char* name, int group) {
   return {name, Effect::kFlip, [group](std::uint32_t* a, std::uint32_t*, Side n,
@@ -162,6 +172,10 @@ int run(int reps, const std::vector<Side>& sides) {
       // Staged in shared memory by cp.async (sm_80 onwards), as a kernel of large regions would.
       words_async<64, 1, 256, 3>("square 64, cp.async, t256 b3 G=4", 4),
       words_async<128, 1, 1024, 1>("square 128, cp.async, t1024 G=2", 2),
+      // One element an access, both sides' rows rotated onto 128-byte lines.
+      rotated<64, 1, 512, 2, F>("square 64, rotated, G=4", 4),
+      rotated<128, 1, 1024, 1, F>("square 128, rotated, t1024 G=2", 2),
+      rotated<96, 1, 512, 1, F>("square 96, rotated, t512 G=3", 3),
   };
 
   int failures = 0;

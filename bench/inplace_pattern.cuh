@@ -279,4 +279,72 @@ __global__ void __launch_bounds__(NT, MINB) pattern_words_async(PatternParams p)
   }
 }
 
+/// Region pairs of TS-tiles (P tiles down one tile column, as pattern_words) with one element an
+/// access on both sides and every row rotated as the strip kernel rotates its mirror rows: lane l
+/// takes element (s + 32 q + l) mod width of a row, s the row's first 128-byte line, so each warp
+/// instruction writes within one line (the wrap-around one within two). With P = 1: square
+/// regions with both sides' rows on lines (run 14's super-tiles as a copy). Loads with HINT, all
+/// issued before the first use; a barrier between loads and stores.
+template <int TS, int P, int NT, int MINB, int HINT>
+__global__ void __launch_bounds__(NT, MINB) pattern_rotated(PatternParams p) {
+  using kernels::cuda_tile::load_word;
+  constexpr int H = TS * P, W = TS, WARPS = NT / 32;
+  constexpr int QU = W / 32, QM = H / 32;               // words a lane per row of each side
+  constexpr int RU = H / WARPS, RM = W / WARPS;         // rows a warp of each side
+  static_assert(W % 32 == 0 && H % WARPS == 0 && W % WARPS == 0, "whole rows a warp");
+  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  for (std::uint64_t k0 = static_cast<std::uint64_t>(blockIdx.x) * P; k0 < p.pairs;
+       k0 += static_cast<std::uint64_t>(gridDim.x) * P) {
+    kernels::tri::TilePair first;
+    if (!region_or_generic<TS, P, NT>(p, k0, first)) continue;
+    const std::int64_t r0 = static_cast<std::int64_t>(first.row) * TS;
+    const std::int64_t c0 = static_cast<std::int64_t>(first.col) * TS;
+    std::uint32_t* upper = p.m + r0 * p.pitch + c0;   // H rows of W
+    std::uint32_t* mirror = p.m + c0 * p.pitch + r0;  // W rows of H
+    auto rot = [lane](const std::uint32_t* row, int width, int q) {
+      const int off = static_cast<int>((reinterpret_cast<std::uintptr_t>(row) / 4) % 32);
+      const int e = (32 - off) % 32 + q * 32 + lane;
+      return e >= width ? e - width : e;
+    };
+    std::uint32_t u[RU][QU], m[RM][QM];
+#pragma unroll
+    for (int a = 0; a < RU; ++a) {
+      const std::uint32_t* row = upper + (warp + a * WARPS) * p.pitch;
+#pragma unroll
+      for (int q = 0; q < QU; ++q) u[a][q] = load_word<HINT>(row + rot(row, W, q));
+    }
+#pragma unroll
+    for (int a = 0; a < RM; ++a) {
+      const std::uint32_t* row = mirror + (warp + a * WARPS) * p.pitch;
+#pragma unroll
+      for (int q = 0; q < QM; ++q) m[a][q] = load_word<HINT>(row + rot(row, H, q));
+    }
+#pragma unroll
+    for (int a = 0; a < RU; ++a)
+#pragma unroll
+      for (int q = 0; q < QU; ++q) u[a][q] ^= kFlip;
+#pragma unroll
+    for (int a = 0; a < RM; ++a)
+#pragma unroll
+      for (int q = 0; q < QM; ++q) m[a][q] ^= kFlip;
+    __syncthreads();
+    // As the strip kernel: recompute the addresses from the two bases instead of keeping every
+    // load's 64-bit address live across the barrier.
+    asm volatile("" : "+l"(upper), "+l"(mirror));
+#pragma unroll
+    for (int a = 0; a < RM; ++a) {
+      std::uint32_t* row = mirror + (warp + a * WARPS) * p.pitch;
+#pragma unroll
+      for (int q = 0; q < QM; ++q) row[rot(row, H, q)] = m[a][q];
+    }
+#pragma unroll
+    for (int a = 0; a < RU; ++a) {
+      std::uint32_t* row = upper + (warp + a * WARPS) * p.pitch;
+#pragma unroll
+      for (int q = 0; q < QU; ++q) row[rot(row, W, q)] = u[a][q];
+    }
+    __syncthreads();
+  }
+}
+
 }  // namespace xpose::bench
