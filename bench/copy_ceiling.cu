@@ -29,6 +29,8 @@
 #include "bench/arg_list.h"
 #include "bench/copy_kernels.cuh"
 #include "bench/device_pattern.cuh"
+#include "bench/stats.h"
+#include "bench/timing.cuh"
 #include "kernels/cuda/check.h"
 
 namespace {
@@ -202,16 +204,8 @@ int run(int reps, const std::vector<std::int64_t>& mibs) {
         continue;
       }
       XPOSE_CHECK_CUDA(cudaMemsetAsync(b, 0x5a, bytes, st));
-      std::vector<float> t;
-      for (int r = 0; r < 3 + reps; ++r) {
-        XPOSE_CHECK_CUDA(cudaEventRecord(e0, st));
-        v.run(a, b, words, st);
-        XPOSE_CHECK_CUDA(cudaEventRecord(e1, st));
-        XPOSE_CHECK_CUDA(cudaEventSynchronize(e1));
-        float ms = 0;
-        XPOSE_CHECK_CUDA(cudaEventElapsedTime(&ms, e0, e1));
-        if (r >= 3) t.push_back(ms);
-      }
+      const Spread time =
+          median_spread(time_each_run(st, 3, reps, [&] { v.run(a, b, words, st); }));
       XPOSE_CHECK_CUDA(cudaGetLastError());
       XPOSE_CHECK_CUDA(cudaMemsetAsync(bad, 0, sizeof(*bad), st));
       XPOSE_CHECK_CUDA(cudaMemsetAsync(bad + 1, 0xff, sizeof(*bad), st));
@@ -224,9 +218,7 @@ int run(int reps, const std::vector<std::int64_t>& mibs) {
       unsigned long long nbad = 0;
       XPOSE_CHECK_CUDA(cudaMemcpyAsync(&nbad, bad, sizeof(nbad), cudaMemcpyDeviceToHost, st));
       XPOSE_CHECK_CUDA(cudaStreamSynchronize(st));
-      std::sort(t.begin(), t.end());
-      const double med = t[t.size() / 2];
-      const double iqr = 100.0 * (t[(3 * t.size()) / 4] - t[t.size() / 4]) / med;
+      const double med = time.median, iqr = time.iqr_pct;
       const double gbps = 2.0 * double(bytes) / (med * 1e-3) / 1e9;
       if (memcpy_gbps == 0) memcpy_gbps = gbps;
       failures += nbad != 0;

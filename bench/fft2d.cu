@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "bench/arg_list.h"
+#include "bench/stats.h"
 #include "engine/src/stage_backend.h"
 #include "kernels/cuda/check.h"
 #include "mpi/check.h"
@@ -136,11 +137,6 @@ std::vector<char> gather(const void* mine, std::int64_t count, std::size_t elem)
                               MPI_COMM_WORLD));
   XPOSE_CHECK_MPI(MPI_Type_free(&type));
   return all;
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
 }
 
 double max_over_ranks(double v) {
@@ -257,16 +253,18 @@ int run(const Args& a) {
   XPOSE_CHECK_MPI(MPI_Bcast(&rel, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD));
   const bool ok = rel <= Cufft<Real>::limit && std::isfinite(rel);
   if (me == 0) {
+    const double total_ms = xpose::bench::median_spread(total).median;
+    const double transpose_ms = xpose::bench::median_spread(transpose).median;
     std::printf("fft2d %" PRId64 " x %" PRId64
                 " %s on %d GPU rank(s), %s/%s%s: total %.3f ms, "
                 "transpose %.3f ms (median of %d)\n",
                 R, C, a.single ? "complex64" : "complex128", ranks,
                 xpose::transport_name(plan.transport()), xpose::schedule_name(plan.schedule()),
-                a.inplace ? " in place" : "", median(total), median(transpose), a.reps);
+                a.inplace ? " in place" : "", total_ms, transpose_ms, a.reps);
     std::printf("fft2d relative L2 error %.3e (limit %.0e): %s\n", rel, Cufft<Real>::limit,
                 ok ? "OK" : "FAILED");
     std::printf("RESULT fft2d_%s_error=%.3e ok=%d total_ms=%.4f transpose_ms=%.4f\n",
-                a.single ? "single" : "double", rel, ok ? 1 : 0, median(total), median(transpose));
+                a.single ? "single" : "double", rel, ok ? 1 : 0, total_ms, transpose_ms);
   }
   for (auto e : {e0, e1, e2, e3}) cudaEventDestroy(e);
   cudaFree(d_a);

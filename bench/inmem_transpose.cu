@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "bench/arg_list.h"
+#include "bench/stats.h"
 #include "engine/src/stage_backend.h"
 #include "kernels/cuda/check.h"
 #include "mpi/check.h"
@@ -68,11 +69,6 @@ __global__ void count_wrong(const float2* out, std::int64_t m, std::int64_t rows
     mine += (v.x != float(i + 1) || v.y != float(col0 + j + 1 + b * cols)) ? 1 : 0;
   }
   if (mine) atomicAdd(wrong, mine);
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v.empty() ? 0 : v[v.size() / 2];
 }
 
 double max_over_ranks(double v) {
@@ -194,7 +190,7 @@ class Bench {
       XPOSE_CHECK_CUDA(cudaEventElapsedTime(&ms, e0_, e1_));
       t.push_back(max_over_ranks(ms));
     }
-    return median(t);
+    return xpose::bench::median_spread(t).median;
   }
 
   std::int64_t verify(const void* out) {
@@ -235,7 +231,7 @@ class Bench {
     std::vector<double> t;
     for (int r = 0; r < a_.reps; ++r) t.push_back(once() * 1e3);
     XPOSE_CHECK_MPI(MPI_Type_free(&type));
-    raw_ms_ = median(t);
+    raw_ms_ = xpose::bench::median_spread(t).median;
     rows_.push_back({"raw MPI_Alltoall, host buffers", "-", "-", 0, false, raw_ms_, -1});
   }
 

@@ -27,6 +27,8 @@
 #include "bench/arg_list.h"
 #include "bench/device_pattern.cuh"
 #include "bench/inplace_pattern.cuh"
+#include "bench/stats.h"
+#include "bench/timing.cuh"
 #include "kernels/cuda/check.h"
 #include "kernels/transpose.h"
 
@@ -144,9 +146,6 @@ int run(int reps, const std::vector<Side>& sides) {
               prop.name, sms, 3, reps);
   cudaStream_t st;
   XPOSE_CHECK_CUDA(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking));
-  cudaEvent_t e0, e1;
-  XPOSE_CHECK_CUDA(cudaEventCreate(&e0));
-  XPOSE_CHECK_CUDA(cudaEventCreate(&e1));
   unsigned long long* bad = nullptr;
   XPOSE_CHECK_CUDA(cudaMalloc(&bad, sizeof(*bad)));
 
@@ -213,16 +212,8 @@ int run(int reps, const std::vector<Side>& sides) {
           v.effect == Effect::kCopy ? check(b, true, false, false)
                                     : check(a, false, v.effect == Effect::kTranspose,
                                             v.effect == Effect::kFlip);
-      std::vector<float> t;
-      for (int r = 0; r < 3 + reps; ++r) {
-        XPOSE_CHECK_CUDA(cudaEventRecord(e0, st));
-        v.run(a, b, side, st);
-        XPOSE_CHECK_CUDA(cudaEventRecord(e1, st));
-        XPOSE_CHECK_CUDA(cudaEventSynchronize(e1));
-        float ms = 0;
-        XPOSE_CHECK_CUDA(cudaEventElapsedTime(&ms, e0, e1));
-        if (r >= 3) t.push_back(ms);
-      }
+      const Spread time =
+          median_spread(time_each_run(st, 3, reps, [&] { v.run(a, b, side, st); }));
       XPOSE_CHECK_CUDA(cudaGetLastError());
       const bool odd_runs = (1 + 3 + reps) % 2 == 1;  // an odd count of runs: changed once
       const unsigned long long bad2 =
@@ -230,9 +221,7 @@ int run(int reps, const std::vector<Side>& sides) {
               ? check(b, true, false, false)
               : check(a, false, v.effect == Effect::kTranspose && odd_runs,
                       v.effect == Effect::kFlip && odd_runs);
-      std::sort(t.begin(), t.end());
-      const double med = t[t.size() / 2];
-      const double iqr = 100.0 * (t[(3 * t.size()) / 4] - t[t.size() / 4]) / med;
+      const double med = time.median, iqr = time.iqr_pct;
       const double gbps = 2.0 * double(bytes) / (med * 1e-3) / 1e9;
       if (v.effect == Effect::kCopy && memcpy_gbps == 0) memcpy_gbps = gbps;
       if (v.effect == Effect::kTranspose && library_gbps == 0) library_gbps = gbps;

@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "bench/arg_list.h"
+#include "bench/stats.h"
 #include "bench/device_pattern.cuh"
 #include "kernels/cuda/check.h"
 #include "kernels/cuda/inplace.cuh"
@@ -505,11 +506,8 @@ class Bench {
       XPOSE_CHECK_CUDA(cudaEventElapsedTime(&ms, start_[i], stop_[i]));
       t[i] = ms;
     }
-    std::sort(t.begin(), t.end());
-    const double med =
-        opt_.reps % 2 ? t[opt_.reps / 2] : 0.5 * (t[opt_.reps / 2 - 1] + t[opt_.reps / 2]);
-    const double q1 = t[opt_.reps / 4], q3 = t[(3 * opt_.reps) / 4];
-    return {med, 100.0 * (q3 - q1) / med};
+    const Spread s = median_spread(std::move(t));
+    return {s.median, s.iqr_pct};
   }
 
   // One element size, one shape: every variant on buffers a (input) and b (output / in place).

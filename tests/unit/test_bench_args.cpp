@@ -1,12 +1,13 @@
 // The bench programs' command-line values (bench/arg_list.h): lists split on commas, and whole
-// numbers that are refused, not guessed, when mistyped (bench_kernels and bench_copy_ceiling
-// exit with status 2 on them).
+// numbers that are refused, not guessed, when mistyped (the bench programs exit with status 2
+// on them); and the statistic they report for repeated timings (bench/stats.h).
 #include <gtest/gtest.h>
 
 #include <string>
 #include <vector>
 
 #include "bench/arg_list.h"
+#include "bench/stats.h"
 
 namespace xpose::bench {
 namespace {
@@ -27,6 +28,23 @@ TEST(BenchArgs, ParsesWholeNumbersInRangeOnly) {
   for (const char* bad : {"", "abc", "5x", "0", "100001", "-3", " ", "99999999999999999999999"})
     EXPECT_FALSE(parse_whole(bad, 1, 100000, v)) << "'" << bad << "'";
   EXPECT_EQ(v, -1) << "a refused value leaves the output alone";
+}
+
+TEST(BenchStats, MedianAndInterquartileSpread) {
+  // Odd count, any order: the middle value; quartiles t[n/4] = 2 and t[3n/4] = 4 of 1..5.
+  Spread s = median_spread({5, 1, 4, 2, 3});
+  EXPECT_DOUBLE_EQ(s.median, 3);
+  EXPECT_DOUBLE_EQ(s.iqr_pct, 100.0 * (4 - 2) / 3);
+  // Even count: the mean of the two middle values (not the upper one).
+  s = median_spread({10, 40, 20, 30});
+  EXPECT_DOUBLE_EQ(s.median, 25);
+  EXPECT_DOUBLE_EQ(s.iqr_pct, 100.0 * (40 - 20) / 25);
+  s = median_spread({7});
+  EXPECT_DOUBLE_EQ(s.median, 7);
+  EXPECT_DOUBLE_EQ(s.iqr_pct, 0);
+  s = median_spread({});
+  EXPECT_DOUBLE_EQ(s.median, 0);
+  EXPECT_DOUBLE_EQ(s.iqr_pct, 0);
 }
 
 }  // namespace
