@@ -5,6 +5,8 @@
 // the strip kernel's accesses exactly (the library's f32 kernel where rows are off 32-byte
 // sectors, e.g. odd n), the same regions with 16-byte words, and larger square regions. A copy
 // no faster than the kernel says the kernel is held by its traffic (kernels/NOTES.md, run 18).
+// The "swap" variants are in-place transposes on the rotated squares' traffic (run 19), checked
+// as transposes.
 //
 //   bench_inplace_pattern [--n N[:PITCH][,...]] [--reps R]
 // N:PITCH: rows PITCH elements apart (padded; the copies only, the transpose needs PITCH = N).
@@ -50,6 +52,7 @@ struct Variant {
   std::string name;
   Effect effect;
   std::function<void(std::uint32_t*, std::uint32_t*, Side, cudaStream_t)> run;
+  bool any_pitch = true;  ///< false: runs on dense matrices only (pitch = n)
 };
 
 std::uint64_t tiles_of(std::int64_t n, int ts) {
@@ -97,6 +100,24 @@ Variant rotated(const char* name, int group) {
             unsigned blocks = 0;
             const PatternParams p = params<TS, P>(a, n, group, blocks);
             pattern_rotated<TS, P, NT, MINB, HINT><<<blocks, NT, 0, st>>>(p);
+          }};
+}
+
+template <int TS, int NT, int MINB, int HINT>
+Variant rotated_swap(const char* name, int group) {
+  return {name, Effect::kTranspose, [group](std::uint32_t* a, std::uint32_t*, Side n,
+                                            cudaStream_t st) {
+            unsigned blocks = 0;
+            const PatternParams p = params<TS, 1>(a, n, group, blocks);
+            constexpr std::size_t smem = rotated_swap_smem<TS>();
+            static bool once = [] {
+              XPOSE_CHECK_CUDA(cudaFuncSetAttribute(pattern_rotated_swap<TS, NT, MINB, HINT>,
+                                                    cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                                    static_cast<int>(smem)));
+              return true;
+            }();
+            (void)once;
+            pattern_rotated_swap<TS, NT, MINB, HINT><<<blocks, NT, smem, st>>>(p);
           }};
 }
 
@@ -158,7 +179,8 @@ int run(int reps, const std::vector<Side>& sides) {
       {"library in place (transpose_inplace_cuda)", Effect::kTranspose,
        [](std::uint32_t* a, std::uint32_t*, Side n, cudaStream_t s) {
          xpose::kernels::transpose_inplace_cuda(a, 4, n.n, 1, s);
-       }},
+       },
+       false},
       // The strip kernel's accesses (F32OddN: P = 4, 512 threads, 2 blocks an SM, G = 8,
       // 256-byte fetches on every load).
       strip_elem<4, 512, 2, F, true>("strip 4x32, elements", 8),
@@ -175,6 +197,10 @@ int run(int reps, const std::vector<Side>& sides) {
       rotated<64, 1, 512, 2, F>("square 64, rotated, G=4", 4),
       rotated<128, 1, 1024, 1, F>("square 128, rotated, t1024 G=2", 2),
       rotated<96, 1, 512, 1, F>("square 96, rotated, t512 G=3", 3),
+      // Transposes on the rotated squares' traffic (the two tiles exchanged in shared memory).
+      rotated_swap<64, 512, 2, F>("swap 64, rotated, G=4", 4),
+      rotated_swap<128, 1024, 1, F>("swap 128, rotated, t1024 G=2", 2),
+      rotated_swap<96, 512, 1, F>("swap 96, rotated, t512 G=3", 3),
   };
 
   int failures = 0;
@@ -201,7 +227,7 @@ int run(int reps, const std::vector<Side>& sides) {
     std::snprintf(label, sizeof label, "%lld:%lld", static_cast<long long>(n),
                   static_cast<long long>(pitch));
     for (const Variant& v : variants) {
-      if (v.effect == Effect::kTranspose && pitch != n) continue;  // dense matrices only
+      if (!v.any_pitch && pitch != n) continue;
       fill_kernel<4><<<sms * 8, 256, 0, st>>>(reinterpret_cast<unsigned char*>(a),
                                               static_cast<std::uint64_t>(n) * pitch, seed);
       XPOSE_CHECK_CUDA(cudaMemsetAsync(b, 0x5a, buffer, st));
@@ -224,7 +250,7 @@ int run(int reps, const std::vector<Side>& sides) {
       const double med = time.median, iqr = time.iqr_pct;
       const double gbps = 2.0 * double(bytes) / (med * 1e-3) / 1e9;
       if (v.effect == Effect::kCopy && memcpy_gbps == 0) memcpy_gbps = gbps;
-      if (v.effect == Effect::kTranspose && library_gbps == 0) library_gbps = gbps;
+      if (v.name.rfind("library", 0) == 0 && library_gbps == 0) library_gbps = gbps;
       failures += bad1 != 0 || bad2 != 0;
       char verdict[96];
       if (bad1 == 0 && bad2 == 0)

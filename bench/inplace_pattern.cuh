@@ -347,4 +347,116 @@ __global__ void __launch_bounds__(NT, MINB) pattern_rotated(PatternParams p) {
   }
 }
 
+/// Shared memory of pattern_rotated_swap<TS>: two TS x TS tiles, rows TS + 1 words apart.
+template <int TS>
+__host__ __device__ constexpr std::size_t rotated_swap_smem() {
+  return static_cast<std::size_t>(2 * TS * (TS + 1)) * 4;
+}
+
+/// Transposes the TS x TS tile pair (r0, c0), (c0, r0) (either clipped at the matrix edge; one
+/// tile when r0 == c0) element by element through the two shared tiles A and B (rows TS + 1
+/// words apart): lanes along the rows on both global sides (coalesced). The edge and diagonal
+/// pairs of pattern_rotated_swap (few). Ends with a barrier.
+template <int TS, int NT>
+__device__ __forceinline__ void swap_pair_generic(const PatternParams& p, std::int64_t r0,
+                                                  std::int64_t c0, std::uint32_t* A,
+                                                  std::uint32_t* B) {
+  constexpr int PT = TS + 1;
+  const int h = static_cast<int>(p.n - r0 < TS ? p.n - r0 : TS);  // upper tile: h x w
+  const int w = static_cast<int>(p.n - c0 < TS ? p.n - c0 : TS);
+  const bool diagonal = r0 == c0;
+  for (int e = threadIdx.x; e < h * w; e += NT) A[(e / w) * PT + e % w] = p.m[(r0 + e / w) * p.pitch + c0 + e % w];
+  if (!diagonal)
+    for (int e = threadIdx.x; e < h * w; e += NT) B[(e / h) * PT + e % h] = p.m[(c0 + e / h) * p.pitch + r0 + e % h];
+  __syncthreads();
+  // Mirror tile (w x h) row i, column j <- upper (j, i); upper (i, j) <- mirror (j, i).
+  if (!diagonal)
+    for (int e = threadIdx.x; e < h * w; e += NT) p.m[(c0 + e / h) * p.pitch + r0 + e % h] = A[(e % h) * PT + e / h];
+  const std::uint32_t* src = diagonal ? A : B;
+  for (int e = threadIdx.x; e < h * w; e += NT) p.m[(r0 + e / w) * p.pitch + c0 + e % w] = src[(e % w) * PT + e / w];
+  __syncthreads();
+}
+
+/// An in-place transpose on exactly pattern_rotated's traffic (P = 1): square TS x TS tile
+/// pairs in the grouped order, one element an access, both sides' rows rotated onto 128-byte
+/// lines; the two tiles exchanged through shared memory (rows TS + 1 words apart, so the rotated
+/// row writes and the column reads after the barrier are both free of bank conflicts). Held
+/// against pattern_rotated in the same program, it says what the transposition costs on that
+/// traffic (kernels/NOTES.md, run 19). Diagonal and edge pairs: swap_pair_generic. Dynamic
+/// shared memory: rotated_swap_smem<TS>() bytes.
+template <int TS, int NT, int MINB, int HINT>
+__global__ void __launch_bounds__(NT, MINB) pattern_rotated_swap(PatternParams p) {
+  using kernels::cuda_tile::load_word;
+  extern __shared__ uint4 rotated_swap_raw[];
+  constexpr int PT = TS + 1, WARPS = NT / 32, Q = TS / 32, R = TS / WARPS;
+  static_assert(TS % 32 == 0 && TS % WARPS == 0, "whole rows a warp");
+  auto* A = reinterpret_cast<std::uint32_t*>(rotated_swap_raw);  // upper tile, A[r * PT + c]
+  std::uint32_t* B = A + TS * PT;                                 // mirror tile, the same way
+  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  for (std::uint64_t k = blockIdx.x; k < p.pairs; k += gridDim.x) {
+    const kernels::tri::TilePair tp = kernels::tri::grouped_pair(p.tiles, p.group, k);
+    const std::int64_t r0 = static_cast<std::int64_t>(tp.row) * TS;
+    const std::int64_t c0 = static_cast<std::int64_t>(tp.col) * TS;
+    if (tp.row == tp.col || c0 + TS > p.n) {
+      swap_pair_generic<TS, NT>(p, r0, c0, A, B);
+      continue;
+    }
+    std::uint32_t* upper = p.m + r0 * p.pitch + c0;   // TS rows of TS from (r0, c0)
+    std::uint32_t* mirror = p.m + c0 * p.pitch + r0;  // TS rows of TS from (c0, r0)
+    auto rot = [lane](const std::uint32_t* row, int q) {
+      const int off = static_cast<int>((reinterpret_cast<std::uintptr_t>(row) / 4) % 32);
+      const int e = (32 - off) % 32 + q * 32 + lane;
+      return e >= TS ? e - TS : e;
+    };
+    std::uint32_t u[R][Q], m[R][Q];
+#pragma unroll
+    for (int a = 0; a < R; ++a) {
+      const std::uint32_t* row = upper + (warp + a * WARPS) * p.pitch;
+#pragma unroll
+      for (int q = 0; q < Q; ++q) u[a][q] = load_word<HINT>(row + rot(row, q));
+    }
+#pragma unroll
+    for (int a = 0; a < R; ++a) {
+      const std::uint32_t* row = mirror + (warp + a * WARPS) * p.pitch;
+#pragma unroll
+      for (int q = 0; q < Q; ++q) m[a][q] = load_word<HINT>(row + rot(row, q));
+    }
+#pragma unroll
+    for (int a = 0; a < R; ++a) {
+      const int r = warp + a * WARPS;
+      const std::uint32_t* urow = upper + r * p.pitch;
+      const std::uint32_t* mrow = mirror + r * p.pitch;
+#pragma unroll
+      for (int q = 0; q < Q; ++q) {
+        A[r * PT + rot(urow, q)] = u[a][q];
+        B[r * PT + rot(mrow, q)] = m[a][q];
+      }
+    }
+    __syncthreads();
+    asm volatile("" : "+l"(upper), "+l"(mirror));  // as pattern_rotated
+    // Mirror row r, column e <- upper (e, r); upper row r, column e <- mirror (e, r).
+#pragma unroll
+    for (int a = 0; a < R; ++a) {
+      const int r = warp + a * WARPS;
+      std::uint32_t* row = mirror + r * p.pitch;
+#pragma unroll
+      for (int q = 0; q < Q; ++q) {
+        const int e = rot(row, q);
+        row[e] = A[e * PT + r];
+      }
+    }
+#pragma unroll
+    for (int a = 0; a < R; ++a) {
+      const int r = warp + a * WARPS;
+      std::uint32_t* row = upper + r * p.pitch;
+#pragma unroll
+      for (int q = 0; q < Q; ++q) {
+        const int e = rot(row, q);
+        row[e] = B[e * PT + r];
+      }
+    }
+    __syncthreads();
+  }
+}
+
 }  // namespace xpose::bench
