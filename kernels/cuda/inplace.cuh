@@ -294,6 +294,171 @@ __global__ void __launch_bounds__(C::NT, C::MINB) inplace_strip_kernel(InplacePa
   }
 }
 
+/// Shared memory of inplace_rotated_kernel<T, TS>: two TS x TS tiles of T, rows TS + 1 apart.
+template <class T, int TS>
+constexpr std::size_t rotated_smem_bytes() {
+  return static_cast<std::size_t>(2 * TS * (TS + 1)) * sizeof(T);
+}
+
+/// Swaps the TS x TS tile pair at (r0, c0) and (c0, r0) of matrix `m` (either clipped at the
+/// matrix edge; one tile when r0 == c0) element by element through the shared tiles A and B
+/// (rows TS + 1 apart), lanes along the rows on both global sides. The edge pairs of
+/// inplace_rotated_kernel (few). Ends with a barrier.
+template <class T, int TS, int NT>
+__device__ __forceinline__ void rotated_swap_generic(const InplaceParams& p, char* m,
+                                                     std::int64_t r0, std::int64_t c0, T* A, T* B) {
+  constexpr int PT = TS + 1;
+  const int h = static_cast<int>(p.n - r0 < TS ? p.n - r0 : TS);  // tile (I, J): h x w
+  const int w = static_cast<int>(p.n - c0 < TS ? p.n - c0 : TS);
+  const bool diagonal = r0 == c0;
+  auto at = [&](std::int64_t r, std::int64_t c) {
+    return reinterpret_cast<T*>(m + r * p.pitch_bytes) + c;
+  };
+#pragma unroll 1
+  for (int e = threadIdx.x; e < h * w; e += NT) A[(e / w) * PT + e % w] = *at(r0 + e / w, c0 + e % w);
+  if (!diagonal) {
+#pragma unroll 1
+    for (int e = threadIdx.x; e < h * w; e += NT)
+      B[(e / h) * PT + e % h] = *at(c0 + e / h, r0 + e % h);
+  }
+  __syncthreads();
+  if (!diagonal) {  // tile (J, I), w x h: (i, j) <- (j, i) of tile (I, J)
+#pragma unroll 1
+    for (int e = threadIdx.x; e < h * w; e += NT) *at(c0 + e / h, r0 + e % h) = A[(e % h) * PT + e / h];
+  }
+  const T* src = diagonal ? A : B;
+#pragma unroll 1
+  for (int e = threadIdx.x; e < h * w; e += NT) *at(r0 + e / w, c0 + e % w) = src[(e % w) * PT + e / w];
+  __syncthreads();
+}
+
+/// In place for any n, one element of T an access: square TS x TS tile pairs in the grouped
+/// order, both tiles' rows read and written by warp accesses rotated onto 128-byte lines (lane l
+/// takes element (s + 32 q + l) mod TS of a row, s the row's first line boundary, so all but one
+/// access a row stay on whole lines wherever the row starts), exchanged through two shared tiles
+/// whose rows are TS + 1 elements apart (the rotated row writes and the column reads after the
+/// barrier are free of bank conflicts). Diagonal tiles go through one tile; pairs that the
+/// matrix edge clips through rotated_swap_generic. Its traffic was first timed as a copy
+/// (bench_inplace_pattern, kernels/NOTES.md runs 18-19: square regions with both sides' rows
+/// rotated are the fastest traffic found where rows are off sectors).
+template <class T, int TS, int NT, int MINB, int HINT>
+__global__ void __launch_bounds__(NT, MINB) inplace_rotated_kernel(InplaceParams p) {
+  constexpr int PT = TS + 1, WARPS = NT / 32, Q = TS / 32, R = TS / WARPS;
+  constexpr int LINE = 128 / sizeof(T) > 0 ? 128 / sizeof(T) : 1;  // elements a 128-byte line
+  static_assert(TS % 32 == 0 && TS % WARPS == 0 && NT % 32 == 0, "whole rows a warp");
+  extern __shared__ uint4 inplace_rotated_smem_raw[];
+  T* A = reinterpret_cast<T*>(inplace_rotated_smem_raw);  // tile (I, J), A[r * PT + c]
+  T* B = A + TS * PT;                                      // tile (J, I), the same way
+  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  auto rot = [lane](const char* row, int q) {
+    const int off = static_cast<int>((reinterpret_cast<std::uintptr_t>(row) / sizeof(T)) % LINE);
+    const int e = (LINE - off) % LINE + q * 32 + lane;
+    return e >= TS ? e - TS : e;
+  };
+  for (std::int64_t b = blockIdx.y; b < p.batch; b += gridDim.y) {
+    char* m = p.buf + b * p.stride_bytes;
+    for (std::uint64_t k = blockIdx.x; k < p.blocks; k += gridDim.x) {
+      tri::TilePair tp;
+      pair_of<PairOrder::Grouped>(p, k, tp);
+      const std::int64_t r0 = static_cast<std::int64_t>(tp.row) * TS;
+      const std::int64_t c0 = static_cast<std::int64_t>(tp.col) * TS;
+      if (c0 + TS > p.n) {  // clipped by the matrix edge (c0 >= r0: tile (J, J) bounds both)
+        rotated_swap_generic<T, TS, NT>(p, m, r0, c0, A, B);
+        continue;
+      }
+      const bool diagonal = tp.row == tp.col;
+      char* upper = m + r0 * p.pitch_bytes + c0 * sizeof(T);  // tile (I, J), TS rows
+      char* lower = m + c0 * p.pitch_bytes + r0 * sizeof(T);  // tile (J, I), TS rows
+      T u[R][Q], v[R][Q];
+#pragma unroll
+      for (int a = 0; a < R; ++a) {
+        const char* row = upper + (warp + a * WARPS) * p.pitch_bytes;
+#pragma unroll
+        for (int q = 0; q < Q; ++q)
+          u[a][q] = load_word<HINT>(reinterpret_cast<const T*>(row) + rot(row, q));
+      }
+      if (!diagonal) {
+#pragma unroll
+        for (int a = 0; a < R; ++a) {
+          const char* row = lower + (warp + a * WARPS) * p.pitch_bytes;
+#pragma unroll
+          for (int q = 0; q < Q; ++q)
+            v[a][q] = load_word<HINT>(reinterpret_cast<const T*>(row) + rot(row, q));
+        }
+      }
+#pragma unroll
+      for (int a = 0; a < R; ++a) {
+        const int r = warp + a * WARPS;
+#pragma unroll
+        for (int q = 0; q < Q; ++q) A[r * PT + rot(upper + r * p.pitch_bytes, q)] = u[a][q];
+      }
+      if (!diagonal) {
+#pragma unroll
+        for (int a = 0; a < R; ++a) {
+          const int r = warp + a * WARPS;
+#pragma unroll
+          for (int q = 0; q < Q; ++q) B[r * PT + rot(lower + r * p.pitch_bytes, q)] = v[a][q];
+        }
+      }
+      __syncthreads();
+      // As swap_strip: recompute the addresses from the two bases after the barrier.
+      asm volatile("" : "+l"(upper), "+l"(lower));
+      if (!diagonal) {  // tile (J, I) row r, column e <- tile (I, J) (e, r)
+#pragma unroll
+        for (int a = 0; a < R; ++a) {
+          const int r = warp + a * WARPS;
+          char* row = lower + r * p.pitch_bytes;
+#pragma unroll
+          for (int q = 0; q < Q; ++q) {
+            const int e = rot(row, q);
+            reinterpret_cast<T*>(row)[e] = A[e * PT + r];
+          }
+        }
+      }
+      const T* src = diagonal ? A : B;  // tile (I, J) row r, column e <- (e, r) of the other
+#pragma unroll
+      for (int a = 0; a < R; ++a) {
+        const int r = warp + a * WARPS;
+        char* row = upper + r * p.pitch_bytes;
+#pragma unroll
+        for (int q = 0; q < Q; ++q) {
+          const int e = rot(row, q);
+          reinterpret_cast<T*>(row)[e] = src[e * PT + r];
+        }
+      }
+      __syncthreads();  // the next pair overwrites shared memory
+    }
+  }
+}
+
+/// Launches inplace_rotated_kernel<T, TS, NT, MINB, HINT> (grouped order, G tile rows a group)
+/// over `batch` dense n x n matrices at `buf` on `stream`.
+template <class T, int TS, int NT, int MINB, int HINT>
+void launch_inplace_rotated(void* buf, std::int64_t n, std::int64_t batch, cudaStream_t stream,
+                            int group) {
+  constexpr std::size_t smem = rotated_smem_bytes<T, TS>();
+  auto* kernel = inplace_rotated_kernel<T, TS, NT, MINB, HINT>;
+  const std::uint64_t tiles = static_cast<std::uint64_t>((n + TS - 1) / TS);
+  if (tiles >= (std::uint64_t{1} << 31))
+    throw DimensionMismatch(cat("transpose_inplace_cuda: n = ", n, " is too large"));
+  InplaceParams p;
+  p.buf = static_cast<char*>(buf);
+  p.n = n;
+  p.batch = batch;
+  p.pitch_bytes = n * static_cast<std::int64_t>(sizeof(T));
+  p.stride_bytes = n * n * static_cast<std::int64_t>(sizeof(T));
+  p.tiles = tiles;
+  p.blocks = tri::pair_count(tiles);
+  p.group = group > 1 ? static_cast<std::uint64_t>(group) : 1;
+  const auto gx = static_cast<unsigned>(std::min<std::uint64_t>(p.blocks, 0x7fffffff));
+  const auto gy = static_cast<unsigned>(std::min<std::int64_t>(batch, 65535));
+  cuda_detail::allow_dynamic_smem(kernel, smem);
+  kernel<<<dim3(gx, gy), NT, smem, stream>>>(p);
+  const cudaError_t err = cudaGetLastError();
+  if (err != cudaSuccess)
+    cuda_detail::throw_cuda_error(err, "launch of inplace_rotated_kernel", __FILE__, __LINE__);
+}
+
 /// The same swap for any n (rows not a whole number of 16-byte words apart): C is a SkewConfig
 /// without skew (A_OUT 0, TH == TW). Each tile goes through an element-wise shared tile (skew.cuh's
 /// phases); global accesses are aligned W-byte words, and the words at a tile's edges, which

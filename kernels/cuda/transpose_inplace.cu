@@ -47,6 +47,17 @@ struct Strip {
     cuda_tile::launch_inplace_strip<C, P, ALIGN, SHINT>(buf, n, batch, st, G);
   }
 };
+// inplace_rotated_kernel: TS x TS pairs of elements T, both sides' rows rotated onto 128-byte
+// lines, NT threads, MINB blocks an SM, grouped order with G tile rows a group; any n.
+template <class T, int TS, int NT, int MINB, int G, int HINT>
+struct Rotated {
+  static bool accepts(void* buf, std::int64_t) {
+    return reinterpret_cast<std::uintptr_t>(buf) % sizeof(T) == 0;
+  }
+  static void launch(void* buf, std::int64_t n, std::int64_t batch, cudaStream_t st) {
+    cuda_tile::launch_inplace_rotated<T, TS, NT, MINB, HINT>(buf, n, batch, st, G);
+  }
+};
 // K, only where rows (or the buffer) are off 32-byte sectors. The library runs the grouped order
 // there: its consecutive blocks write side-by-side mirror tiles, so the two pieces of each
 // straddled sector are written close together (run 7, NOTES.md: c128 at 16411² 0.877 against
@@ -200,6 +211,16 @@ const Entry kEntries[] = {
     {4, "strip4-32w4-t512-g8-b2-l128-p256",
      run_kernel<Strip<TileConfig<4, 4, 32, 32, 512, 2, kFetch256>, 8, 4, 128>>},
     {4, "strip8-32w4-t512-g32-b2", run_kernel<Strip<TileConfig<4, 4, 32, 32, 512, 2>, 32, 8>>},
+    // rotP: inplace_rotated_kernel, P x P pairs, one element an access, both sides rotated onto
+    // 128-byte lines (run 19)
+    {4, "rot64-t512-g4-b2-p256", run_kernel<Rotated<std::uint32_t, 64, 512, 2, 4, kFetch256>>},
+    {4, "rot64-t512-g2-b2-p256", run_kernel<Rotated<std::uint32_t, 64, 512, 2, 2, kFetch256>>},
+    {4, "rot64-t512-g8-b2-p256", run_kernel<Rotated<std::uint32_t, 64, 512, 2, 8, kFetch256>>},
+    {4, "rot64-t512-g16-b2-p256", run_kernel<Rotated<std::uint32_t, 64, 512, 2, 16, kFetch256>>},
+    {4, "rot64-t512-g4-b2", run_kernel<Rotated<std::uint32_t, 64, 512, 2, 4, 0>>},
+    {4, "rot64-t256-g4-b4-p256", run_kernel<Rotated<std::uint32_t, 64, 256, 4, 4, kFetch256>>},
+    {4, "rot32-t256-g8-b4-p256", run_kernel<Rotated<std::uint32_t, 32, 256, 4, 8, kFetch256>>},
+    {4, "rot128-t1024-g2-p256", run_kernel<Rotated<std::uint32_t, 128, 1024, 1, 2, kFetch256>>},
     {4, "multi2-32w4-g16-b3", run_kernel<Tiled<TileConfig<4, 4, 32, 32, 256, 3>, kGrp, 16, 2>>},
     {4, "realign-64-stag", run_kernel<Realigned<TileConfig<4, 16, 16, 16, 256>, kStag>>},
     {4, "realign-64-row", run_kernel<Realigned<TileConfig<4, 16, 16, 16, 256>, kRow>>},
@@ -231,6 +252,8 @@ const Entry kEntries[] = {
      run_kernel<Strip<TileConfig<8, 8, 32, 32, 512, 2, kFetch256>, 64, 4, 128>>},
     {8, "strip4-32w8-g16-b2-l128", run_kernel<Strip<TileConfig<8, 8, 32, 32, 256, 2>, 16, 4, 128>>},
     {8, "strip4-32w8-g16-b2", run_kernel<Strip<TileConfig<8, 8, 32, 32, 256, 2>, 16, 4>>},
+    {8, "rot64-t512-g4-b2-p256", run_kernel<Rotated<std::uint64_t, 64, 512, 2, 4, kFetch256>>},
+    {8, "rot32-t256-g8-b4-p256", run_kernel<Rotated<std::uint64_t, 32, 256, 4, 8, kFetch256>>},
     {8, "realign-32-stag", run_kernel<Realigned<TileConfig<8, 16, 16, 16, 256>, kStag>>},
     {8, "realign-32-row", run_kernel<Realigned<TileConfig<8, 16, 16, 16, 256>, kRow>>},
     {8, "realign-64-row-b2", run_kernel<Realigned<TileConfig<8, 16, 32, 32, 256, 2>, kRow>>},
@@ -246,6 +269,7 @@ const Entry kEntries[] = {
     {16, "multi2-32-g32", run_kernel<Tiled<TileConfig<16, 16, 32, 32, 256>, kGrp, 32, 2>>},
     {16, "multi2-32-g32-p256", run_kernel<C128OffSector>},
     {16, "strip2-32-g32", run_kernel<Strip<TileConfig<16, 16, 32, 32, 256>, 32, 2>>},
+    {16, "rot32-t256-g8-b4-p256", run_kernel<Rotated<uint4, 32, 256, 4, 8, kFetch256>>},
     {16, "tile-16-stag", run_kernel<Tiled<TileConfig<16, 16, 16, 16, 256>, kStag>>},
     {16, "tile-16-row", run_kernel<Tiled<TileConfig<16, 16, 16, 16, 256>, kRow>>},
 };
