@@ -340,8 +340,9 @@ __device__ __forceinline__ void rotated_swap_generic(const InplaceParams& p, cha
 /// barrier are free of bank conflicts). Diagonal tiles go through one tile; pairs that the
 /// matrix edge clips through rotated_swap_generic. Its traffic was first timed as a copy
 /// (bench_inplace_pattern, kernels/NOTES.md runs 18-19: square regions with both sides' rows
-/// rotated are the fastest traffic found where rows are off sectors).
-template <class T, int TS, int NT, int MINB, int HINT>
+/// rotated are the fastest traffic found where rows are off sectors). DIAG false: diagonal
+/// pairs element by element too (a candidate, run 19).
+template <class T, int TS, int NT, int MINB, int HINT, bool DIAG = true>
 __global__ void __launch_bounds__(NT, MINB) inplace_rotated_kernel(InplaceParams p) {
   constexpr int PT = TS + 1, WARPS = NT / 32, Q = TS / 32, R = TS / WARPS;
   constexpr int LINE = 128 / sizeof(T) > 0 ? 128 / sizeof(T) : 1;  // elements a 128-byte line
@@ -362,7 +363,8 @@ __global__ void __launch_bounds__(NT, MINB) inplace_rotated_kernel(InplaceParams
       pair_of<PairOrder::Grouped>(p, k, tp);
       const std::int64_t r0 = static_cast<std::int64_t>(tp.row) * TS;
       const std::int64_t c0 = static_cast<std::int64_t>(tp.col) * TS;
-      if (c0 + TS > p.n) {  // clipped by the matrix edge (c0 >= r0: tile (J, J) bounds both)
+      if (c0 + TS > p.n || (!DIAG && tp.row == tp.col)) {  // clipped by the matrix edge
+                                                          // (c0 >= r0: tile (J, J) bounds both)
         rotated_swap_generic<T, TS, NT>(p, m, r0, c0, A, B);
         continue;
       }
@@ -431,13 +433,13 @@ __global__ void __launch_bounds__(NT, MINB) inplace_rotated_kernel(InplaceParams
   }
 }
 
-/// Launches inplace_rotated_kernel<T, TS, NT, MINB, HINT> (grouped order, G tile rows a group)
-/// over `batch` dense n x n matrices at `buf` on `stream`.
-template <class T, int TS, int NT, int MINB, int HINT>
+/// Launches inplace_rotated_kernel<T, TS, NT, MINB, HINT, DIAG> (grouped order, G tile rows a
+/// group) over `batch` dense n x n matrices at `buf` on `stream`.
+template <class T, int TS, int NT, int MINB, int HINT, bool DIAG = true>
 void launch_inplace_rotated(void* buf, std::int64_t n, std::int64_t batch, cudaStream_t stream,
                             int group) {
   constexpr std::size_t smem = rotated_smem_bytes<T, TS>();
-  auto* kernel = inplace_rotated_kernel<T, TS, NT, MINB, HINT>;
+  auto* kernel = inplace_rotated_kernel<T, TS, NT, MINB, HINT, DIAG>;
   const std::uint64_t tiles = static_cast<std::uint64_t>((n + TS - 1) / TS);
   if (tiles >= (std::uint64_t{1} << 31))
     throw DimensionMismatch(cat("transpose_inplace_cuda: n = ", n, " is too large"));

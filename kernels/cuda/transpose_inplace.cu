@@ -49,13 +49,13 @@ struct Strip {
 };
 // inplace_rotated_kernel: TS x TS pairs of elements T, both sides' rows rotated onto 128-byte
 // lines, NT threads, MINB blocks an SM, grouped order with G tile rows a group; any n.
-template <class T, int TS, int NT, int MINB, int G, int HINT>
+template <class T, int TS, int NT, int MINB, int G, int HINT, bool DIAG = true>
 struct Rotated {
   static bool accepts(void* buf, std::int64_t) {
     return reinterpret_cast<std::uintptr_t>(buf) % sizeof(T) == 0;
   }
   static void launch(void* buf, std::int64_t n, std::int64_t batch, cudaStream_t st) {
-    cuda_tile::launch_inplace_rotated<T, TS, NT, MINB, HINT>(buf, n, batch, st, G);
+    cuda_tile::launch_inplace_rotated<T, TS, NT, MINB, HINT, DIAG>(buf, n, batch, st, G);
   }
 };
 // K, only where rows (or the buffer) are off 32-byte sectors. The library runs the grouped order
@@ -221,6 +221,14 @@ const Entry kEntries[] = {
     {4, "rot64-t256-g4-b4-p256", run_kernel<Rotated<std::uint32_t, 64, 256, 4, 4, kFetch256>>},
     {4, "rot32-t256-g8-b4-p256", run_kernel<Rotated<std::uint32_t, 32, 256, 4, 8, kFetch256>>},
     {4, "rot128-t1024-g2-p256", run_kernel<Rotated<std::uint32_t, 128, 1024, 1, 2, kFetch256>>},
+    {4, "rot128-t1024-g1-p256", run_kernel<Rotated<std::uint32_t, 128, 1024, 1, 1, kFetch256>>},
+    {4, "rot128-t1024-g4-p256", run_kernel<Rotated<std::uint32_t, 128, 1024, 1, 4, kFetch256>>},
+    {4, "rot128-t1024-g2", run_kernel<Rotated<std::uint32_t, 128, 1024, 1, 2, 0>>},
+    // -dg: diagonal pairs element by element (as the bench's swap)
+    {4, "rot128-t1024-g2-p256-dg",
+     run_kernel<Rotated<std::uint32_t, 128, 1024, 1, 2, kFetch256, false>>},
+    {4, "rot64-t512-g4-b2-p256-dg",
+     run_kernel<Rotated<std::uint32_t, 64, 512, 2, 4, kFetch256, false>>},
     {4, "multi2-32w4-g16-b3", run_kernel<Tiled<TileConfig<4, 4, 32, 32, 256, 3>, kGrp, 16, 2>>},
     {4, "realign-64-stag", run_kernel<Realigned<TileConfig<4, 16, 16, 16, 256>, kStag>>},
     {4, "realign-64-row", run_kernel<Realigned<TileConfig<4, 16, 16, 16, 256>, kRow>>},
