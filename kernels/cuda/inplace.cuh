@@ -341,9 +341,13 @@ __device__ __forceinline__ void rotated_swap_generic(const InplaceParams& p, cha
 /// matrix edge clips through rotated_swap_generic. Its traffic was first timed as a copy
 /// (bench_inplace_pattern, kernels/NOTES.md runs 18-19: square regions with both sides' rows
 /// rotated are the fastest traffic found where rows are off sectors). DIAG false: diagonal
-/// pairs element by element too (a candidate, run 19).
-template <class T, int TS, int NT, int MINB, int HINT, bool DIAG = true>
+/// pairs element by element too (a candidate, run 19: its loads are then issued in one batch of
+/// 16, and it ran 1 % slower with 128 x 128 pairs; with 64 x 64 pairs the diagonal branch split
+/// the loads into two batches of 8 and cost 5 %).
+template <class T, int TS, int NT, int MINB, int HINT, bool DIAG = true,
+          PairOrder Order = PairOrder::Grouped>
 __global__ void __launch_bounds__(NT, MINB) inplace_rotated_kernel(InplaceParams p) {
+  static_assert(Order != PairOrder::Classic, "every block number must be a pair");
   constexpr int PT = TS + 1, WARPS = NT / 32, Q = TS / 32, R = TS / WARPS;
   constexpr int LINE = 128 / sizeof(T) > 0 ? 128 / sizeof(T) : 1;  // elements a 128-byte line
   static_assert(TS % 32 == 0 && TS % WARPS == 0 && NT % 32 == 0, "whole rows a warp");
@@ -360,7 +364,7 @@ __global__ void __launch_bounds__(NT, MINB) inplace_rotated_kernel(InplaceParams
     char* m = p.buf + b * p.stride_bytes;
     for (std::uint64_t k = blockIdx.x; k < p.blocks; k += gridDim.x) {
       tri::TilePair tp;
-      pair_of<PairOrder::Grouped>(p, k, tp);
+      pair_of<Order>(p, k, tp);
       const std::int64_t r0 = static_cast<std::int64_t>(tp.row) * TS;
       const std::int64_t c0 = static_cast<std::int64_t>(tp.col) * TS;
       if (c0 + TS > p.n || (!DIAG && tp.row == tp.col)) {  // clipped by the matrix edge
@@ -433,13 +437,25 @@ __global__ void __launch_bounds__(NT, MINB) inplace_rotated_kernel(InplaceParams
   }
 }
 
-/// Launches inplace_rotated_kernel<T, TS, NT, MINB, HINT, DIAG> (grouped order, G tile rows a
-/// group) over `batch` dense n x n matrices at `buf` on `stream`.
-template <class T, int TS, int NT, int MINB, int HINT, bool DIAG = true>
+/// Whether the current device lets one block of inplace_rotated_kernel<T, TS> have its shared
+/// memory (128 x 128 f32 pairs: 129 KiB, which sm_80 and newer allow; V100 and K80 do not).
+template <class T, int TS>
+bool rotated_fits_device() {
+  int device = 0, optin = 0;
+  XPOSE_CHECK_CUDA(cudaGetDevice(&device));
+  XPOSE_CHECK_CUDA(
+      cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+  return static_cast<std::size_t>(optin) >= rotated_smem_bytes<T, TS>();
+}
+
+/// Launches inplace_rotated_kernel<T, TS, NT, MINB, HINT, DIAG, Order> (G tile rows a group in
+/// the grouped order) over `batch` dense n x n matrices at `buf` on `stream`.
+template <class T, int TS, int NT, int MINB, int HINT, bool DIAG = true,
+          PairOrder Order = PairOrder::Grouped>
 void launch_inplace_rotated(void* buf, std::int64_t n, std::int64_t batch, cudaStream_t stream,
                             int group) {
   constexpr std::size_t smem = rotated_smem_bytes<T, TS>();
-  auto* kernel = inplace_rotated_kernel<T, TS, NT, MINB, HINT, DIAG>;
+  auto* kernel = inplace_rotated_kernel<T, TS, NT, MINB, HINT, DIAG, Order>;
   const std::uint64_t tiles = static_cast<std::uint64_t>((n + TS - 1) / TS);
   if (tiles >= (std::uint64_t{1} << 31))
     throw DimensionMismatch(cat("transpose_inplace_cuda: n = ", n, " is too large"));

@@ -6,7 +6,10 @@
 // on aligned rows (kernels/NOTES.md, run 7), and each block swaps several consecutive pairs with
 // all their loads issued first (inplace_multi_kernel: 2-20 % faster there, run 8; for 4- and
 // 8-byte elements inplace_strip_kernel, which also reads and writes the mirror tiles' rows from
-// 128-byte line boundaries: 3 % faster again, run 9). The
+// 128-byte line boundaries: 3 % faster again, run 9). For f32 at odd n, since run 19,
+// inplace_rotated_kernel: 128 x 128 pairs, row-wise, both tiles' rows read and written from
+// 128-byte line boundaries and exchanged through shared memory (3.8 % ahead of the strip kernel
+// at 16411²; it needs sm_80's shared memory, older devices keep the strip kernel). The
 // staggered numbering of seed 002 is built and tested too (the "-stag" candidates), but measured
 // 2-4 % slower than row-wise on an H100 on every shape (run 5).
 // (inplace_words_kernel, which keeps 16-byte words for any n, measured slower: kernels/NOTES.md.)
@@ -48,14 +51,17 @@ struct Strip {
   }
 };
 // inplace_rotated_kernel: TS x TS pairs of elements T, both sides' rows rotated onto 128-byte
-// lines, NT threads, MINB blocks an SM, grouped order with G tile rows a group; any n.
-template <class T, int TS, int NT, int MINB, int G, int HINT, bool DIAG = true>
+// lines, NT threads, MINB blocks an SM, grouped order with G tile rows a group (G = 1: row-wise);
+// any n, on devices that give a block the kernel's shared memory.
+template <class T, int TS, int NT, int MINB, int G, int HINT, bool DIAG = true,
+          PairOrder O = PairOrder::Grouped>
 struct Rotated {
   static bool accepts(void* buf, std::int64_t) {
-    return reinterpret_cast<std::uintptr_t>(buf) % sizeof(T) == 0;
+    return reinterpret_cast<std::uintptr_t>(buf) % sizeof(T) == 0 &&
+           cuda_tile::rotated_fits_device<T, TS>();
   }
   static void launch(void* buf, std::int64_t n, std::int64_t batch, cudaStream_t st) {
-    cuda_tile::launch_inplace_rotated<T, TS, NT, MINB, HINT, DIAG>(buf, n, batch, st, G);
+    cuda_tile::launch_inplace_rotated<T, TS, NT, MINB, HINT, DIAG, O>(buf, n, batch, st, G);
   }
 };
 // K, only where rows (or the buffer) are off 32-byte sectors. The library runs the grouped order
@@ -97,9 +103,14 @@ void dispatch(void* buf, std::int64_t n, std::int64_t batch, cudaStream_t stream
 // kFetch256 (run 11, NOTES.md): at 16411² x memcpy f32 0.83 -> 0.859, f64 0.882 -> 0.904 (on
 // the strip's loads too), c128 0.903 -> 0.914; on rows on sectors the loads lose up to 0.3 %
 // with it, so only these take it.
-// f32, one element a word (odd n): 32 x 32 tiles, 4 pairs a block of 512 threads, the mirror
-// strip on 128-byte lines, grouped order, 8 tile rows a group (run 9).
-using F32OddN = Strip<TileConfig<4, 4, 32, 32, 512, 2, kFetch256>, 8, 4, 128, kFetch256>;
+// f32, one element a word (odd n): 128 x 128 pairs, both sides' rows rotated onto 128-byte
+// lines, 1024 threads, row-wise order (run 19: 0.891 x memcpy at 16411², 0.960 x the
+// out-of-place kernel, against the strip kernel's 0.858 / 0.925); its 129 KiB of shared memory a
+// block need sm_80 or newer, so older devices (V100, K80) take the strip kernel: 32 x 32 tiles,
+// 4 pairs a block of 512 threads, the mirror strip on 128-byte lines, grouped order, 8 tile rows
+// a group (run 9).
+using F32OddN = Rotated<std::uint32_t, 128, 1024, 1, 1, kFetch256>;
+using F32OddNStrip = Strip<TileConfig<4, 4, 32, 32, 512, 2, kFetch256>, 8, 4, 128, kFetch256>;
 // f64, odd n: the same with 64 tile rows a group (run 10).
 using F64OddN = Strip<TileConfig<8, 8, 32, 32, 512, 2, kFetch256>, 64, 4, 128, kFetch256>;
 // c128, rows off sectors: 2 pairs a block, grouped order, 32 tile rows at a time (run 8).
@@ -132,7 +143,7 @@ void transpose_inplace_cuda(void* buf, std::size_t elem_size, std::int64_t n, st
       break;
     case 4:
       dispatch<Tiled<TileConfig<4, 16, 16, 16, 256>>, Tiled<TileConfig<4, 8, 32, 32, 256>>,
-               F32OddN>(buf, n, batch, st);
+               F32OddN, F32OddNStrip>(buf, n, batch, st);
       break;
     case 8:
       dispatch<Tiled<TileConfig<8, 16, 16, 16, 256>>, F64OddN>(buf, n, batch, st);
@@ -207,7 +218,7 @@ const Entry kEntries[] = {
      run_kernel<Strip<TileConfig<4, 4, 32, 32, 512, 2>, 4, 4, 128>>},
     {4, "strip4-32w4-t512-g8-b2-l128",
      run_kernel<Strip<TileConfig<4, 4, 32, 32, 512, 2>, 8, 4, 128>>},
-    {4, "strip4-32w4-t512-g8-b2-l128-p256s", run_kernel<F32OddN>},
+    {4, "strip4-32w4-t512-g8-b2-l128-p256s", run_kernel<F32OddNStrip>},
     {4, "strip4-32w4-t512-g8-b2-l128-p256",
      run_kernel<Strip<TileConfig<4, 4, 32, 32, 512, 2, kFetch256>, 8, 4, 128>>},
     {4, "strip8-32w4-t512-g32-b2", run_kernel<Strip<TileConfig<4, 4, 32, 32, 512, 2>, 32, 8>>},
@@ -221,7 +232,9 @@ const Entry kEntries[] = {
     {4, "rot64-t256-g4-b4-p256", run_kernel<Rotated<std::uint32_t, 64, 256, 4, 4, kFetch256>>},
     {4, "rot32-t256-g8-b4-p256", run_kernel<Rotated<std::uint32_t, 32, 256, 4, 8, kFetch256>>},
     {4, "rot128-t1024-g2-p256", run_kernel<Rotated<std::uint32_t, 128, 1024, 1, 2, kFetch256>>},
-    {4, "rot128-t1024-g1-p256", run_kernel<Rotated<std::uint32_t, 128, 1024, 1, 1, kFetch256>>},
+    {4, "rot128-t1024-g1-p256", run_kernel<F32OddN>},
+    {4, "rot128-t1024-stag-p256",
+     run_kernel<Rotated<std::uint32_t, 128, 1024, 1, 1, kFetch256, true, kStag>>},
     {4, "rot128-t1024-g4-p256", run_kernel<Rotated<std::uint32_t, 128, 1024, 1, 4, kFetch256>>},
     {4, "rot128-t1024-g2", run_kernel<Rotated<std::uint32_t, 128, 1024, 1, 2, 0>>},
     // -dg: diagonal pairs element by element (as the bench's swap)
@@ -262,6 +275,8 @@ const Entry kEntries[] = {
     {8, "strip4-32w8-g16-b2", run_kernel<Strip<TileConfig<8, 8, 32, 32, 256, 2>, 16, 4>>},
     {8, "rot64-t512-g4-b2-p256", run_kernel<Rotated<std::uint64_t, 64, 512, 2, 4, kFetch256>>},
     {8, "rot32-t256-g8-b4-p256", run_kernel<Rotated<std::uint64_t, 32, 256, 4, 8, kFetch256>>},
+    {8, "rot64-t512-g1-b2-p256-dg",
+     run_kernel<Rotated<std::uint64_t, 64, 512, 2, 1, kFetch256, false>>},
     {8, "realign-32-stag", run_kernel<Realigned<TileConfig<8, 16, 16, 16, 256>, kStag>>},
     {8, "realign-32-row", run_kernel<Realigned<TileConfig<8, 16, 16, 16, 256>, kRow>>},
     {8, "realign-64-row-b2", run_kernel<Realigned<TileConfig<8, 16, 32, 32, 256, 2>, kRow>>},
