@@ -236,6 +236,9 @@ const Entry kEntries[] = {
     {4, "rot128-t1024-stag-p256",
      run_kernel<Rotated<std::uint32_t, 128, 1024, 1, 1, kFetch256, true, kStag>>},
     {4, "rot128-t1024-g4-p256", run_kernel<Rotated<std::uint32_t, 128, 1024, 1, 4, kFetch256>>},
+    {4, "rot128-t1024-g8-p256", run_kernel<Rotated<std::uint32_t, 128, 1024, 1, 8, kFetch256>>},
+    {4, "rot128-t1024-g12-p256", run_kernel<Rotated<std::uint32_t, 128, 1024, 1, 12, kFetch256>>},
+    {4, "rot128-t1024-g16-p256", run_kernel<Rotated<std::uint32_t, 128, 1024, 1, 16, kFetch256>>},
     {4, "rot128-t1024-g2", run_kernel<Rotated<std::uint32_t, 128, 1024, 1, 2, 0>>},
     // -dg: diagonal pairs element by element (as the bench's swap)
     {4, "rot128-t1024-g2-p256-dg",

@@ -447,7 +447,10 @@ TEST_F(CudaKernels, InPlaceBatchedAndMisaligned) {
     check_inplace(e, 256, 1, 2);
     check_inplace(e, 258, 1);
     check_inplace(e, 260, 1);
+    check_inplace(e, 389, 3, 1);  // 3 x 128 + 5, batched, off alignment: every path of the f32
+                                  // odd-n kernel (128 x 128 pairs, diagonal, edge) in a batch
   }
+  check_inplace(4, 1031, 2);  // f32 odd n, a batch of 2: the rotated kernel's fast pairs
 }
 
 TEST_F(CudaKernels, InPlaceLarger) {
