@@ -13,7 +13,6 @@
 #include <vector>
 
 #include "kernels/cuda/realign.cuh"
-#include "kernels/cuda/rotated.cuh"
 #include "kernels/cuda/skew.cuh"
 #include "kernels/cuda/tiled.cuh"
 #include "kernels/cuda/tma.cuh"
@@ -105,20 +104,6 @@ struct Peeled {
       b.cols = ci;
       E::launch(i8 + ri * s.in_pitch * C::S, o8 + ri * C::S, b, st);
     }
-  }
-};
-
-// rotated_kernel (rotated.cuh): TS x TS tiles, rows rotated onto 128-byte lines on both sides;
-// G as tile_of's group (kColumnMajor: down the tile columns). A candidate (run 19).
-template <class T, int TS, int NT, int MINB, int G, int HINT>
-struct Rotated {
-  static bool accepts(const void* in, const void* out, const TransposeShape&) {
-    return reinterpret_cast<std::uintptr_t>(in) % sizeof(T) == 0 &&
-           reinterpret_cast<std::uintptr_t>(out) % sizeof(T) == 0 &&
-           cuda_tile::rotated_oop_fits_device<T, TS>();
-  }
-  static void launch(const void* in, void* out, const TransposeShape& s, cudaStream_t st) {
-    cuda_tile::launch_rotated<T, TS, NT, MINB, HINT>(in, out, s, st, G);
   }
 };
 
@@ -231,21 +216,6 @@ const Entry kEntries[] = {
     {4, "skew-64x64w16-b4-cm",
      run_kernel<Skewed<SkewConfig<4, 16, 64, 64, 256, 32, 4>, kSkewOrder>>},
     {4, "skew-64x64w16-b4-cm-p256", run_kernel<Skewed<F32Skew, kSkewOrder>>},
-    // rot: rotated_kernel, both sides' rows rotated onto 128-byte lines (run 19)
-    {4, "rot-128x128-t512-b2-cm-p256",
-     run_kernel<Rotated<std::uint32_t, 128, 512, 2, kSkewOrder, cuda_tile::kFetch256>>},
-    {4, "rot-128x128-t512-b2-p256",
-     run_kernel<Rotated<std::uint32_t, 128, 512, 2, 1, cuda_tile::kFetch256>>},
-    {4, "rot-128x128-t512-b2-g4-p256",
-     run_kernel<Rotated<std::uint32_t, 128, 512, 2, 4, cuda_tile::kFetch256>>},
-    {4, "rot-128x128-t1024-b1-cm-p256",
-     run_kernel<Rotated<std::uint32_t, 128, 1024, 1, kSkewOrder, cuda_tile::kFetch256>>},
-    {4, "rot-128x128-t1024-b2-cm-p256",
-     run_kernel<Rotated<std::uint32_t, 128, 1024, 2, kSkewOrder, cuda_tile::kFetch256>>},
-    {4, "rot-64x64-t256-b4-cm-p256",
-     run_kernel<Rotated<std::uint32_t, 64, 256, 4, kSkewOrder, cuda_tile::kFetch256>>},
-    {4, "rot-64x64-t256-b6-cm-p256",
-     run_kernel<Rotated<std::uint32_t, 64, 256, 6, kSkewOrder, cuda_tile::kFetch256>>},
     {4, "rskew-56x64", run_kernel<Realigned<RealignConfig<4, 56, 64, 256>>>},
     {4, "rskew-56x64-b4", run_kernel<Realigned<RealignConfig<4, 56, 64, 256, 4>>>},
     {4, "rskew-56x128-b2", run_kernel<Realigned<RealignConfig<4, 56, 128, 256, 2>>>},
