@@ -239,6 +239,10 @@ const Entry kEntries[] = {
     {4, "rot128-t1024-g8-p256", run_kernel<Rotated<std::uint32_t, 128, 1024, 1, 8, kFetch256>>},
     {4, "rot128-t1024-g12-p256", run_kernel<Rotated<std::uint32_t, 128, 1024, 1, 12, kFetch256>>},
     {4, "rot128-t1024-g16-p256", run_kernel<Rotated<std::uint32_t, 128, 1024, 1, 16, kFetch256>>},
+    {4, "rot128-t1024-g24-p256", run_kernel<Rotated<std::uint32_t, 128, 1024, 1, 24, kFetch256>>},
+    {4, "rot128-t1024-g32-p256", run_kernel<Rotated<std::uint32_t, 128, 1024, 1, 32, kFetch256>>},
+    {4, "rot128-t1024-g48-p256", run_kernel<Rotated<std::uint32_t, 128, 1024, 1, 48, kFetch256>>},
+    {4, "rot128-t1024-g64-p256", run_kernel<Rotated<std::uint32_t, 128, 1024, 1, 64, kFetch256>>},
     {4, "rot128-t1024-g2", run_kernel<Rotated<std::uint32_t, 128, 1024, 1, 2, 0>>},
     // -dg: diagonal pairs element by element (as the bench's swap)
     {4, "rot128-t1024-g2-p256-dg",
