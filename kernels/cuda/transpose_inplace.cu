@@ -7,9 +7,9 @@
 // all their loads issued first (inplace_multi_kernel: 2-20 % faster there, run 8; for 4- and
 // 8-byte elements inplace_strip_kernel, which also reads and writes the mirror tiles' rows from
 // 128-byte line boundaries: 3 % faster again, run 9). For f32 at odd n, since run 19,
-// inplace_rotated_kernel: 128 x 128 pairs, row-wise, both tiles' rows read and written from
-// 128-byte line boundaries and exchanged through shared memory (3.8 % ahead of the strip kernel
-// at 16411²; it needs sm_80's shared memory, older devices keep the strip kernel). The
+// inplace_rotated_kernel: 128 x 128 pairs, 32 tile rows a group, both tiles' rows read and
+// written from 128-byte line boundaries and exchanged through shared memory (5.5 % ahead of the
+// strip kernel at 16411²; it needs sm_80's shared memory, older devices keep the strip kernel). The
 // staggered numbering of seed 002 is built and tested too (the "-stag" candidates), but measured
 // 2-4 % slower than row-wise on an H100 on every shape (run 5).
 // (inplace_words_kernel, which keeps 16-byte words for any n, measured slower: kernels/NOTES.md.)
@@ -104,12 +104,14 @@ void dispatch(void* buf, std::int64_t n, std::int64_t batch, cudaStream_t stream
 // the strip's loads too), c128 0.903 -> 0.914; on rows on sectors the loads lose up to 0.3 %
 // with it, so only these take it.
 // f32, one element a word (odd n): 128 x 128 pairs, both sides' rows rotated onto 128-byte
-// lines, 1024 threads, row-wise order (run 19: 0.891 x memcpy at 16411², 0.960 x the
-// out-of-place kernel, against the strip kernel's 0.858 / 0.925); its 129 KiB of shared memory a
-// block need sm_80 or newer, so older devices (V100, K80) take the strip kernel: 32 x 32 tiles,
+// lines, 1024 threads, grouped order with 32 tile rows a group (run 19, x memcpy: 0.906 at
+// 16411², 0.891 at 24577², 0.898 at 32749², against the strip kernel's 0.859 / 0.842 / 0.847
+// and the row-wise order's 0.892 / 0.867 / 0.848; 16-48 rows a group are within 0.5 % of 32);
+// its 129 KiB of shared memory a block need sm_80 or newer, so older devices (V100, K80) take
+// the strip kernel: 32 x 32 tiles,
 // 4 pairs a block of 512 threads, the mirror strip on 128-byte lines, grouped order, 8 tile rows
 // a group (run 9).
-using F32OddN = Rotated<std::uint32_t, 128, 1024, 1, 1, kFetch256>;
+using F32OddN = Rotated<std::uint32_t, 128, 1024, 1, 32, kFetch256>;
 using F32OddNStrip = Strip<TileConfig<4, 4, 32, 32, 512, 2, kFetch256>, 8, 4, 128, kFetch256>;
 // f64, odd n: the same with 64 tile rows a group (run 10).
 using F64OddN = Strip<TileConfig<8, 8, 32, 32, 512, 2, kFetch256>, 64, 4, 128, kFetch256>;
@@ -232,7 +234,7 @@ const Entry kEntries[] = {
     {4, "rot64-t256-g4-b4-p256", run_kernel<Rotated<std::uint32_t, 64, 256, 4, 4, kFetch256>>},
     {4, "rot32-t256-g8-b4-p256", run_kernel<Rotated<std::uint32_t, 32, 256, 4, 8, kFetch256>>},
     {4, "rot128-t1024-g2-p256", run_kernel<Rotated<std::uint32_t, 128, 1024, 1, 2, kFetch256>>},
-    {4, "rot128-t1024-g1-p256", run_kernel<F32OddN>},
+    {4, "rot128-t1024-g1-p256", run_kernel<Rotated<std::uint32_t, 128, 1024, 1, 1, kFetch256>>},
     {4, "rot128-t1024-stag-p256",
      run_kernel<Rotated<std::uint32_t, 128, 1024, 1, 1, kFetch256, true, kStag>>},
     {4, "rot128-t1024-g4-p256", run_kernel<Rotated<std::uint32_t, 128, 1024, 1, 4, kFetch256>>},
@@ -240,7 +242,7 @@ const Entry kEntries[] = {
     {4, "rot128-t1024-g12-p256", run_kernel<Rotated<std::uint32_t, 128, 1024, 1, 12, kFetch256>>},
     {4, "rot128-t1024-g16-p256", run_kernel<Rotated<std::uint32_t, 128, 1024, 1, 16, kFetch256>>},
     {4, "rot128-t1024-g24-p256", run_kernel<Rotated<std::uint32_t, 128, 1024, 1, 24, kFetch256>>},
-    {4, "rot128-t1024-g32-p256", run_kernel<Rotated<std::uint32_t, 128, 1024, 1, 32, kFetch256>>},
+    {4, "rot128-t1024-g32-p256", run_kernel<F32OddN>},
     {4, "rot128-t1024-g48-p256", run_kernel<Rotated<std::uint32_t, 128, 1024, 1, 48, kFetch256>>},
     {4, "rot128-t1024-g64-p256", run_kernel<Rotated<std::uint32_t, 128, 1024, 1, 64, kFetch256>>},
     {4, "rot128-t1024-g2", run_kernel<Rotated<std::uint32_t, 128, 1024, 1, 2, 0>>},
