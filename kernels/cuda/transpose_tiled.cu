@@ -60,6 +60,29 @@ struct Skewed {
   }
 };
 
+// The skewed kernel in column-major order, where one column of tiles covers at most
+// kSweepRows input rows; taller inputs are split into the fewest groups of tile rows that keep
+// each column sweep under it, groups of equal height (tile_of), column by column inside each.
+// Run 19 (kernels/NOTES.md): the column-major order holds its speed up to 24577 input rows and
+// loses from 30000 on (f32 x memcpy at 32749²: 0.870 against 0.918-0.922 in groups of 64-256
+// tile rows; f64 and c128 2-3 %).
+constexpr std::int64_t kSweepRows = 28672;
+template <class C>
+struct SkewedColumns {
+  static int group(const TransposeShape& s) {
+    if (s.rows <= kSweepRows) return cuda_tile::kColumnMajor;
+    const std::int64_t tiles_y = (s.rows + C::M + C::TH - 1) / C::TH;
+    const std::int64_t sweeps = (s.rows + kSweepRows - 1) / kSweepRows;
+    return static_cast<int>((tiles_y + sweeps - 1) / sweeps);
+  }
+  static bool accepts(const void* in, const void* out, const TransposeShape& s) {
+    return cuda_tile::skew_accepts<C>(in, out, s);
+  }
+  static void launch(const void* in, void* out, const TransposeShape& s, cudaStream_t st) {
+    cuda_tile::launch_skew<C>(in, out, s, st, group(s));
+  }
+};
+
 // The skewed layout with realigned 16-byte words on both sides (realign.cuh): whole-word shared
 // memory instead of the skewed kernel's element-by-element scatter.
 template <class C>
@@ -223,6 +246,7 @@ const Entry kEntries[] = {
     {4, "skew-64x64w16-b4-g64-p256", run_kernel<Skewed<F32Skew, 64>>},
     {4, "skew-64x64w16-b4-g128-p256", run_kernel<Skewed<F32Skew, 128>>},
     {4, "skew-64x64w16-b4-g256-p256", run_kernel<Skewed<F32Skew, 256>>},
+    {4, "skew-64x64w16-b4-sweep-p256", run_kernel<SkewedColumns<F32Skew>>},
     {4, "rskew-56x64", run_kernel<Realigned<RealignConfig<4, 56, 64, 256>>>},
     {4, "rskew-56x64-b4", run_kernel<Realigned<RealignConfig<4, 56, 64, 256, 4>>>},
     {4, "rskew-56x128-b2", run_kernel<Realigned<RealignConfig<4, 56, 128, 256, 2>>>},
@@ -241,6 +265,7 @@ const Entry kEntries[] = {
     {8, "skew-32x64w16-b4-g64", run_kernel<Skewed<F64Skew, 64>>},
     {8, "skew-32x64w16-b4-g128", run_kernel<Skewed<F64Skew, 128>>},
     {8, "skew-32x64w16-b4-g256", run_kernel<Skewed<F64Skew, 256>>},
+    {8, "skew-32x64w16-b4-sweep", run_kernel<SkewedColumns<F64Skew>>},
     {8, "rskew-60x32", run_kernel<Realigned<RealignConfig<8, 60, 32, 256>>>},
     {8, "rskew-60x32-b4", run_kernel<Realigned<RealignConfig<8, 60, 32, 256, 4>>>},
     {8, "rskew-28x64-b4", run_kernel<Realigned<RealignConfig<8, 28, 64, 256, 4>>>},
@@ -258,6 +283,7 @@ const Entry kEntries[] = {
     {16, "skew-32x32-b4-g64", run_kernel<Skewed<C128Skew, 64>>},
     {16, "skew-32x32-b4-g128", run_kernel<Skewed<C128Skew, 128>>},
     {16, "skew-32x32-b4-g256", run_kernel<Skewed<C128Skew, 256>>},
+    {16, "skew-32x32-b4-sweep", run_kernel<SkewedColumns<C128Skew>>},
     {16, "skew-16x64-b4", run_kernel<Skewed<SkewConfig<16, 16, 16, 64, 256, 32, 4>>>},
     {16, "rskew-30x32", run_kernel<Realigned<RealignConfig<16, 30, 32, 256>>>},
     {16, "rskew-62x16-b4", run_kernel<Realigned<RealignConfig<16, 62, 16, 256, 4>>>},
