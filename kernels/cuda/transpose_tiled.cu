@@ -63,10 +63,11 @@ struct Skewed {
 // The skewed kernel in column-major order, where one column of tiles covers at most
 // kSweepRows input rows; taller inputs are split into the fewest groups of tile rows that keep
 // each column sweep under it, groups of equal height (tile_of), column by column inside each.
-// Run 19 (kernels/NOTES.md): the column-major order holds its speed up to 24577 input rows and
-// loses from 30000 on (f32 x memcpy at 32749²: 0.870 against 0.918-0.922 in groups of 64-256
-// tile rows; f64 and c128 2-3 %).
-constexpr std::int64_t kSweepRows = 28672;
+// Run 19 (kernels/NOTES.md): the column-major order holds its speed up to 30000 input rows
+// (there two sweeps were 1.3 % ahead for f32 30000², 0.7-1.7 % behind for f32 30000x20000, f64
+// and c128 30000²) and loses from 32700 on (x memcpy at 32749²: f32 0.870 against 0.919 in two
+// sweeps, f64 0.891 / 0.910, c128 0.897 / 0.913).
+constexpr std::int64_t kSweepRows = 32000;
 template <class C>
 struct SkewedColumns {
   static int group(const TransposeShape& s) {
