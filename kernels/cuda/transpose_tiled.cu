@@ -4,7 +4,8 @@
 // otherwise the skewed kernel (skew.cuh), which takes any layout aligned to the element size and
 // writes no partial sectors, with its blocks running down the columns of tiles for 4-, 8- and
 // 16-byte elements (each output piece then shares its partial lines with the piece of the block
-// just before and just after it). Launched on the caller's stream. The shapes and their measured
+// just before and just after it; for f32 a column sweep stops at 32000 input rows and taller
+// inputs go in groups of tile rows, run 19). Launched on the caller's stream. The shapes and their measured
 // speeds are in kernels/NOTES.md. Below the library entry point: the candidate kernels by name
 // (variants.h), for the tests and bench_kernels --compare (the Hopper TMA kernels of tma.cuh are
 // candidates only).
@@ -63,10 +64,11 @@ struct Skewed {
 // The skewed kernel in column-major order, where one column of tiles covers at most
 // kSweepRows input rows; taller inputs are split into the fewest groups of tile rows that keep
 // each column sweep under it, groups of equal height (tile_of), column by column inside each.
-// Run 19 (kernels/NOTES.md): the column-major order holds its speed up to 30000 input rows
-// (there two sweeps were 1.3 % ahead for f32 30000², 0.7-1.7 % behind for f32 30000x20000, f64
-// and c128 30000²) and loses from 32700 on (x memcpy at 32749²: f32 0.870 against 0.919 in two
-// sweeps, f64 0.891 / 0.910, c128 0.897 / 0.913).
+// The f32 default (run 19, kernels/NOTES.md, f32 x memcpy): column-major holds its speed up to
+// 30000 input rows and falls from 32700 on (32749² 0.870, 45000x20011 0.781, 60000x16411
+// 0.719, 100000x5003 0.693), where two or more sweeps run at 0.882-0.932. f64 and c128 keep the
+// plain column-major order: capped, they gained 2 % on square inputs of 32749 rows and lost 4-7 %
+// on thin tall ones (60000x8191, 100000x5003).
 constexpr std::int64_t kSweepRows = 32000;
 template <class C>
 struct SkewedColumns {
@@ -188,7 +190,7 @@ void transpose_cuda(const void* in, void* out, std::size_t elem_size, const Tran
       dispatch<Tiled<U16Tile>, Skewed<U16Skew>>(in, out, elem_size, s, st);
       break;
     case 4:
-      dispatch<Tiled<F32Tile, 256>, Skewed<F32Skew, kSkewOrder>>(in, out, elem_size, s, st);
+      dispatch<Tiled<F32Tile, 256>, SkewedColumns<F32Skew>>(in, out, elem_size, s, st);
       break;
     case 8:
       dispatch<Tiled<F64Tile, 256>, Skewed<F64Skew, kSkewOrder>>(in, out, elem_size, s, st);
@@ -240,13 +242,7 @@ const Entry kEntries[] = {
     {4, "skew-64x64w16-b4-cm",
      run_kernel<Skewed<SkewConfig<4, 16, 64, 64, 256, 32, 4>, kSkewOrder>>},
     {4, "skew-64x64w16-b4-cm-p256", run_kernel<Skewed<F32Skew, kSkewOrder>>},
-    // -gG: groups of G tile rows, column by column inside a group (tile_of)
-    {4, "skew-64x64w16-b4-p256", run_kernel<Skewed<F32Skew>>},
-    {4, "skew-64x64w16-b4-g16-p256", run_kernel<Skewed<F32Skew, 16>>},
-    {4, "skew-64x64w16-b4-g32-p256", run_kernel<Skewed<F32Skew, 32>>},
-    {4, "skew-64x64w16-b4-g64-p256", run_kernel<Skewed<F32Skew, 64>>},
-    {4, "skew-64x64w16-b4-g128-p256", run_kernel<Skewed<F32Skew, 128>>},
-    {4, "skew-64x64w16-b4-g256-p256", run_kernel<Skewed<F32Skew, 256>>},
+    // -sweep: column-major with the column sweep capped (SkewedColumns), the f32 default
     {4, "skew-64x64w16-b4-sweep-p256", run_kernel<SkewedColumns<F32Skew>>},
     {4, "rskew-56x64", run_kernel<Realigned<RealignConfig<4, 56, 64, 256>>>},
     {4, "rskew-56x64-b4", run_kernel<Realigned<RealignConfig<4, 56, 64, 256, 4>>>},
@@ -262,11 +258,6 @@ const Entry kEntries[] = {
     {8, "skew-64x64w16", run_kernel<Skewed<SkewConfig<8, 16, 64, 64, 256, 32>>>},
     {8, "skew-32x64w16-b4", run_kernel<Skewed<F64Skew>>},
     {8, "skew-32x64w16-b4-cm", run_kernel<Skewed<F64Skew, kSkewOrder>>},
-    {8, "skew-32x64w16-b4-g32", run_kernel<Skewed<F64Skew, 32>>},
-    {8, "skew-32x64w16-b4-g64", run_kernel<Skewed<F64Skew, 64>>},
-    {8, "skew-32x64w16-b4-g128", run_kernel<Skewed<F64Skew, 128>>},
-    {8, "skew-32x64w16-b4-g256", run_kernel<Skewed<F64Skew, 256>>},
-    {8, "skew-32x64w16-b4-sweep", run_kernel<SkewedColumns<F64Skew>>},
     {8, "rskew-60x32", run_kernel<Realigned<RealignConfig<8, 60, 32, 256>>>},
     {8, "rskew-60x32-b4", run_kernel<Realigned<RealignConfig<8, 60, 32, 256, 4>>>},
     {8, "rskew-28x64-b4", run_kernel<Realigned<RealignConfig<8, 28, 64, 256, 4>>>},
@@ -280,11 +271,6 @@ const Entry kEntries[] = {
     {16, "skew-32x32-b3", run_kernel<Skewed<SkewConfig<16, 16, 32, 32, 256, 32, 3>>>},
     {16, "skew-32x32-b4", run_kernel<Skewed<C128Skew>>},
     {16, "skew-32x32-b4-cm", run_kernel<Skewed<C128Skew, kSkewOrder>>},
-    {16, "skew-32x32-b4-g32", run_kernel<Skewed<C128Skew, 32>>},
-    {16, "skew-32x32-b4-g64", run_kernel<Skewed<C128Skew, 64>>},
-    {16, "skew-32x32-b4-g128", run_kernel<Skewed<C128Skew, 128>>},
-    {16, "skew-32x32-b4-g256", run_kernel<Skewed<C128Skew, 256>>},
-    {16, "skew-32x32-b4-sweep", run_kernel<SkewedColumns<C128Skew>>},
     {16, "skew-16x64-b4", run_kernel<Skewed<SkewConfig<16, 16, 16, 64, 256, 32, 4>>>},
     {16, "rskew-30x32", run_kernel<Realigned<RealignConfig<16, 30, 32, 256>>>},
     {16, "rskew-62x16-b4", run_kernel<Realigned<RealignConfig<16, 62, 16, 256, 4>>>},

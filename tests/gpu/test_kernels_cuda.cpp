@@ -423,6 +423,10 @@ TEST_F(CudaKernels, TileGridPast65535) {
 
 TEST_F(CudaKernels, LargerSquareAndRectangular) {
   check_transpose(4, TransposeShape::dense(4099, 2053));
+  // f32 inputs taller than 32000 rows off 256-byte output rows: the skewed kernel in groups of
+  // tile rows (two and three column sweeps), one batched.
+  check_transpose(4, TransposeShape::dense(40001, 37));
+  check_transpose(4, TransposeShape::dense(70003, 5, 2));
   check_transpose(8, TransposeShape::dense(2048, 3072));
   check_transpose(16, TransposeShape::dense(1500, 1700));
   check_transpose(2, TransposeShape::dense(3001, 4096));
