@@ -6,10 +6,12 @@
 // on aligned rows (kernels/NOTES.md, run 7), and each block swaps several consecutive pairs with
 // all their loads issued first (inplace_multi_kernel: 2-20 % faster there, run 8; for 4- and
 // 8-byte elements inplace_strip_kernel, which also reads and writes the mirror tiles' rows from
-// 128-byte line boundaries: 3 % faster again, run 9). For f32 at odd n, since run 19,
-// inplace_rotated_kernel: 128 x 128 pairs, 32 tile rows a group, both tiles' rows read and
-// written from 128-byte line boundaries and exchanged through shared memory (5.5 % ahead of the
-// strip kernel at 16411²; it needs sm_80's shared memory, older devices keep the strip kernel). The
+// 128-byte line boundaries: 3 % faster again, run 9). For f32 wherever rows are off 256 bytes
+// (odd n, and even n such as 16400 or 30000, where the word kernels fell to 0.73-0.80 x
+// memcpy), since run 19, inplace_rotated_kernel: 128 x 128 pairs, 32 tile rows a group, both
+// tiles' rows read and written from 128-byte line boundaries and exchanged through shared memory
+// (5.5 % ahead of the strip kernel at 16411²; it needs sm_80's shared memory, older devices keep
+// the word kernels and the strip kernel). The
 // staggered numbering of seed 002 is built and tested too (the "-stag" candidates), but measured
 // 2-4 % slower than row-wise on an H100 on every shape (run 5).
 // (inplace_words_kernel, which keeps 16-byte words for any n, measured slower: kernels/NOTES.md.)
@@ -76,6 +78,19 @@ struct OffSector : K {
   }
 };
 
+// K, only where every row (and the buffer) starts on a 256-byte boundary. f32 in place runs its
+// word kernels only there: where rows are off 256 bytes they lose to the rotated kernel (run 19,
+// x memcpy: n = 16416 and 20000, rows on 128-byte lines, 0.901 / 0.891 against 0.916 / 0.909;
+// n = 16400, 16392, 16386, 30000, 30002, rows off lines, 0.73-0.80 against 0.88-0.92; on 256
+// bytes, n = 16384 and 24000, 0.958 / 0.950 against 0.942 / 0.927).
+template <class K>
+struct On256 : K {
+  static bool accepts(void* buf, std::int64_t n) {
+    const auto addr = reinterpret_cast<std::uintptr_t>(buf);
+    return (n * K::Config::S) % 256 == 0 && addr % 256 == 0 && K::accepts(buf, n);
+  }
+};
+
 // Tile pairs with realigned 16-byte words (realign.cuh): any n, buffer aligned to the element.
 template <class C, PairOrder O>
 struct Realigned {
@@ -103,16 +118,20 @@ void dispatch(void* buf, std::int64_t n, std::int64_t batch, cudaStream_t stream
 // kFetch256 (run 11, NOTES.md): at 16411² x memcpy f32 0.83 -> 0.859, f64 0.882 -> 0.904 (on
 // the strip's loads too), c128 0.903 -> 0.914; on rows on sectors the loads lose up to 0.3 %
 // with it, so only these take it.
-// f32, one element a word (odd n): 128 x 128 pairs, both sides' rows rotated onto 128-byte
-// lines, 1024 threads, grouped order with 32 tile rows a group (run 19, x memcpy: 0.906 at
+// f32 where rows are off 256 bytes (odd n among them), one element an access: 128 x 128 pairs,
+// both sides' rows rotated onto 128-byte lines, 1024 threads, grouped order with 32 tile rows a
+// group (run 19, x memcpy: 0.906 at
 // 16411², 0.891 at 24577², 0.898 at 32749², against the strip kernel's 0.859 / 0.842 / 0.847
 // and the row-wise order's 0.892 / 0.867 / 0.848; 16-48 rows a group are within 0.5 % of 32);
 // its 129 KiB of shared memory a block need sm_80 or newer, so older devices (V100, K80) take
 // the strip kernel: 32 x 32 tiles,
 // 4 pairs a block of 512 threads, the mirror strip on 128-byte lines, grouped order, 8 tile rows
 // a group (run 9).
-using F32OddN = Rotated<std::uint32_t, 128, 1024, 1, 32, kFetch256>;
-using F32OddNStrip = Strip<TileConfig<4, 4, 32, 32, 512, 2, kFetch256>, 8, 4, 128, kFetch256>;
+using F32Rotated = Rotated<std::uint32_t, 128, 1024, 1, 32, kFetch256>;
+// f32 where the words fit: 64 x 64 pairs of 16-byte words, 32 x 32 of 8-byte words.
+using F32Words16 = Tiled<TileConfig<4, 16, 16, 16, 256>>;
+using F32Words8 = Tiled<TileConfig<4, 8, 32, 32, 256>>;
+using F32Strip = Strip<TileConfig<4, 4, 32, 32, 512, 2, kFetch256>, 8, 4, 128, kFetch256>;
 // f64, odd n: the same with 64 tile rows a group (run 10).
 using F64OddN = Strip<TileConfig<8, 8, 32, 32, 512, 2, kFetch256>, 64, 4, 128, kFetch256>;
 // c128, rows off sectors: 2 pairs a block, grouped order, 32 tile rows at a time (run 8).
@@ -144,8 +163,10 @@ void transpose_inplace_cuda(void* buf, std::size_t elem_size, std::int64_t n, st
                Tiled<TileConfig<2, 2, 32, 32, 256>>>(buf, n, batch, st);
       break;
     case 4:
-      dispatch<Tiled<TileConfig<4, 16, 16, 16, 256>>, Tiled<TileConfig<4, 8, 32, 32, 256>>,
-               F32OddN, F32OddNStrip>(buf, n, batch, st);
+      // Rows on 256 bytes: the word kernels; elsewhere the rotated kernel; where the device
+      // cannot give it its shared memory, the word kernels where the words fit, else the strip.
+      dispatch<On256<F32Words16>, On256<F32Words8>, F32Rotated, F32Words16, F32Words8, F32Strip>(
+          buf, n, batch, st);
       break;
     case 8:
       dispatch<Tiled<TileConfig<8, 16, 16, 16, 256>>, F64OddN>(buf, n, batch, st);
@@ -220,7 +241,7 @@ const Entry kEntries[] = {
      run_kernel<Strip<TileConfig<4, 4, 32, 32, 512, 2>, 4, 4, 128>>},
     {4, "strip4-32w4-t512-g8-b2-l128",
      run_kernel<Strip<TileConfig<4, 4, 32, 32, 512, 2>, 8, 4, 128>>},
-    {4, "strip4-32w4-t512-g8-b2-l128-p256s", run_kernel<F32OddNStrip>},
+    {4, "strip4-32w4-t512-g8-b2-l128-p256s", run_kernel<F32Strip>},
     {4, "strip4-32w4-t512-g8-b2-l128-p256",
      run_kernel<Strip<TileConfig<4, 4, 32, 32, 512, 2, kFetch256>, 8, 4, 128>>},
     {4, "strip8-32w4-t512-g32-b2", run_kernel<Strip<TileConfig<4, 4, 32, 32, 512, 2>, 32, 8>>},
@@ -229,7 +250,7 @@ const Entry kEntries[] = {
     {4, "rot64-t512-g4-b2-p256", run_kernel<Rotated<std::uint32_t, 64, 512, 2, 4, kFetch256>>},
     {4, "rot128-t1024-g1-p256", run_kernel<Rotated<std::uint32_t, 128, 1024, 1, 1, kFetch256>>},
     {4, "rot128-t1024-g16-p256", run_kernel<Rotated<std::uint32_t, 128, 1024, 1, 16, kFetch256>>},
-    {4, "rot128-t1024-g32-p256", run_kernel<F32OddN>},
+    {4, "rot128-t1024-g32-p256", run_kernel<F32Rotated>},
     {4, "rot128-t1024-g64-p256", run_kernel<Rotated<std::uint32_t, 128, 1024, 1, 64, kFetch256>>},
     // -dg: diagonal pairs element by element (as the bench's swap)
     {4, "rot64-t512-g4-b2-p256-dg",
