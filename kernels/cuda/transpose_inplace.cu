@@ -1,7 +1,9 @@
 // In-place square CUDA transpose: the triangular kernel (inplace.cuh): only the T(T+1)/2 tile
 // pairs on or above the diagonal are launched. Per element size, the widest square tile whose
-// words the buffer and n allow, down to one element per access. The pairs are numbered row by
-// row where rows start on 32-byte sectors; where they do not (odd n), in groups of a few tile
+// words the buffer and n allow where rows start on 256-byte boundaries (run 19: elsewhere the
+// kernels below beat the word kernels, by up to 25 %), down to one element per access. The
+// pairs are numbered row by row where rows start on 32-byte sectors; where they do not (odd n),
+// in groups of a few tile
 // rows taken column by column (tri::grouped_pair), which measured 3-14 % faster there and slower
 // on aligned rows (kernels/NOTES.md, run 7), and each block swaps several consecutive pairs with
 // all their loads issued first (inplace_multi_kernel: 2-20 % faster there, run 8; for 4- and
@@ -66,23 +68,15 @@ struct Rotated {
     cuda_tile::launch_inplace_rotated<T, TS, NT, MINB, HINT, DIAG, O>(buf, n, batch, st, G);
   }
 };
-// K, only where rows (or the buffer) are off 32-byte sectors. The library runs the grouped order
-// there: its consecutive blocks write side-by-side mirror tiles, so the two pieces of each
-// straddled sector are written close together (run 7, NOTES.md: c128 at 16411² 0.877 against
-// 0.853 x memcpy row-wise); aligned rows keep the row-wise order, which is faster there.
-template <class K>
-struct OffSector : K {
-  static bool accepts(void* buf, std::int64_t n) {
-    const auto addr = reinterpret_cast<std::uintptr_t>(buf);
-    return ((n * K::Config::S) % 32 != 0 || addr % 32 != 0) && K::accepts(buf, n);
-  }
-};
-
-// K, only where every row (and the buffer) starts on a 256-byte boundary. f32 in place runs its
-// word kernels only there: where rows are off 256 bytes they lose to the rotated kernel (run 19,
-// x memcpy: n = 16416 and 20000, rows on 128-byte lines, 0.901 / 0.891 against 0.916 / 0.909;
-// n = 16400, 16392, 16386, 30000, 30002, rows off lines, 0.73-0.80 against 0.88-0.92; on 256
-// bytes, n = 16384 and 24000, 0.958 / 0.950 against 0.942 / 0.927).
+// K, only where every row (and the buffer) starts on a 256-byte boundary. Every element size of
+// 4 bytes or more runs its word kernels only there (run 19, x memcpy, word kernel against the
+// kernel that takes the other rows: f32 n = 16416 / 20000, rows on 128-byte lines, 0.901 / 0.891
+// against the rotated kernel's 0.916 / 0.909, n = 16400, 16392, 16386, 30000, 30002, rows off
+// lines, 0.73-0.80 against 0.88-0.92, and n = 16384 / 24000, rows on 256 bytes, 0.958 / 0.950
+// against 0.942 / 0.927; f64 n = 16400 / 16392 / 30000 0.908 / 0.746 / 0.890 against the strip
+// kernel's 0.919 / 0.915 / 0.911, n = 16384 / 20000 0.961 / 0.944 against 0.946 / 0.931; c128
+// n = 16392 / 16386 0.916 / 0.860 against the grouped multi-pair kernel's 0.920 / 0.919, n =
+// 16384 0.951 against 0.949).
 template <class K>
 struct On256 : K {
   static bool accepts(void* buf, std::int64_t n) {
@@ -132,9 +126,13 @@ using F32Rotated = Rotated<std::uint32_t, 128, 1024, 1, 32, kFetch256>;
 using F32Words16 = Tiled<TileConfig<4, 16, 16, 16, 256>>;
 using F32Words8 = Tiled<TileConfig<4, 8, 32, 32, 256>>;
 using F32Strip = Strip<TileConfig<4, 4, 32, 32, 512, 2, kFetch256>, 8, 4, 128, kFetch256>;
-// f64, odd n: the same with 64 tile rows a group (run 10).
+// f64 where rows are off 256 bytes (odd n among them): the strip kernel with 64 tile rows a group
+// (run 10).
 using F64OddN = Strip<TileConfig<8, 8, 32, 32, 512, 2, kFetch256>, 64, 4, 128, kFetch256>;
-// c128, rows off sectors: 2 pairs a block, grouped order, 32 tile rows at a time (run 8).
+// c128 where rows are off 256 bytes: 2 pairs a block, grouped order, 32 tile rows at a time (run
+// 8; the grouped order's consecutive blocks write side-by-side mirror tiles, so the pieces of
+// each straddled sector are written close together: run 7, c128 at 16411² 0.877 against 0.853
+// x memcpy row-wise).
 using C128OffSector =
     Tiled<TileConfig<16, 16, 32, 32, 256, 1, kFetch256>, PairOrder::Grouped, 32, 2>;
 
@@ -169,10 +167,10 @@ void transpose_inplace_cuda(void* buf, std::size_t elem_size, std::int64_t n, st
           buf, n, batch, st);
       break;
     case 8:
-      dispatch<Tiled<TileConfig<8, 16, 16, 16, 256>>, F64OddN>(buf, n, batch, st);
+      dispatch<On256<Tiled<TileConfig<8, 16, 16, 16, 256>>>, F64OddN>(buf, n, batch, st);
       break;
     case 16:
-      dispatch<OffSector<C128OffSector>, Tiled<TileConfig<16, 16, 32, 32, 256>>>(buf, n, batch, st);
+      dispatch<On256<Tiled<TileConfig<16, 16, 32, 32, 256>>>, C128OffSector>(buf, n, batch, st);
       break;
     default:
       throw UnsupportedInputError(cat("transpose_inplace_cuda: element size ", elem_size,
