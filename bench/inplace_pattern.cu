@@ -2,11 +2,11 @@
 // square float32 matrices. Beside cudaMemcpy D2D of the same bytes and the library's in-place
 // transpose (transpose_inplace_cuda), it times copies that read the regions an in-place block
 // owns and write every element back where it was read, flipped (bench/inplace_pattern.cuh):
-// the strip kernel's accesses exactly (the library's f32 kernel where rows are off 32-byte
-// sectors, e.g. odd n), the same regions with 16-byte words, and larger square regions. A copy
-// no faster than the kernel says the kernel is held by its traffic (kernels/NOTES.md, run 18).
-// The "swap" variants are in-place transposes on the rotated squares' traffic (run 19), checked
-// as transposes.
+// the strip kernel's accesses exactly (the library's f32 kernel at odd n until run 19), the same
+// regions with 16-byte words, and larger square regions. A copy no faster than the kernel says
+// the kernel is held by its traffic (kernels/NOTES.md, run 18). The "swap" variants are
+// in-place transposes on the rotated squares' traffic (run 19: the prototype of the library's
+// inplace_rotated_kernel, its f32 kernel at odd n since), checked as transposes.
 //
 //   bench_inplace_pattern [--n N[:PITCH][,...]] [--reps R]
 // N:PITCH: rows PITCH elements apart (padded; the copies only, the transpose needs PITCH = N).
@@ -181,7 +181,7 @@ int run(int reps, const std::vector<Side>& sides) {
          xpose::kernels::transpose_inplace_cuda(a, 4, n.n, 1, s);
        },
        false},
-      // The strip kernel's accesses (F32OddN: P = 4, 512 threads, 2 blocks an SM, G = 8,
+      // The strip kernel's accesses (F32Strip: P = 4, 512 threads, 2 blocks an SM, G = 8,
       // 256-byte fetches on every load).
       strip_elem<4, 512, 2, F, true>("strip 4x32, elements", 8),
       strip_elem<4, 512, 2, F, false>("strip 4x32, elements, no barrier", 8),

@@ -6,7 +6,8 @@
 /// shapes or larger ones. bench_inplace_pattern times them beside cudaMemcpy and the library's
 /// in-place transpose (kernels/NOTES.md, run 18): if a copy with exactly the strip kernel's
 /// accesses is no faster than the strip kernel, that kernel is held by its traffic, and only a
-/// traffic whose copy runs faster can help.
+/// traffic whose copy runs faster can help. pattern_rotated_swap (run 19) adds the transposition
+/// to the fastest of those copies, through shared memory, so the two can be held side by side.
 ///
 /// The flip makes the copies checkable: after one run every element is flipped exactly once,
 /// or the check fails (an element missed stays as it was, one taken twice flips back).
