@@ -14,7 +14,6 @@
 #include <vector>
 
 #include "kernels/cuda/realign.cuh"
-#include "kernels/cuda/rotated.cuh"
 #include "kernels/cuda/skew.cuh"
 #include "kernels/cuda/tiled.cuh"
 #include "kernels/cuda/tma.cuh"
@@ -134,20 +133,6 @@ struct Peeled {
   }
 };
 
-// rotated_kernel (rotated.cuh): TS x TS tiles, rows rotated onto 128-byte lines on both sides,
-// P tiles a block; G as tile_of's group (kColumnMajor: down the tile columns). Candidates (run 19).
-template <class T, int TS, int NT, int MINB, int G, int HINT, int P = 1>
-struct Rotated {
-  static bool accepts(const void* in, const void* out, const TransposeShape&) {
-    return reinterpret_cast<std::uintptr_t>(in) % sizeof(T) == 0 &&
-           reinterpret_cast<std::uintptr_t>(out) % sizeof(T) == 0 &&
-           cuda_tile::rotated_oop_fits_device<T, TS, P>();
-  }
-  static void launch(const void* in, void* out, const TransposeShape& s, cudaStream_t st) {
-    cuda_tile::launch_rotated<T, TS, NT, MINB, HINT, P>(in, out, s, st, G);
-  }
-};
-
 #if XPOSE_HAVE_TMA
 // Hopper's bulk tensor copies (tma.cuh): only where the device and the build have sm_90 and the
 // layout is 16-byte aligned; launch() is not used (run_tma decides and launches in one step).
@@ -259,15 +244,6 @@ const Entry kEntries[] = {
     {4, "skew-64x64w16-b4-cm-p256", run_kernel<Skewed<F32Skew, kSkewOrder>>},
     // -sweep: column-major with the column sweep capped (SkewedColumns), the f32 default
     {4, "skew-64x64w16-b4-sweep-p256", run_kernel<SkewedColumns<F32Skew>>},
-    // rot: rotated_kernel, both sides' rows rotated onto 128-byte lines, xP: P tiles a block
-    {4, "rot-128x128-t1024-b1-cm-p256",
-     run_kernel<Rotated<std::uint32_t, 128, 1024, 1, kSkewOrder, cuda_tile::kFetch256>>},
-    {4, "rot-128x128x2-t1024-b1-cm-p256",
-     run_kernel<Rotated<std::uint32_t, 128, 1024, 1, kSkewOrder, cuda_tile::kFetch256, 2>>},
-    {4, "rot-64x64x2-t512-b2-cm-p256",
-     run_kernel<Rotated<std::uint32_t, 64, 512, 2, kSkewOrder, cuda_tile::kFetch256, 2>>},
-    {4, "rot-64x64x4-t512-b2-cm-p256",
-     run_kernel<Rotated<std::uint32_t, 64, 512, 2, kSkewOrder, cuda_tile::kFetch256, 4>>},
     {4, "rskew-56x64", run_kernel<Realigned<RealignConfig<4, 56, 64, 256>>>},
     {4, "rskew-56x64-b4", run_kernel<Realigned<RealignConfig<4, 56, 64, 256, 4>>>},
     {4, "rskew-56x128-b2", run_kernel<Realigned<RealignConfig<4, 56, 128, 256, 2>>>},
