@@ -110,13 +110,7 @@ Variant rotated_swap(const char* name, int group) {
             unsigned blocks = 0;
             const PatternParams p = params<TS, 1>(a, n, group, blocks);
             constexpr std::size_t smem = rotated_swap_smem<TS>();
-            static bool once = [] {
-              XPOSE_CHECK_CUDA(cudaFuncSetAttribute(pattern_rotated_swap<TS, NT, MINB, HINT>,
-                                                    cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                                    static_cast<int>(smem)));
-              return true;
-            }();
-            (void)once;
+            xpose::cuda_detail::allow_dynamic_smem(pattern_rotated_swap<TS, NT, MINB, HINT>, smem);
             pattern_rotated_swap<TS, NT, MINB, HINT><<<blocks, NT, smem, st>>>(p);
           }};
 }
@@ -128,13 +122,7 @@ Variant words_async(const char* name, int group) {
             unsigned blocks = 0;
             const PatternParams p = params<TS, P>(a, n, group, blocks);
             constexpr std::size_t smem = pattern_words_smem<TS, P>();
-            static bool once = [] {
-              XPOSE_CHECK_CUDA(cudaFuncSetAttribute(pattern_words_async<TS, P, NT, MINB>,
-                                                    cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                                    static_cast<int>(smem)));
-              return true;
-            }();
-            (void)once;
+            xpose::cuda_detail::allow_dynamic_smem(pattern_words_async<TS, P, NT, MINB>, smem);
             pattern_words_async<TS, P, NT, MINB><<<blocks, NT, smem, st>>>(p);
           }};
 }

@@ -448,34 +448,15 @@ bool rotated_fits_device() {
   return static_cast<std::size_t>(optin) >= rotated_smem_bytes<T, TS>();
 }
 
-/// Launches inplace_rotated_kernel<T, TS, NT, MINB, HINT, DIAG, Order> (G tile rows a group in
-/// the grouped order) over `batch` dense n x n matrices at `buf` on `stream`.
-template <class T, int TS, int NT, int MINB, int HINT, bool DIAG = true,
-          PairOrder Order = PairOrder::Grouped>
-void launch_inplace_rotated(void* buf, std::int64_t n, std::int64_t batch, cudaStream_t stream,
-                            int group) {
-  constexpr std::size_t smem = rotated_smem_bytes<T, TS>();
-  auto* kernel = inplace_rotated_kernel<T, TS, NT, MINB, HINT, DIAG, Order>;
-  const std::uint64_t tiles = static_cast<std::uint64_t>((n + TS - 1) / TS);
-  if (tiles >= (std::uint64_t{1} << 31))
-    throw DimensionMismatch(cat("transpose_inplace_cuda: n = ", n, " is too large"));
-  InplaceParams p;
-  p.buf = static_cast<char*>(buf);
-  p.n = n;
-  p.batch = batch;
-  p.pitch_bytes = n * static_cast<std::int64_t>(sizeof(T));
-  p.stride_bytes = n * n * static_cast<std::int64_t>(sizeof(T));
-  p.tiles = tiles;
-  p.blocks = tri::pair_count(tiles);
-  p.group = group > 1 ? static_cast<std::uint64_t>(group) : 1;
-  const auto gx = static_cast<unsigned>(std::min<std::uint64_t>(p.blocks, 0x7fffffff));
-  const auto gy = static_cast<unsigned>(std::min<std::int64_t>(batch, 65535));
-  cuda_detail::allow_dynamic_smem(kernel, smem);
-  kernel<<<dim3(gx, gy), NT, smem, stream>>>(p);
-  const cudaError_t err = cudaGetLastError();
-  if (err != cudaSuccess)
-    cuda_detail::throw_cuda_error(err, "launch of inplace_rotated_kernel", __FILE__, __LINE__);
-}
+/// The shape launch_inplace_with needs of inplace_rotated_kernel<T, TS> with NT threads: element
+/// size, tile side, threads, and one of its two shared tiles.
+template <class T, int TS, int NT_>
+struct RotatedShape {
+  static constexpr int S = sizeof(T);
+  static constexpr int TH = TS;
+  static constexpr int NT = NT_;
+  static constexpr std::size_t SMEM_BYTES = rotated_smem_bytes<T, TS>() / 2;
+};
 
 /// The same swap for any n (rows not a whole number of 16-byte words apart): C is a SkewConfig
 /// without skew (A_OUT 0, TH == TW). Each tile goes through an element-wise shared tile (skew.cuh's
@@ -526,7 +507,8 @@ void inplace_prepare(void (*kernel)(InplaceParams)) {
 }
 
 /// Launches one of the in-place kernels of C and Order (inplace_kernel, inplace_words_kernel,
-/// inplace_realign_kernel, inplace_multi_kernel with P pairs a block: they share InplaceParams
+/// inplace_realign_kernel, inplace_multi_kernel with P pairs a block, inplace_strip_kernel,
+/// inplace_rotated_kernel with C a RotatedShape: they share InplaceParams
 /// and the grid) over `batch` dense n x n matrices at `buf` on `stream`: one block per P tile
 /// pairs, or at most `max_blocks` (a persistent grid) when that is > 0. `name` names the kernel
 /// in a launch error.
@@ -580,6 +562,17 @@ void launch_inplace_strip(void* buf, std::int64_t n, std::int64_t batch, cudaStr
   launch_inplace_with<C, PairOrder::Grouped, P>(inplace_strip_kernel<C, P, ALIGN, SHINT>,
                                                 "inplace_strip_kernel", buf, n, batch, stream, 0,
                                                 group);
+}
+
+/// Launches inplace_rotated_kernel<T, TS, NT, MINB, HINT, DIAG, Order> (G tile rows a group in
+/// the grouped order) over `batch` dense n x n matrices at `buf` on `stream`.
+template <class T, int TS, int NT, int MINB, int HINT, bool DIAG = true,
+          PairOrder Order = PairOrder::Grouped>
+void launch_inplace_rotated(void* buf, std::int64_t n, std::int64_t batch, cudaStream_t stream,
+                            int group) {
+  launch_inplace_with<RotatedShape<T, TS, NT>, Order>(
+      inplace_rotated_kernel<T, TS, NT, MINB, HINT, DIAG, Order>, "inplace_rotated_kernel", buf,
+      n, batch, stream, 0, group);
 }
 
 /// Launches inplace_words_kernel<C, Order> (any n) over `batch` dense n x n matrices at `buf`.
