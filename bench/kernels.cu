@@ -15,7 +15,8 @@
 // 16384^2, 32768^2, 20000x30000, 16411^2) with every candidate (or the --variant ones), 2 warm-up
 // + 10 timed runs unless --reps says otherwise, then a table of the winner per shape. --list:
 // the candidates' names per element size (no GPU needed). --shapes: these shapes instead of the
-// goal shapes (each at most 32768^2 elements of 16 bytes); --types: only these of f32, f64, c128.
+// goal shapes (each at most 32768^2 elements of 16 bytes); --types: only these of f32, f64, c128
+// (u8 and u16, which the default table runs at 16384^2 only, run on the shapes when named).
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 
@@ -439,9 +440,10 @@ struct Options {
   std::vector<std::string> variants;  // --variant: candidates by name
   bool compare = false;
   std::vector<std::pair<std::int64_t, std::int64_t>> shapes;  // --shapes: rows x cols
-  std::vector<std::string> types;                             // --types: f32, f64, c128
-  bool has_type(const char* t) const {
-    return types.empty() || std::find(types.begin(), types.end(), t) != types.end();
+  std::vector<std::string> types;                             // --types: f32, f64, c128, u8, u16
+  bool has_type(const char* t) const { return types.empty() || names_type(t); }
+  bool names_type(const char* t) const {
+    return std::find(types.begin(), types.end(), t) != types.end();
   }
 };
 
@@ -773,6 +775,11 @@ int run(const Options& opt) {
         bench.run_case<1>("u8", 16384, 16384, a, b, rows);
         bench.run_case<2>("u16", 16384, 16384, a, b, rows);
       }
+      // 1- and 2-byte elements on the shapes only when --types names them.
+      if (opt.names_type("u8"))
+        for (const Shape& s : shapes) bench.run_case<1>("u8", s.r, s.c, a, b, rows);
+      if (opt.names_type("u16"))
+        for (const Shape& s : shapes) bench.run_case<2>("u16", s.r, s.c, a, b, rows);
       XPOSE_CHECK_CUDA(cudaFree(a));
       XPOSE_CHECK_CUDA(cudaFree(b));
     }
@@ -870,8 +877,8 @@ int main(int argc, char** argv) {
       }
     } else if (a == "--types") {
       for (const std::string& t : split_list(next())) {
-        if (t != "f32" && t != "f64" && t != "c128") {
-          std::fprintf(stderr, "--types: '%s' is not one of f32, f64, c128\n", t.c_str());
+        if (t != "f32" && t != "f64" && t != "c128" && t != "u8" && t != "u16") {
+          std::fprintf(stderr, "--types: '%s' is not one of f32, f64, c128, u8, u16\n", t.c_str());
           return 2;
         }
         opt.types.push_back(t);
@@ -883,7 +890,7 @@ int main(int argc, char** argv) {
           stderr,
           "usage: bench_kernels [--csv FILE] [--reps N] [--huge] [--huge-only] [--quick] [--extra] "
           "[--filter WORD] [--variant NAME[,NAME...]] [--compare] [--list] [--shapes RxC[,RxC...]] "
-          "[--types f32|f64|c128[,...]]\n");
+          "[--types f32|f64|c128|u8|u16[,...]]\n");
       return 2;
     }
   }

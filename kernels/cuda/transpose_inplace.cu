@@ -213,8 +213,12 @@ constexpr PairOrder kGrp = PairOrder::Grouped;
 const Entry kEntries[] = {
     {1, "tile-128w16-stag", run_kernel<Tiled<TileConfig<1, 16, 8, 8, 64>, kStag>>},
     {1, "tile-128w16-row", run_kernel<Tiled<TileConfig<1, 16, 8, 8, 64>, kRow>>},
+    {1, "tile-32w4-row", run_kernel<Tiled<TileConfig<1, 4, 32, 32, 256>, kRow>>},
+    {1, "tile-32w1-row", run_kernel<Tiled<TileConfig<1, 1, 32, 32, 256>, kRow>>},
     {2, "tile-64w16-stag", run_kernel<Tiled<TileConfig<2, 16, 8, 8, 64>, kStag>>},
     {2, "tile-64w16-row", run_kernel<Tiled<TileConfig<2, 16, 8, 8, 64>, kRow>>},
+    {2, "tile-32w4-row", run_kernel<Tiled<TileConfig<2, 4, 32, 32, 256>, kRow>>},
+    {2, "tile-32w2-row", run_kernel<Tiled<TileConfig<2, 2, 32, 32, 256>, kRow>>},
     // f32
     {4, "tile-64w16-stag", run_kernel<Tiled<TileConfig<4, 16, 16, 16, 256>, kStag>>},
     {4, "tile-64w16-row", run_kernel<Tiled<TileConfig<4, 16, 16, 16, 256>, kRow>>},
