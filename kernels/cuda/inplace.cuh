@@ -294,20 +294,30 @@ __global__ void __launch_bounds__(C::NT, C::MINB) inplace_strip_kernel(InplacePa
   }
 }
 
-/// Shared memory of inplace_rotated_kernel<T, TS>: two TS x TS tiles of T, rows TS + 1 apart.
+/// Row pitch, in elements, of inplace_rotated_kernel's shared tiles: an odd number of 4-byte
+/// banks a row, so that 32 consecutive rows of one column fall on 32 distinct banks (TS + 1 for
+/// 4-, 8- and 16-byte elements; for 1- and 2-byte ones TS + 1 would put 4 or 2 consecutive rows
+/// on one bank, so one word more: TS + 4 / TS + 2, with TS a multiple of 32).
+template <class T, int TS>
+constexpr int rotated_pitch() {
+  return sizeof(T) >= 4 ? TS + 1 : TS + static_cast<int>(4 / sizeof(T));
+}
+
+/// Shared memory of inplace_rotated_kernel<T, TS>: two TS x TS tiles of T, rows rotated_pitch
+/// apart.
 template <class T, int TS>
 constexpr std::size_t rotated_smem_bytes() {
-  return static_cast<std::size_t>(2 * TS * (TS + 1)) * sizeof(T);
+  return static_cast<std::size_t>(2 * TS * rotated_pitch<T, TS>()) * sizeof(T);
 }
 
 /// Swaps the TS x TS tile pair at (r0, c0) and (c0, r0) of matrix `m` (either clipped at the
 /// matrix edge; one tile when r0 == c0) element by element through the shared tiles A and B
-/// (rows TS + 1 apart), lanes along the rows on both global sides. The edge pairs of
+/// (rows rotated_pitch apart), lanes along the rows on both global sides. The edge pairs of
 /// inplace_rotated_kernel (few). Ends with a barrier.
 template <class T, int TS, int NT>
 __device__ __forceinline__ void rotated_swap_generic(const InplaceParams& p, char* m,
                                                      std::int64_t r0, std::int64_t c0, T* A, T* B) {
-  constexpr int PT = TS + 1;
+  constexpr int PT = rotated_pitch<T, TS>();
   const int h = static_cast<int>(p.n - r0 < TS ? p.n - r0 : TS);  // tile (I, J): h x w
   const int w = static_cast<int>(p.n - c0 < TS ? p.n - c0 : TS);
   const bool diagonal = r0 == c0;
@@ -336,8 +346,8 @@ __device__ __forceinline__ void rotated_swap_generic(const InplaceParams& p, cha
 /// order, both tiles' rows read and written by warp accesses rotated onto 128-byte lines (lane l
 /// takes element (s + 32 q + l) mod TS of a row, s the row's first line boundary, so all but one
 /// access a row stay on whole lines wherever the row starts), exchanged through two shared tiles
-/// whose rows are TS + 1 elements apart (the rotated row writes and the column reads after the
-/// barrier are free of bank conflicts). Diagonal tiles go through one tile; pairs that the
+/// whose rows are rotated_pitch elements apart (the rotated row writes and the column reads
+/// after the barrier are free of bank conflicts). Diagonal tiles go through one tile; pairs that the
 /// matrix edge clips through rotated_swap_generic. Its traffic was first timed as a copy
 /// (bench_inplace_pattern, kernels/NOTES.md runs 18-19: square regions with both sides' rows
 /// rotated are the fastest traffic found where rows are off sectors). DIAG false: diagonal
@@ -348,7 +358,7 @@ template <class T, int TS, int NT, int MINB, int HINT, bool DIAG = true,
           PairOrder Order = PairOrder::Grouped>
 __global__ void __launch_bounds__(NT, MINB) inplace_rotated_kernel(InplaceParams p) {
   static_assert(Order != PairOrder::Classic, "every block number must be a pair");
-  constexpr int PT = TS + 1, WARPS = NT / 32, Q = TS / 32, R = TS / WARPS;
+  constexpr int PT = rotated_pitch<T, TS>(), WARPS = NT / 32, Q = TS / 32, R = TS / WARPS;
   constexpr int LINE = 128 / sizeof(T) > 0 ? 128 / sizeof(T) : 1;  // elements a 128-byte line
   static_assert(TS % 32 == 0 && TS % WARPS == 0 && NT % 32 == 0, "whole rows a warp");
   extern __shared__ uint4 inplace_rotated_smem_raw[];

@@ -215,10 +215,12 @@ const Entry kEntries[] = {
     {1, "tile-128w16-row", run_kernel<Tiled<TileConfig<1, 16, 8, 8, 64>, kRow>>},
     {1, "tile-32w4-row", run_kernel<Tiled<TileConfig<1, 4, 32, 32, 256>, kRow>>},
     {1, "tile-32w1-row", run_kernel<Tiled<TileConfig<1, 1, 32, 32, 256>, kRow>>},
+    {1, "rot128-t1024-g32", run_kernel<Rotated<std::uint8_t, 128, 1024, 1, 32, 0>>},
     {2, "tile-64w16-stag", run_kernel<Tiled<TileConfig<2, 16, 8, 8, 64>, kStag>>},
     {2, "tile-64w16-row", run_kernel<Tiled<TileConfig<2, 16, 8, 8, 64>, kRow>>},
     {2, "tile-32w4-row", run_kernel<Tiled<TileConfig<2, 4, 32, 32, 256>, kRow>>},
     {2, "tile-32w2-row", run_kernel<Tiled<TileConfig<2, 2, 32, 32, 256>, kRow>>},
+    {2, "rot128-t1024-g32", run_kernel<Rotated<std::uint16_t, 128, 1024, 1, 32, 0>>},
     // f32
     {4, "tile-64w16-stag", run_kernel<Tiled<TileConfig<4, 16, 16, 16, 256>, kStag>>},
     {4, "tile-64w16-row", run_kernel<Tiled<TileConfig<4, 16, 16, 16, 256>, kRow>>},

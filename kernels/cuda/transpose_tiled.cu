@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "kernels/cuda/realign.cuh"
+#include "kernels/cuda/rotated.cuh"
 #include "kernels/cuda/skew.cuh"
 #include "kernels/cuda/tiled.cuh"
 #include "kernels/cuda/tma.cuh"
@@ -133,6 +134,20 @@ struct Peeled {
   }
 };
 
+// rotated_kernel (rotated.cuh): TS x TS tiles, rows rotated onto 128-byte lines on both sides;
+// G as tile_of's group (kColumnMajor: down the tile columns).
+template <class T, int TS, int NT, int MINB, int G, int HINT>
+struct Rotated {
+  static bool accepts(const void* in, const void* out, const TransposeShape&) {
+    return reinterpret_cast<std::uintptr_t>(in) % sizeof(T) == 0 &&
+           reinterpret_cast<std::uintptr_t>(out) % sizeof(T) == 0 &&
+           cuda_tile::rotated_oop_fits_device<T, TS>();
+  }
+  static void launch(const void* in, void* out, const TransposeShape& s, cudaStream_t st) {
+    cuda_tile::launch_rotated<T, TS, NT, MINB, HINT>(in, out, s, st, G);
+  }
+};
+
 #if XPOSE_HAVE_TMA
 // Hopper's bulk tensor copies (tma.cuh): only where the device and the build have sm_90 and the
 // layout is 16-byte aligned; launch() is not used (run_tma decides and launches in one step).
@@ -233,8 +248,14 @@ struct Entry {
 const Entry kEntries[] = {
     {1, "tile-128x128w16", run_kernel<Tiled<U8Tile>>},
     {1, "skew-128x64w16", run_kernel<Skewed<U8Skew>>},
+    {1, "rot-128x128-t1024-b1-cm", run_kernel<Rotated<std::uint8_t, 128, 1024, 1, kSkewOrder, 0>>},
+    {1, "rot-128x128-t512-b3-cm", run_kernel<Rotated<std::uint8_t, 128, 512, 3, kSkewOrder, 0>>},
+    {1, "rot-128x128-t512-b3", run_kernel<Rotated<std::uint8_t, 128, 512, 3, 1, 0>>},
     {2, "tile-64x64w16", run_kernel<Tiled<U16Tile>>},
     {2, "skew-64x64w16", run_kernel<Skewed<U16Skew>>},
+    {2, "rot-128x128-t1024-b1-cm", run_kernel<Rotated<std::uint16_t, 128, 1024, 1, kSkewOrder, 0>>},
+    {2, "rot-128x128-t512-b3-cm", run_kernel<Rotated<std::uint16_t, 128, 512, 3, kSkewOrder, 0>>},
+    {2, "rot-128x128-t512-b3", run_kernel<Rotated<std::uint16_t, 128, 512, 3, 1, 0>>},
     // f32
     {4, "tile-64x64w8", run_kernel<Tiled<F32Tile>>},
     {4, "peel-64x64w8", run_kernel<Peeled<F32Tile, Skewed<F32Skew, kSkewOrder>>>},

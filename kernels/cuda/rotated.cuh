@@ -1,0 +1,115 @@
+/// @file
+/// The out-of-place transpose on the traffic of inplace_rotated_kernel (inplace.cuh): square
+/// TS x TS tiles, one element an access, the input tile's rows and the output piece's rows each
+/// read or written by warp accesses rotated onto 128-byte lines (lane l takes element
+/// (s + 32 q + l) mod TS of a row, s the row's first line boundary), one shared tile with rows
+/// rotated_pitch apart between them. Candidates (kernels/NOTES.md, run 19): for f32 it measured
+/// behind the skewed kernel; for 1- and 2-byte elements see call 20.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+
+#include "kernels/cuda/check.h"
+#include "kernels/cuda/inplace.cuh"
+#include "kernels/cuda/tile.cuh"
+#include "kernels/transpose.h"
+
+namespace xpose::kernels::cuda_tile {
+
+/// Shared memory of rotated_kernel<T, TS>: one TS x TS tile of T, rows rotated_pitch apart.
+template <class T, int TS>
+constexpr std::size_t rotated_oop_smem_bytes() {
+  return rotated_smem_bytes<T, TS>() / 2;
+}
+
+/// See the file comment. Tiles clipped by the matrix edge go element by element through the same
+/// shared tile, lanes along the rows on both sides.
+template <class T, int TS, int NT, int MINB, int HINT>
+__global__ void __launch_bounds__(NT, MINB) rotated_kernel(TiledParams p) {
+  constexpr int PT = rotated_pitch<T, TS>(), WARPS = NT / 32, Q = TS / 32, R = TS / WARPS;
+  constexpr int LINE = 128 / sizeof(T) > 0 ? 128 / sizeof(T) : 1;  // elements a 128-byte line
+  static_assert(TS % 32 == 0 && TS % WARPS == 0 && NT % 32 == 0, "whole rows a warp");
+  extern __shared__ uint4 rotated_smem_raw[];
+  T* A = reinterpret_cast<T*>(rotated_smem_raw);  // the input tile, A[r * PT + c]
+  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  auto rot = [lane](const char* row, int q) {
+    const int off = static_cast<int>((reinterpret_cast<std::uintptr_t>(row) / sizeof(T)) % LINE);
+    const int e = (LINE - off) % LINE + q * 32 + lane;
+    return e >= TS ? e - TS : e;
+  };
+  for_each_tile(p, TS, TS, [&](const char* in, char* out, std::int64_t r0, std::int64_t c0) {
+    if (r0 + TS > p.rows || c0 + TS > p.cols) {  // clipped: h x w, element by element
+      const int h = static_cast<int>(std::min<std::int64_t>(TS, p.rows - r0));
+      const int w = static_cast<int>(std::min<std::int64_t>(TS, p.cols - c0));
+#pragma unroll 1
+      for (int e = threadIdx.x; e < h * w; e += NT)
+        A[(e / w) * PT + e % w] =
+            reinterpret_cast<const T*>(in + (r0 + e / w) * p.in_pitch_bytes)[c0 + e % w];
+      __syncthreads();
+#pragma unroll 1
+      for (int e = threadIdx.x; e < h * w; e += NT)
+        reinterpret_cast<T*>(out + (c0 + e / h) * p.out_pitch_bytes)[r0 + e % h] =
+            A[(e % h) * PT + e / h];
+      __syncthreads();
+      return;
+    }
+    const char* src = in + r0 * p.in_pitch_bytes + c0 * sizeof(T);  // TS input rows
+    char* dst = out + c0 * p.out_pitch_bytes + r0 * sizeof(T);      // TS output rows
+    T u[R][Q];
+#pragma unroll
+    for (int a = 0; a < R; ++a) {
+      const char* row = src + (warp + a * WARPS) * p.in_pitch_bytes;
+#pragma unroll
+      for (int q = 0; q < Q; ++q)
+        u[a][q] = load_word<HINT>(reinterpret_cast<const T*>(row) + rot(row, q));
+    }
+#pragma unroll
+    for (int a = 0; a < R; ++a) {
+      const int r = warp + a * WARPS;
+#pragma unroll
+      for (int q = 0; q < Q; ++q) A[r * PT + rot(src + r * p.in_pitch_bytes, q)] = u[a][q];
+    }
+    __syncthreads();
+#pragma unroll
+    for (int a = 0; a < R; ++a) {  // output row c, column e <- input (e, c)
+      const int c = warp + a * WARPS;
+      char* row = dst + c * p.out_pitch_bytes;
+#pragma unroll
+      for (int q = 0; q < Q; ++q) {
+        const int e = rot(row, q);
+        reinterpret_cast<T*>(row)[e] = A[e * PT + c];
+      }
+    }
+    __syncthreads();  // the next tile overwrites shared memory
+  });
+}
+
+/// Whether the current device gives one block of rotated_kernel<T, TS> its shared memory.
+template <class T, int TS>
+bool rotated_oop_fits_device() {
+  int device = 0, optin = 0;
+  XPOSE_CHECK_CUDA(cudaGetDevice(&device));
+  XPOSE_CHECK_CUDA(
+      cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+  return static_cast<std::size_t>(optin) >= rotated_oop_smem_bytes<T, TS>();
+}
+
+/// Launches rotated_kernel<T, TS, NT, MINB, HINT> on `stream`, tiles numbered as tile_of says
+/// with `group` (kColumnMajor: down the tile columns). `s` must be resolved and non-empty, the
+/// buffers aligned to the element.
+template <class T, int TS, int NT, int MINB, int HINT>
+void launch_rotated(const void* in, void* out, const TransposeShape& s, cudaStream_t stream,
+                    int group) {
+  constexpr std::size_t smem = rotated_oop_smem_bytes<T, TS>();
+  auto* kernel = rotated_kernel<T, TS, NT, MINB, HINT>;
+  const TiledParams p = tiled_params(in, out, s, sizeof(T), (s.cols + TS - 1) / TS,
+                                     (s.rows + TS - 1) / TS, group);
+  const auto gx = static_cast<unsigned>(std::min<std::int64_t>(p.tiles, 0x7fffffff));
+  const auto gy = static_cast<unsigned>(std::min<std::int64_t>(s.batch, 65535));
+  cuda_detail::allow_dynamic_smem(kernel, smem);
+  kernel<<<dim3(gx, gy), NT, smem, stream>>>(p);
+  XPOSE_CHECK_CUDA_LAUNCH("rotated_kernel");
+}
+
+}  // namespace xpose::kernels::cuda_tile
