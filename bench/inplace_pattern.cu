@@ -105,8 +105,8 @@ Variant rotated(const char* name, int group) {
 
 template <int TS, int NT, int MINB, int HINT>
 Variant rotated_swap(const char* name, int group) {
-  return {name, Effect::kTranspose, [group](std::uint32_t* a, std::uint32_t*, Side n,
-                                            cudaStream_t st) {
+  return {name, Effect::kTranspose,
+          [group](std::uint32_t* a, std::uint32_t*, Side n, cudaStream_t st) {
             unsigned blocks = 0;
             const PatternParams p = params<TS, 1>(a, n, group, blocks);
             constexpr std::size_t smem = rotated_swap_smem<TS>();

@@ -366,15 +366,19 @@ __device__ __forceinline__ void swap_pair_generic(const PatternParams& p, std::i
   const int h = static_cast<int>(p.n - r0 < TS ? p.n - r0 : TS);  // upper tile: h x w
   const int w = static_cast<int>(p.n - c0 < TS ? p.n - c0 : TS);
   const bool diagonal = r0 == c0;
-  for (int e = threadIdx.x; e < h * w; e += NT) A[(e / w) * PT + e % w] = p.m[(r0 + e / w) * p.pitch + c0 + e % w];
+  for (int e = threadIdx.x; e < h * w; e += NT)
+    A[(e / w) * PT + e % w] = p.m[(r0 + e / w) * p.pitch + c0 + e % w];
   if (!diagonal)
-    for (int e = threadIdx.x; e < h * w; e += NT) B[(e / h) * PT + e % h] = p.m[(c0 + e / h) * p.pitch + r0 + e % h];
+    for (int e = threadIdx.x; e < h * w; e += NT)
+      B[(e / h) * PT + e % h] = p.m[(c0 + e / h) * p.pitch + r0 + e % h];
   __syncthreads();
   // Mirror tile (w x h) row i, column j <- upper (j, i); upper (i, j) <- mirror (j, i).
   if (!diagonal)
-    for (int e = threadIdx.x; e < h * w; e += NT) p.m[(c0 + e / h) * p.pitch + r0 + e % h] = A[(e % h) * PT + e / h];
+    for (int e = threadIdx.x; e < h * w; e += NT)
+      p.m[(c0 + e / h) * p.pitch + r0 + e % h] = A[(e % h) * PT + e / h];
   const std::uint32_t* src = diagonal ? A : B;
-  for (int e = threadIdx.x; e < h * w; e += NT) p.m[(r0 + e / w) * p.pitch + c0 + e % w] = src[(e % w) * PT + e / w];
+  for (int e = threadIdx.x; e < h * w; e += NT)
+    p.m[(r0 + e / w) * p.pitch + c0 + e % w] = src[(e % w) * PT + e / w];
   __syncthreads();
 }
 
@@ -392,7 +396,7 @@ __global__ void __launch_bounds__(NT, MINB) pattern_rotated_swap(PatternParams p
   constexpr int PT = TS + 1, WARPS = NT / 32, Q = TS / 32, R = TS / WARPS;
   static_assert(TS % 32 == 0 && TS % WARPS == 0, "whole rows a warp");
   auto* A = reinterpret_cast<std::uint32_t*>(rotated_swap_raw);  // upper tile, A[r * PT + c]
-  std::uint32_t* B = A + TS * PT;                                 // mirror tile, the same way
+  std::uint32_t* B = A + TS * PT;                                // mirror tile, the same way
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
   for (std::uint64_t k = blockIdx.x; k < p.pairs; k += gridDim.x) {
     const kernels::tri::TilePair tp = kernels::tri::grouped_pair(p.tiles, p.group, k);

@@ -50,4 +50,13 @@ void allow_dynamic_smem(Kernel* kernel, std::size_t bytes) {
                                           static_cast<int>(bytes)));
 }
 
+/// Whether the current device lets one block have `bytes` of shared memory (opting in above the
+/// default 48 KiB: sm_70 gives 96 KiB, sm_80 163 KiB, sm_90 227 KiB; sm_37 48 KiB).
+inline bool device_smem_fits(std::size_t bytes) {
+  int device = 0, optin = 0;
+  XPOSE_CHECK_CUDA(cudaGetDevice(&device));
+  XPOSE_CHECK_CUDA(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+  return static_cast<std::size_t>(optin) >= bytes;
+}
+
 }  // namespace xpose::cuda_detail

@@ -325,7 +325,8 @@ __device__ __forceinline__ void rotated_swap_generic(const InplaceParams& p, cha
     return reinterpret_cast<T*>(m + r * p.pitch_bytes) + c;
   };
 #pragma unroll 1
-  for (int e = threadIdx.x; e < h * w; e += NT) A[(e / w) * PT + e % w] = *at(r0 + e / w, c0 + e % w);
+  for (int e = threadIdx.x; e < h * w; e += NT)
+    A[(e / w) * PT + e % w] = *at(r0 + e / w, c0 + e % w);
   if (!diagonal) {
 #pragma unroll 1
     for (int e = threadIdx.x; e < h * w; e += NT)
@@ -334,11 +335,13 @@ __device__ __forceinline__ void rotated_swap_generic(const InplaceParams& p, cha
   __syncthreads();
   if (!diagonal) {  // tile (J, I), w x h: (i, j) <- (j, i) of tile (I, J)
 #pragma unroll 1
-    for (int e = threadIdx.x; e < h * w; e += NT) *at(c0 + e / h, r0 + e % h) = A[(e % h) * PT + e / h];
+    for (int e = threadIdx.x; e < h * w; e += NT)
+      *at(c0 + e / h, r0 + e % h) = A[(e % h) * PT + e / h];
   }
   const T* src = diagonal ? A : B;
 #pragma unroll 1
-  for (int e = threadIdx.x; e < h * w; e += NT) *at(r0 + e / w, c0 + e % w) = src[(e % w) * PT + e / w];
+  for (int e = threadIdx.x; e < h * w; e += NT)
+    *at(r0 + e / w, c0 + e % w) = src[(e % w) * PT + e / w];
   __syncthreads();
 }
 
@@ -347,8 +350,8 @@ __device__ __forceinline__ void rotated_swap_generic(const InplaceParams& p, cha
 /// takes element (s + 32 q + l) mod TS of a row, s the row's first line boundary, so all but one
 /// access a row stay on whole lines wherever the row starts), exchanged through two shared tiles
 /// whose rows are rotated_pitch elements apart (the rotated row writes and the column reads
-/// after the barrier are free of bank conflicts). Diagonal tiles go through one tile; pairs that the
-/// matrix edge clips through rotated_swap_generic. Its traffic was first timed as a copy
+/// after the barrier are free of bank conflicts). Diagonal tiles go through one tile; pairs that
+/// the matrix edge clips through rotated_swap_generic. Its traffic was first timed as a copy
 /// (bench_inplace_pattern, kernels/NOTES.md runs 18-19: square regions with both sides' rows
 /// rotated are the fastest traffic found where rows are off sectors). DIAG false: diagonal
 /// pairs element by element too (a candidate, run 19: its loads are then issued in one batch of
@@ -363,7 +366,7 @@ __global__ void __launch_bounds__(NT, MINB) inplace_rotated_kernel(InplaceParams
   static_assert(TS % 32 == 0 && TS % WARPS == 0 && NT % 32 == 0, "whole rows a warp");
   extern __shared__ uint4 inplace_rotated_smem_raw[];
   T* A = reinterpret_cast<T*>(inplace_rotated_smem_raw);  // tile (I, J), A[r * PT + c]
-  T* B = A + TS * PT;                                      // tile (J, I), the same way
+  T* B = A + TS * PT;                                     // tile (J, I), the same way
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
   auto rot = [lane](const char* row, int q) {
     const int off = static_cast<int>((reinterpret_cast<std::uintptr_t>(row) / sizeof(T)) % LINE);
@@ -378,7 +381,7 @@ __global__ void __launch_bounds__(NT, MINB) inplace_rotated_kernel(InplaceParams
       const std::int64_t r0 = static_cast<std::int64_t>(tp.row) * TS;
       const std::int64_t c0 = static_cast<std::int64_t>(tp.col) * TS;
       if (c0 + TS > p.n || (!DIAG && tp.row == tp.col)) {  // clipped by the matrix edge
-                                                          // (c0 >= r0: tile (J, J) bounds both)
+                                                           // (c0 >= r0: tile (J, J) bounds both)
         rotated_swap_generic<T, TS, NT>(p, m, r0, c0, A, B);
         continue;
       }
@@ -451,11 +454,7 @@ __global__ void __launch_bounds__(NT, MINB) inplace_rotated_kernel(InplaceParams
 /// memory (128 x 128 f32 pairs: 129 KiB, which sm_80 and newer allow; V100 and K80 do not).
 template <class T, int TS>
 bool rotated_fits_device() {
-  int device = 0, optin = 0;
-  XPOSE_CHECK_CUDA(cudaGetDevice(&device));
-  XPOSE_CHECK_CUDA(
-      cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
-  return static_cast<std::size_t>(optin) >= rotated_smem_bytes<T, TS>();
+  return cuda_detail::device_smem_fits(rotated_smem_bytes<T, TS>());
 }
 
 /// The shape launch_inplace_with needs of inplace_rotated_kernel<T, TS> with NT threads: element
@@ -581,8 +580,8 @@ template <class T, int TS, int NT, int MINB, int HINT, bool DIAG = true,
 void launch_inplace_rotated(void* buf, std::int64_t n, std::int64_t batch, cudaStream_t stream,
                             int group) {
   launch_inplace_with<RotatedShape<T, TS, NT>, Order>(
-      inplace_rotated_kernel<T, TS, NT, MINB, HINT, DIAG, Order>, "inplace_rotated_kernel", buf,
-      n, batch, stream, 0, group);
+      inplace_rotated_kernel<T, TS, NT, MINB, HINT, DIAG, Order>, "inplace_rotated_kernel", buf, n,
+      batch, stream, 0, group);
 }
 
 /// Launches inplace_words_kernel<C, Order> (any n) over `batch` dense n x n matrices at `buf`.

@@ -88,11 +88,7 @@ __global__ void __launch_bounds__(NT, MINB) rotated_kernel(TiledParams p) {
 /// Whether the current device gives one block of rotated_kernel<T, TS> its shared memory.
 template <class T, int TS>
 bool rotated_oop_fits_device() {
-  int device = 0, optin = 0;
-  XPOSE_CHECK_CUDA(cudaGetDevice(&device));
-  XPOSE_CHECK_CUDA(
-      cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
-  return static_cast<std::size_t>(optin) >= rotated_oop_smem_bytes<T, TS>();
+  return cuda_detail::device_smem_fits(rotated_oop_smem_bytes<T, TS>());
 }
 
 /// Launches rotated_kernel<T, TS, NT, MINB, HINT> on `stream`, tiles numbered as tile_of says
@@ -103,8 +99,8 @@ void launch_rotated(const void* in, void* out, const TransposeShape& s, cudaStre
                     int group) {
   constexpr std::size_t smem = rotated_oop_smem_bytes<T, TS>();
   auto* kernel = rotated_kernel<T, TS, NT, MINB, HINT>;
-  const TiledParams p = tiled_params(in, out, s, sizeof(T), (s.cols + TS - 1) / TS,
-                                     (s.rows + TS - 1) / TS, group);
+  const TiledParams p =
+      tiled_params(in, out, s, sizeof(T), (s.cols + TS - 1) / TS, (s.rows + TS - 1) / TS, group);
   const auto gx = static_cast<unsigned>(std::min<std::int64_t>(p.tiles, 0x7fffffff));
   const auto gy = static_cast<unsigned>(std::min<std::int64_t>(s.batch, 65535));
   cuda_detail::allow_dynamic_smem(kernel, smem);

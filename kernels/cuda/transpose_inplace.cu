@@ -160,8 +160,8 @@ void transpose_inplace_cuda(void* buf, std::size_t elem_size, std::int64_t n, st
   auto* st = static_cast<cudaStream_t>(stream);
   switch (elem_size) {
     case 1:  // the rotated kernel only where n is not a multiple of 4 (run 19)
-      dispatch<Tiled<TileConfig<1, 16, 8, 8, 64>>, Tiled<TileConfig<1, 4, 32, 32, 256>>,
-               U8Rotated, Tiled<TileConfig<1, 1, 32, 32, 256>>>(buf, n, batch, st);
+      dispatch<Tiled<TileConfig<1, 16, 8, 8, 64>>, Tiled<TileConfig<1, 4, 32, 32, 256>>, U8Rotated,
+               Tiled<TileConfig<1, 1, 32, 32, 256>>>(buf, n, batch, st);
       break;
     case 2:  // the word kernels on 256-byte rows, the rotated kernel elsewhere (run 19)
       dispatch<On256<Tiled<TileConfig<2, 16, 8, 8, 64>>>, U16Rotated,

@@ -6,10 +6,10 @@
 // 16-byte elements (each output piece then shares its partial lines with the piece of the block
 // just before and just after it; for f32 a column sweep stops at 32000 input rows and taller
 // inputs go in groups of tile rows, run 19). For 1- and 2-byte elements the rotated kernel
-// (rotated.cuh) takes the place of the skewed one (run 19). Launched on the caller's stream. The shapes and their measured
-// speeds are in kernels/NOTES.md. Below the library entry point: the candidate kernels by name
-// (variants.h), for the tests and bench_kernels --compare (the Hopper TMA kernels of tma.cuh are
-// candidates only).
+// (rotated.cuh) takes the place of the skewed one (run 19). Launched on the caller's stream. The
+// shapes and their measured speeds are in kernels/NOTES.md. Below the library entry point: the
+// candidate kernels by name (variants.h), for the tests and bench_kernels --compare (the Hopper TMA
+// kernels of tma.cuh are candidates only).
 #include <cstdint>
 #include <string>
 #include <vector>
