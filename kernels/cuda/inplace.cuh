@@ -303,6 +303,18 @@ constexpr int rotated_pitch() {
   return sizeof(T) >= 4 ? TS + 1 : TS + static_cast<int>(4 / sizeof(T));
 }
 
+/// The column of a TS-element tile row that lane `lane` takes in warp access q (q < TS / 32) of
+/// the rotated kernels (this file's inplace_rotated_kernel, rotated.cuh's rotated_kernel): the
+/// row rotated to start at its first 128-byte line boundary, element (s + 32 q + lane) mod TS
+/// with s that boundary's offset, so all but one access a row stay on whole lines.
+template <class T, int TS>
+__device__ __forceinline__ int rotated_column(const char* row, int q, int lane) {
+  constexpr int LINE = 128 / sizeof(T) > 0 ? 128 / sizeof(T) : 1;  // elements a 128-byte line
+  const int off = static_cast<int>((reinterpret_cast<std::uintptr_t>(row) / sizeof(T)) % LINE);
+  const int e = (LINE - off) % LINE + q * 32 + lane;
+  return e >= TS ? e - TS : e;
+}
+
 /// Shared memory of inplace_rotated_kernel<T, TS>: two TS x TS tiles of T, rows rotated_pitch
 /// apart.
 template <class T, int TS>
@@ -346,9 +358,8 @@ __device__ __forceinline__ void rotated_swap_generic(const InplaceParams& p, cha
 }
 
 /// In place for any n, one element of T an access: square TS x TS tile pairs in the grouped
-/// order, both tiles' rows read and written by warp accesses rotated onto 128-byte lines (lane l
-/// takes element (s + 32 q + l) mod TS of a row, s the row's first line boundary, so all but one
-/// access a row stay on whole lines wherever the row starts), exchanged through two shared tiles
+/// order, both tiles' rows read and written by warp accesses rotated onto 128-byte lines
+/// (rotated_column), exchanged through two shared tiles
 /// whose rows are rotated_pitch elements apart (the rotated row writes and the column reads
 /// after the barrier are free of bank conflicts). Diagonal tiles go through one tile; pairs that
 /// the matrix edge clips through rotated_swap_generic. Its traffic was first timed as a copy
@@ -362,17 +373,12 @@ template <class T, int TS, int NT, int MINB, int HINT, bool DIAG = true,
 __global__ void __launch_bounds__(NT, MINB) inplace_rotated_kernel(InplaceParams p) {
   static_assert(Order != PairOrder::Classic, "every block number must be a pair");
   constexpr int PT = rotated_pitch<T, TS>(), WARPS = NT / 32, Q = TS / 32, R = TS / WARPS;
-  constexpr int LINE = 128 / sizeof(T) > 0 ? 128 / sizeof(T) : 1;  // elements a 128-byte line
   static_assert(TS % 32 == 0 && TS % WARPS == 0 && NT % 32 == 0, "whole rows a warp");
   extern __shared__ uint4 inplace_rotated_smem_raw[];
   T* A = reinterpret_cast<T*>(inplace_rotated_smem_raw);  // tile (I, J), A[r * PT + c]
   T* B = A + TS * PT;                                     // tile (J, I), the same way
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-  auto rot = [lane](const char* row, int q) {
-    const int off = static_cast<int>((reinterpret_cast<std::uintptr_t>(row) / sizeof(T)) % LINE);
-    const int e = (LINE - off) % LINE + q * 32 + lane;
-    return e >= TS ? e - TS : e;
-  };
+  auto rot = [lane](const char* row, int q) { return rotated_column<T, TS>(row, q, lane); };
   for (std::int64_t b = blockIdx.y; b < p.batch; b += gridDim.y) {
     char* m = p.buf + b * p.stride_bytes;
     for (std::uint64_t k = blockIdx.x; k < p.blocks; k += gridDim.x) {

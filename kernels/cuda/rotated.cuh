@@ -1,10 +1,10 @@
 /// @file
 /// The out-of-place transpose on the traffic of inplace_rotated_kernel (inplace.cuh): square
 /// TS x TS tiles, one element an access, the input tile's rows and the output piece's rows each
-/// read or written by warp accesses rotated onto 128-byte lines (lane l takes element
-/// (s + 32 q + l) mod TS of a row, s the row's first line boundary), one shared tile with rows
-/// rotated_pitch apart between them. Candidates (kernels/NOTES.md, run 19): for f32 it measured
-/// behind the skewed kernel; for 1- and 2-byte elements see call 20.
+/// read or written by warp accesses rotated onto 128-byte lines (rotated_column, inplace.cuh),
+/// one shared tile with rows rotated_pitch apart between them. The library's kernel for 1- and
+/// 2-byte elements where output rows are off 32-byte sectors (kernels/NOTES.md, run 19, calls
+/// 20-21); for f32 it measured behind the skewed kernel and is a candidate only.
 #pragma once
 
 #include <algorithm>
@@ -28,16 +28,11 @@ constexpr std::size_t rotated_oop_smem_bytes() {
 template <class T, int TS, int NT, int MINB, int HINT>
 __global__ void __launch_bounds__(NT, MINB) rotated_kernel(TiledParams p) {
   constexpr int PT = rotated_pitch<T, TS>(), WARPS = NT / 32, Q = TS / 32, R = TS / WARPS;
-  constexpr int LINE = 128 / sizeof(T) > 0 ? 128 / sizeof(T) : 1;  // elements a 128-byte line
   static_assert(TS % 32 == 0 && TS % WARPS == 0 && NT % 32 == 0, "whole rows a warp");
   extern __shared__ uint4 rotated_smem_raw[];
   T* A = reinterpret_cast<T*>(rotated_smem_raw);  // the input tile, A[r * PT + c]
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-  auto rot = [lane](const char* row, int q) {
-    const int off = static_cast<int>((reinterpret_cast<std::uintptr_t>(row) / sizeof(T)) % LINE);
-    const int e = (LINE - off) % LINE + q * 32 + lane;
-    return e >= TS ? e - TS : e;
-  };
+  auto rot = [lane](const char* row, int q) { return rotated_column<T, TS>(row, q, lane); };
   for_each_tile(p, TS, TS, [&](const char* in, char* out, std::int64_t r0, std::int64_t c0) {
     if (r0 + TS > p.rows || c0 + TS > p.cols) {  // clipped: h x w, element by element
       const int h = static_cast<int>(std::min<std::int64_t>(TS, p.rows - r0));
