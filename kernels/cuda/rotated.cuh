@@ -23,8 +23,31 @@ constexpr std::size_t rotated_oop_smem_bytes() {
   return rotated_smem_bytes<T, TS>() / 2;
 }
 
+/// Transposes the TS x TS tile at (r0, c0) of the matrix at `in` (clipped by the matrix edge to
+/// h x w) into `out`, element by element through the shared tile A (rows rotated_pitch apart),
+/// lanes along the rows on both sides. The edge tiles of rotated_kernel and narrow_kernel
+/// (narrow.cuh): few. Ends with a barrier.
+template <class T, int TS, int NT>
+__device__ __forceinline__ void rotated_tile_generic(const TiledParams& p, const char* in,
+                                                     char* out, std::int64_t r0, std::int64_t c0,
+                                                     T* A) {
+  constexpr int PT = rotated_pitch<T, TS>();
+  const int h = static_cast<int>(std::min<std::int64_t>(TS, p.rows - r0));
+  const int w = static_cast<int>(std::min<std::int64_t>(TS, p.cols - c0));
+#pragma unroll 1
+  for (int e = threadIdx.x; e < h * w; e += NT)
+    A[(e / w) * PT + e % w] =
+        reinterpret_cast<const T*>(in + (r0 + e / w) * p.in_pitch_bytes)[c0 + e % w];
+  __syncthreads();
+#pragma unroll 1
+  for (int e = threadIdx.x; e < h * w; e += NT)
+    reinterpret_cast<T*>(out + (c0 + e / h) * p.out_pitch_bytes)[r0 + e % h] =
+        A[(e % h) * PT + e / h];
+  __syncthreads();
+}
+
 /// See the file comment. Tiles clipped by the matrix edge go element by element through the same
-/// shared tile, lanes along the rows on both sides.
+/// shared tile (rotated_tile_generic).
 template <class T, int TS, int NT, int MINB, int HINT>
 __global__ void __launch_bounds__(NT, MINB) rotated_kernel(TiledParams p) {
   constexpr int PT = rotated_pitch<T, TS>(), WARPS = NT / 32, Q = TS / 32, R = TS / WARPS;
@@ -34,19 +57,8 @@ __global__ void __launch_bounds__(NT, MINB) rotated_kernel(TiledParams p) {
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
   auto rot = [lane](const char* row, int q) { return rotated_column<T, TS>(row, q, lane); };
   for_each_tile(p, TS, TS, [&](const char* in, char* out, std::int64_t r0, std::int64_t c0) {
-    if (r0 + TS > p.rows || c0 + TS > p.cols) {  // clipped: h x w, element by element
-      const int h = static_cast<int>(std::min<std::int64_t>(TS, p.rows - r0));
-      const int w = static_cast<int>(std::min<std::int64_t>(TS, p.cols - c0));
-#pragma unroll 1
-      for (int e = threadIdx.x; e < h * w; e += NT)
-        A[(e / w) * PT + e % w] =
-            reinterpret_cast<const T*>(in + (r0 + e / w) * p.in_pitch_bytes)[c0 + e % w];
-      __syncthreads();
-#pragma unroll 1
-      for (int e = threadIdx.x; e < h * w; e += NT)
-        reinterpret_cast<T*>(out + (c0 + e / h) * p.out_pitch_bytes)[r0 + e % h] =
-            A[(e % h) * PT + e / h];
-      __syncthreads();
+    if (r0 + TS > p.rows || c0 + TS > p.cols) {  // clipped by the matrix edge
+      rotated_tile_generic<T, TS, NT>(p, in, out, r0, c0, A);
       return;
     }
     const char* src = in + r0 * p.in_pitch_bytes + c0 * sizeof(T);  // TS input rows

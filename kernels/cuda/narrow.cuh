@@ -1,0 +1,294 @@
+/// @file
+/// 1- and 2-byte elements on rows of any alignment, four bytes an access (out of place and in
+/// place).
+///
+/// The rotated kernels (rotated.cuh, inplace.cuh) move one element an access. For 4-byte
+/// elements that is 128 bytes a warp access and runs at 0.92 x memcpy; for one byte it is 32
+/// bytes an access, a quarter of the bytes in flight for the same instructions, and u8 ran at
+/// 0.44-0.54 x memcpy where rows are off 32-byte sectors (kernels/NOTES.md, run 19). Here every
+/// global access is an aligned 4-byte word, whatever the rows' alignment:
+///  - Loads: a warp reads one TS-element row piece as the aligned words that hold it (lane l word
+///    l, lane 31 also the word after the last when the piece is off 4 bytes), takes the next
+///    word from the neighbouring lane (one shuffle) and funnel-shifts the pair, so each lane has
+///    the piece's own word l, which it stores whole in shared memory.
+///  - Shared tile: TS rows of WB = TS * sizeof(T) / 4 words, word w of row s at
+///    s * WB + (w ^ (s / E mod 32)) (E elements a word). Row writes and the column reads below
+///    are then free of bank conflicts.
+///  - Stores: a warp writes one output row piece as the aligned words that hold it; lane q
+///    gathers word q's E elements (E consecutive input rows of one column) from shared memory and
+///    stores the word whole. Where the piece is off 4 bytes, the first and the last word also hold
+///    elements of the neighbouring tiles' pieces: only this tile's elements of those are written,
+///    element by element (the neighbouring blocks write the rest; in place they may be rewriting
+///    theirs at the same time).
+///  - Tiles clipped by the matrix edge, and those whose first or last row's words would reach
+///    outside the matrix (a buffer off 4 bytes), go element by element (rotated_tile_generic,
+///    rotated_swap_generic).
+/// Plain loads, stores, shuffles, funnel shifts and __syncthreads: sm_35 and newer (CUDA 9 for
+/// __shfl_sync).
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+
+#include "kernels/cuda/check.h"
+#include "kernels/cuda/inplace.cuh"
+#include "kernels/cuda/rotated.cuh"
+#include "kernels/cuda/tile.cuh"
+#include "kernels/transpose.h"
+
+namespace xpose::kernels::cuda_tile {
+
+/// The word layout of narrow_kernel's and inplace_narrow_kernel's shared tiles for TS x TS
+/// tiles of T (1 or 2 bytes).
+template <class T, int TS>
+struct NarrowTile {
+  static_assert(sizeof(T) == 1 || sizeof(T) == 2, "1- and 2-byte elements");
+  static constexpr int S = sizeof(T);
+  static constexpr int E = 4 / S;        ///< elements a word
+  static constexpr int WB = TS * S / 4;  ///< words a tile row
+  static constexpr int K = WB / 32;      ///< words a lane a row
+  static_assert(WB % 32 == 0, "whole warps a row");
+  /// Shared word of row s, word w.
+  __device__ static __forceinline__ int word(int s, int w) { return s * WB + (w ^ ((s / E) & 31)); }
+  /// Element (s, c) of the tile: row s, column c.
+  __device__ static __forceinline__ T elem(const std::uint32_t* tile, int s, int c) {
+    return reinterpret_cast<const T*>(tile + word(s, c / E))[c % E];
+  }
+};
+
+/// A warp's loads of one TS-element row piece at `row` (aligned to T): the aligned words that
+/// hold it, lane l word 32 k + l, and in `x` (lane 31, where the piece is off 4 bytes) the word
+/// after the last.
+template <class T, int TS>
+struct NarrowRow {
+  using L = NarrowTile<T, TS>;
+  std::uint32_t w[L::K];
+  std::uint32_t x;
+  unsigned shift;  ///< bits the piece starts into its first word
+  __device__ __forceinline__ void load(const char* row, int lane) {
+    const unsigned off = static_cast<unsigned>(reinterpret_cast<std::uintptr_t>(row) & 3u);
+    const auto* base = reinterpret_cast<const std::uint32_t*>(row - off);
+    shift = 8 * off;
+#pragma unroll
+    for (int k = 0; k < L::K; ++k) w[k] = base[32 * k + lane];
+    x = 0;
+    if (off != 0 && lane == 31) x = base[L::WB];
+  }
+  /// Row s of the shared tile: word 32 k + l of the piece itself, funnel-shifted from the word
+  /// this lane read and the next one (the next lane's, or `x` past the last).
+  __device__ __forceinline__ void store(std::uint32_t* tile, int s, int lane) const {
+    std::uint32_t next[L::K];
+#pragma unroll
+    for (int k = 0; k < L::K; ++k) next[k] = __shfl_sync(0xffffffffu, w[k], (lane + 1) & 31);
+#pragma unroll
+    for (int k = 0; k < L::K; ++k) {
+      // lane 31's next word is lane 0's word of the next k (what it got from the shuffle of
+      // w[k + 1]), or x after the last.
+      std::uint32_t hi = next[k];
+      if (lane == 31) hi = k + 1 < L::K ? next[k + 1] : x;
+      tile[L::word(s, 32 * k + lane)] = __funnelshift_r(w[k], hi, shift);
+    }
+  }
+};
+
+/// A warp writes one output row piece: TS elements at `row` (aligned to T), element e the
+/// shared tile's (e, c). Whole aligned words where they hold only this piece; the first and the
+/// last word, where the piece is off 4 bytes, element by element.
+template <class T, int TS>
+__device__ __forceinline__ void narrow_store_row(char* row, const std::uint32_t* tile, int c,
+                                                 int lane) {
+  using L = NarrowTile<T, TS>;
+  constexpr int E = L::E;
+  const unsigned off = static_cast<unsigned>(reinterpret_cast<std::uintptr_t>(row) & 3u);
+  const int m = static_cast<int>(off) / L::S;  // elements of the first word before the piece
+  auto* base = reinterpret_cast<std::uint32_t*>(row - off);
+#pragma unroll
+  for (int k = 0; k < L::K; ++k) {
+    const int q = 32 * k + lane;  // word q holds elements E q - m + t, t < E
+    T v[E];
+#pragma unroll
+    for (int t = 0; t < E; ++t) v[t] = L::elem(tile, std::max(E * q - m + t, 0), c);
+    if (q > 0 || m == 0) {
+      std::uint32_t word = 0;
+#pragma unroll
+      for (int t = 0; t < E; ++t) word |= static_cast<std::uint32_t>(v[t]) << (8 * L::S * t);
+      base[q] = word;
+    } else {
+#pragma unroll
+      for (int t = 0; t < E; ++t)
+        if (t >= m) reinterpret_cast<T*>(base)[t] = v[t];
+    }
+  }
+  if (m != 0 && lane == 31) {  // the word after the last: elements TS - m + t, t < m
+#pragma unroll
+    for (int t = 0; t < E - 1; ++t)
+      if (t < m) reinterpret_cast<T*>(base + L::WB)[t] = L::elem(tile, TS - m + t, c);
+  }
+}
+
+/// Whether the words that hold the TS-element pieces of rows `first` .. `last` (pieces at the
+/// same column) lie inside [lo, hi).
+template <class T, int TS>
+__device__ __forceinline__ bool narrow_words_inside(const char* first, const char* last,
+                                                    const char* lo, const char* hi) {
+  const auto a = reinterpret_cast<std::uintptr_t>(first);
+  const auto b = reinterpret_cast<std::uintptr_t>(last) + TS * sizeof(T);
+  return (a & ~std::uintptr_t{3}) >= reinterpret_cast<std::uintptr_t>(lo) &&
+         ((b + 3) & ~std::uintptr_t{3}) <= reinterpret_cast<std::uintptr_t>(hi);
+}
+
+/// Shared memory of narrow_kernel<T, TS>: one tile (the edge tiles' element-wise tile is the
+/// larger).
+template <class T, int TS>
+constexpr std::size_t narrow_oop_smem_bytes() {
+  return std::max<std::size_t>(rotated_oop_smem_bytes<T, TS>(), TS * TS * sizeof(T));
+}
+
+/// Out of place: see the file comment. NT threads, MINB blocks an SM, TS x TS tiles.
+template <class T, int TS, int NT, int MINB>
+__global__ void __launch_bounds__(NT, MINB) narrow_kernel(TiledParams p) {
+  constexpr int WARPS = NT / 32, R = TS / WARPS;
+  static_assert(TS % WARPS == 0 && NT % 32 == 0, "whole rows a warp");
+  extern __shared__ uint4 narrow_smem_raw[];
+  auto* tile = reinterpret_cast<std::uint32_t*>(narrow_smem_raw);
+  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  for_each_tile(p, TS, TS, [&](const char* in, char* out, std::int64_t r0, std::int64_t c0) {
+    const char* src = in + r0 * p.in_pitch_bytes + c0 * sizeof(T);  // TS input rows
+    if (r0 + TS > p.rows || c0 + TS > p.cols ||
+        !narrow_words_inside<T, TS>(src, src + (TS - 1) * p.in_pitch_bytes, in,
+                                    in + (p.rows - 1) * p.in_pitch_bytes + p.cols * sizeof(T))) {
+      rotated_tile_generic<T, TS, NT>(p, in, out, r0, c0, reinterpret_cast<T*>(tile));
+      return;
+    }
+    char* dst = out + c0 * p.out_pitch_bytes + r0 * sizeof(T);  // TS output rows
+    NarrowRow<T, TS> u[R];
+#pragma unroll
+    for (int a = 0; a < R; ++a) u[a].load(src + (warp + a * WARPS) * p.in_pitch_bytes, lane);
+#pragma unroll
+    for (int a = 0; a < R; ++a) u[a].store(tile, warp + a * WARPS, lane);
+    __syncthreads();
+#pragma unroll
+    for (int a = 0; a < R; ++a) {  // output row c, element e <- input (e, c)
+      const int c = warp + a * WARPS;
+      narrow_store_row<T, TS>(dst + c * p.out_pitch_bytes, tile, c, lane);
+    }
+    __syncthreads();  // the next tile overwrites shared memory
+  });
+}
+
+/// Launches narrow_kernel<T, TS, NT, MINB> on `stream`, tiles in tile_of's order with `group`.
+/// `s` must be resolved and non-empty, the buffers aligned to the element.
+template <class T, int TS, int NT, int MINB>
+void launch_narrow(const void* in, void* out, const TransposeShape& s, cudaStream_t stream,
+                   int group) {
+  constexpr std::size_t smem = narrow_oop_smem_bytes<T, TS>();
+  auto* kernel = narrow_kernel<T, TS, NT, MINB>;
+  const TiledParams p =
+      tiled_params(in, out, s, sizeof(T), (s.cols + TS - 1) / TS, (s.rows + TS - 1) / TS, group);
+  const auto gx = static_cast<unsigned>(std::min<std::int64_t>(p.tiles, 0x7fffffff));
+  const auto gy = static_cast<unsigned>(std::min<std::int64_t>(s.batch, 65535));
+  cuda_detail::allow_dynamic_smem(kernel, smem);
+  kernel<<<dim3(gx, gy), NT, smem, stream>>>(p);
+  XPOSE_CHECK_CUDA_LAUNCH("narrow_kernel");
+}
+
+/// In place for any n: square TS x TS tile pairs in the grouped order, both tiles read into two
+/// shared tiles as narrow_kernel reads its one, then each written over the other's place,
+/// transposed, as narrow_kernel writes. Diagonal tiles through one tile; pairs clipped by the
+/// matrix edge, or whose words would reach outside the matrix, element by element
+/// (rotated_swap_generic).
+template <class T, int TS, int NT, int MINB>
+__global__ void __launch_bounds__(NT, MINB) inplace_narrow_kernel(InplaceParams p) {
+  constexpr int WARPS = NT / 32, R = TS / WARPS;
+  static_assert(TS % WARPS == 0 && NT % 32 == 0, "whole rows a warp");
+  using L = NarrowTile<T, TS>;
+  extern __shared__ uint4 inplace_narrow_smem_raw[];
+  auto* A = reinterpret_cast<std::uint32_t*>(inplace_narrow_smem_raw);  // tile (I, J)
+  std::uint32_t* B = A + TS * L::WB;                                     // tile (J, I)
+  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  for (std::int64_t b = blockIdx.y; b < p.batch; b += gridDim.y) {
+    char* m = p.buf + b * p.stride_bytes;
+    const char* end = m + p.stride_bytes;
+    for (std::uint64_t k = blockIdx.x; k < p.blocks; k += gridDim.x) {
+      tri::TilePair tp;
+      pair_of<PairOrder::Grouped>(p, k, tp);
+      const std::int64_t r0 = static_cast<std::int64_t>(tp.row) * TS;
+      const std::int64_t c0 = static_cast<std::int64_t>(tp.col) * TS;
+      char* upper = m + r0 * p.pitch_bytes + c0 * sizeof(T);  // tile (I, J), TS rows
+      char* lower = m + c0 * p.pitch_bytes + r0 * sizeof(T);  // tile (J, I), TS rows
+      constexpr std::int64_t kLast = TS - 1;
+      if (c0 + TS > p.n ||  // clipped by the matrix edge (c0 >= r0: tile (J, J) bounds both)
+          !narrow_words_inside<T, TS>(upper, upper + kLast * p.pitch_bytes, m, end) ||
+          !narrow_words_inside<T, TS>(lower, lower + kLast * p.pitch_bytes, m, end)) {
+        rotated_swap_generic<T, TS, NT>(p, m, r0, c0, reinterpret_cast<T*>(A),
+                                        reinterpret_cast<T*>(A) + TS * rotated_pitch<T, TS>());
+        continue;
+      }
+      const bool diagonal = tp.row == tp.col;
+      NarrowRow<T, TS> u[R], v[R];
+#pragma unroll
+      for (int a = 0; a < R; ++a) u[a].load(upper + (warp + a * WARPS) * p.pitch_bytes, lane);
+      if (!diagonal) {
+#pragma unroll
+        for (int a = 0; a < R; ++a) v[a].load(lower + (warp + a * WARPS) * p.pitch_bytes, lane);
+      }
+#pragma unroll
+      for (int a = 0; a < R; ++a) u[a].store(A, warp + a * WARPS, lane);
+      if (!diagonal) {
+#pragma unroll
+        for (int a = 0; a < R; ++a) v[a].store(B, warp + a * WARPS, lane);
+      }
+      __syncthreads();
+      if (!diagonal) {  // tile (J, I) row r, element e <- tile (I, J) (e, r)
+#pragma unroll
+        for (int a = 0; a < R; ++a) {
+          const int r = warp + a * WARPS;
+          narrow_store_row<T, TS>(lower + r * p.pitch_bytes, A, r, lane);
+        }
+      }
+      const std::uint32_t* src = diagonal ? A : B;  // tile (I, J) row r <- the other's column r
+#pragma unroll
+      for (int a = 0; a < R; ++a) {
+        const int r = warp + a * WARPS;
+        narrow_store_row<T, TS>(upper + r * p.pitch_bytes, src, r, lane);
+      }
+      __syncthreads();  // the next pair overwrites shared memory
+    }
+  }
+}
+
+/// Shared memory of one of inplace_narrow_kernel<T, TS>'s two tiles (the edge pairs'
+/// element-wise tiles are the larger).
+template <class T, int TS>
+constexpr std::size_t narrow_inplace_tile_bytes() {
+  return std::max<std::size_t>(rotated_smem_bytes<T, TS>() / 2, TS * TS * sizeof(T));
+}
+
+/// Whether the current device gives one block of narrow_kernel<T, TS> (in place: of
+/// inplace_narrow_kernel) its shared memory.
+template <class T, int TS, bool InPlace>
+bool narrow_fits_device() {
+  return cuda_detail::device_smem_fits(InPlace ? 2 * narrow_inplace_tile_bytes<T, TS>()
+                                               : narrow_oop_smem_bytes<T, TS>());
+}
+
+/// The shape launch_inplace_with needs of inplace_narrow_kernel<T, TS> with NT threads.
+template <class T, int TS, int NT_>
+struct NarrowShape {
+  static constexpr int S = sizeof(T);
+  static constexpr int TH = TS;
+  static constexpr int NT = NT_;
+  static constexpr std::size_t SMEM_BYTES = narrow_inplace_tile_bytes<T, TS>();
+};
+
+/// Launches inplace_narrow_kernel<T, TS, NT, MINB> (G tile rows a group in the grouped order)
+/// over `batch` dense n x n matrices at `buf` on `stream`.
+template <class T, int TS, int NT, int MINB>
+void launch_inplace_narrow(void* buf, std::int64_t n, std::int64_t batch, cudaStream_t stream,
+                           int group) {
+  launch_inplace_with<NarrowShape<T, TS, NT>, PairOrder::Grouped>(
+      inplace_narrow_kernel<T, TS, NT, MINB>, "inplace_narrow_kernel", buf, n, batch, stream, 0,
+      group);
+}
+
+}  // namespace xpose::kernels::cuda_tile
