@@ -56,6 +56,11 @@ struct NarrowTile {
   }
 };
 
+/// Bytes from the aligned 4-byte word that holds `p` to p.
+__device__ __forceinline__ unsigned narrow_offset(const void* p) {
+  return static_cast<unsigned>(reinterpret_cast<std::uintptr_t>(p)) & 3u;
+}
+
 /// A warp's loads of one TS-element row piece at `row` (aligned to T): the aligned words that
 /// hold it, lane l word 32 k + l, and in `x` (lane 31, where the piece is off 4 bytes) the word
 /// after the last.
@@ -64,19 +69,21 @@ struct NarrowRow {
   using L = NarrowTile<T, TS>;
   std::uint32_t w[L::K];
   std::uint32_t x;
-  unsigned shift;  ///< bits the piece starts into its first word
   __device__ __forceinline__ void load(const char* row, int lane) {
-    const unsigned off = static_cast<unsigned>(reinterpret_cast<std::uintptr_t>(row) & 3u);
+    const unsigned off = narrow_offset(row);
     const auto* base = reinterpret_cast<const std::uint32_t*>(row - off);
-    shift = 8 * off;
 #pragma unroll
     for (int k = 0; k < L::K; ++k) w[k] = base[32 * k + lane];
     x = 0;
     if (off != 0 && lane == 31) x = base[L::WB];
   }
   /// Row s of the shared tile: word 32 k + l of the piece itself, funnel-shifted from the word
-  /// this lane read and the next one (the next lane's, or `x` past the last).
-  __device__ __forceinline__ void store(std::uint32_t* tile, int s, int lane) const {
+  /// this lane read and the next one (the next lane's, or `x` past the last); `row` the piece's
+  /// address as given to load (only its offset from 4 bytes is used: recomputing it here keeps a
+  /// register a row free while the loads are in flight).
+  __device__ __forceinline__ void store(std::uint32_t* tile, int s, int lane,
+                                        const char* row) const {
+    const unsigned shift = 8 * narrow_offset(row);
     std::uint32_t next[L::K];
 #pragma unroll
     for (int k = 0; k < L::K; ++k) next[k] = __shfl_sync(0xffffffffu, w[k], (lane + 1) & 31);
@@ -99,7 +106,7 @@ __device__ __forceinline__ void narrow_store_row(char* row, const std::uint32_t*
                                                  int lane) {
   using L = NarrowTile<T, TS>;
   constexpr int E = L::E;
-  const unsigned off = static_cast<unsigned>(reinterpret_cast<std::uintptr_t>(row) & 3u);
+  const unsigned off = narrow_offset(row);
   const int m = static_cast<int>(off) / L::S;  // elements of the first word before the piece
   auto* base = reinterpret_cast<std::uint32_t*>(row - off);
 #pragma unroll
@@ -126,6 +133,68 @@ __device__ __forceinline__ void narrow_store_row(char* row, const std::uint32_t*
   }
 }
 
+/// A warp writes E consecutive output row pieces (rows cg .. cg + E - 1 of the tile's output, cg
+/// a multiple of E; row i at row0 + i * pitch), element e of row i the shared tile's (e, cg + i).
+/// Lane q takes word q of each piece: it reads the 2E - 1 shared words of column cg / E in rows
+/// E q - E + 1 .. E q + E - 1 once (E = 4: 7 loads for 16 bytes of output, against 16 one-element
+/// loads in narrow_store_row), and for each row i picks element i of each with byte permutes into
+/// the sequence P:Q, whose funnel shift by the row's offset is the word. The first and the last
+/// word of a piece off 4 bytes are written only where they hold this piece's elements: at most a
+/// 1-byte and a 2-byte store each, by lanes 0 and 31 at once.
+template <class T, int TS>
+__device__ __forceinline__ void narrow_store_rows(char* row0, std::int64_t pitch,
+                                                  const std::uint32_t* tile, int cg, int lane) {
+  using L = NarrowTile<T, TS>;
+  constexpr int E = L::E, S = L::S, J = 2 * E - 1;
+  const int wc = cg / E;  // the shared word column of these E output rows
+#pragma unroll
+  for (int k = 0; k < L::K; ++k) {
+    const int q = 32 * k + lane;
+    std::uint32_t w[J];
+#pragma unroll
+    for (int j = 0; j < J; ++j) {
+      int r = E * q - (E - 1) + j;  // rows above the tile (word 0's) are never used: read row 0
+      if (k == 0 && j < E - 1) r = r < 0 ? 0 : r;
+      w[j] = tile[L::word(r, wc)];
+    }
+#pragma unroll
+    for (int i = 0; i < E; ++i) {
+      char* row = row0 + i * pitch;
+      const unsigned off = narrow_offset(row);
+      auto* base = reinterpret_cast<std::uint32_t*>(row - off);
+      std::uint32_t lo, hi;  // element i of w[0] .. w[E - 1], and of w[E] .. w[J - 1]
+      if constexpr (S == 1) {
+        const unsigned sel = i | ((4 + i) << 4);
+        lo = __byte_perm(__byte_perm(w[0], w[1], sel), __byte_perm(w[2], w[3], sel), 0x5410);
+        hi = __byte_perm(__byte_perm(w[4], w[5], sel), __byte_perm(w[6], w[6], sel), 0x5410);
+      } else {
+        const unsigned sel = (2 * i) | ((2 * i + 1) << 4) | ((2 * i + 4) << 8) | ((2 * i + 5) << 12);
+        lo = __byte_perm(w[0], w[1], sel);
+        hi = w[2] >> (16 * i);
+      }
+      // word q holds elements E q - m + t (t < E), m = off / S: elements E - 1 - m + t of lo:hi
+      const unsigned sh = 8 * (4 - S - off);
+      const std::uint32_t v = __funnelshift_r(lo, hi, sh);
+      if (q > 0 || off == 0) base[q] = v;
+      if (off != 0 && (q == 0 || q == L::WB - 1)) {
+        // lane of word 0: its bytes [off, 4); lane of the last word: the bytes [0, off) of the
+        // word after it (elements TS - m + t, t < m: the rest of hi)
+        const bool head = q == 0;
+        const std::uint32_t ev = head ? v : hi >> sh;
+        char* ew = reinterpret_cast<char*>(base + (head ? 0 : L::WB));
+        if (S == 1 && (off & 1u) != 0) {
+          const unsigned pb = head ? off : off - 1;
+          ew[pb] = static_cast<char>(ev >> (8 * pb));
+        }
+        if (head ? off <= 2 : off >= 2) {
+          const unsigned ph = head ? 2 : 0;
+          *reinterpret_cast<std::uint16_t*>(ew + ph) = static_cast<std::uint16_t>(ev >> (8 * ph));
+        }
+      }
+    }
+  }
+}
+
 /// Whether the words that hold the TS-element pieces of rows `first` .. `last` (pieces at the
 /// same column) lie inside [lo, hi).
 template <class T, int TS>
@@ -144,11 +213,13 @@ constexpr std::size_t narrow_oop_smem_bytes() {
   return std::max<std::size_t>(rotated_oop_smem_bytes<T, TS>(), TS * TS * sizeof(T));
 }
 
-/// Out of place: see the file comment. NT threads, MINB blocks an SM, TS x TS tiles.
-template <class T, int TS, int NT, int MINB>
+/// Out of place: see the file comment. NT threads, MINB blocks an SM, TS x TS tiles; WG: output
+/// words gathered from shared words (narrow_store_rows), else element by element
+/// (narrow_store_row).
+template <class T, int TS, int NT, int MINB, bool WG = true>
 __global__ void __launch_bounds__(NT, MINB) narrow_kernel(TiledParams p) {
-  constexpr int WARPS = NT / 32, R = TS / WARPS;
-  static_assert(TS % WARPS == 0 && NT % 32 == 0, "whole rows a warp");
+  constexpr int WARPS = NT / 32, R = TS / WARPS, E = NarrowTile<T, TS>::E;
+  static_assert(TS % (WARPS * E) == 0 && NT % 32 == 0, "whole rows a warp");
   extern __shared__ uint4 narrow_smem_raw[];
   auto* tile = reinterpret_cast<std::uint32_t*>(narrow_smem_raw);
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
@@ -165,12 +236,21 @@ __global__ void __launch_bounds__(NT, MINB) narrow_kernel(TiledParams p) {
 #pragma unroll
     for (int a = 0; a < R; ++a) u[a].load(src + (warp + a * WARPS) * p.in_pitch_bytes, lane);
 #pragma unroll
-    for (int a = 0; a < R; ++a) u[a].store(tile, warp + a * WARPS, lane);
+    for (int a = 0; a < R; ++a)
+      u[a].store(tile, warp + a * WARPS, lane, src + (warp + a * WARPS) * p.in_pitch_bytes);
     __syncthreads();
+    if constexpr (WG) {
 #pragma unroll
-    for (int a = 0; a < R; ++a) {  // output row c, element e <- input (e, c)
-      const int c = warp + a * WARPS;
-      narrow_store_row<T, TS>(dst + c * p.out_pitch_bytes, tile, c, lane);
+      for (int a = 0; a < R / E; ++a) {  // output rows cg .. cg + E - 1
+        const int cg = E * (warp + a * WARPS);
+        narrow_store_rows<T, TS>(dst + cg * p.out_pitch_bytes, p.out_pitch_bytes, tile, cg, lane);
+      }
+    } else {
+#pragma unroll
+      for (int a = 0; a < R; ++a) {  // output row c, element e <- input (e, c)
+        const int c = warp + a * WARPS;
+        narrow_store_row<T, TS>(dst + c * p.out_pitch_bytes, tile, c, lane);
+      }
     }
     __syncthreads();  // the next tile overwrites shared memory
   });
@@ -178,11 +258,11 @@ __global__ void __launch_bounds__(NT, MINB) narrow_kernel(TiledParams p) {
 
 /// Launches narrow_kernel<T, TS, NT, MINB> on `stream`, tiles in tile_of's order with `group`.
 /// `s` must be resolved and non-empty, the buffers aligned to the element.
-template <class T, int TS, int NT, int MINB>
+template <class T, int TS, int NT, int MINB, bool WG = true>
 void launch_narrow(const void* in, void* out, const TransposeShape& s, cudaStream_t stream,
                    int group) {
   constexpr std::size_t smem = narrow_oop_smem_bytes<T, TS>();
-  auto* kernel = narrow_kernel<T, TS, NT, MINB>;
+  auto* kernel = narrow_kernel<T, TS, NT, MINB, WG>;
   const TiledParams p =
       tiled_params(in, out, s, sizeof(T), (s.cols + TS - 1) / TS, (s.rows + TS - 1) / TS, group);
   const auto gx = static_cast<unsigned>(std::min<std::int64_t>(p.tiles, 0x7fffffff));
@@ -199,9 +279,9 @@ void launch_narrow(const void* in, void* out, const TransposeShape& s, cudaStrea
 /// (rotated_swap_generic).
 template <class T, int TS, int NT, int MINB>
 __global__ void __launch_bounds__(NT, MINB) inplace_narrow_kernel(InplaceParams p) {
-  constexpr int WARPS = NT / 32, R = TS / WARPS;
-  static_assert(TS % WARPS == 0 && NT % 32 == 0, "whole rows a warp");
   using L = NarrowTile<T, TS>;
+  constexpr int WARPS = NT / 32, R = TS / WARPS, E = L::E;
+  static_assert(TS % (WARPS * E) == 0 && NT % 32 == 0, "whole rows a warp");
   extern __shared__ uint4 inplace_narrow_smem_raw[];
   auto* A = reinterpret_cast<std::uint32_t*>(inplace_narrow_smem_raw);  // tile (I, J)
   std::uint32_t* B = A + TS * L::WB;                                     // tile (J, I)
@@ -233,24 +313,26 @@ __global__ void __launch_bounds__(NT, MINB) inplace_narrow_kernel(InplaceParams 
         for (int a = 0; a < R; ++a) v[a].load(lower + (warp + a * WARPS) * p.pitch_bytes, lane);
       }
 #pragma unroll
-      for (int a = 0; a < R; ++a) u[a].store(A, warp + a * WARPS, lane);
+      for (int a = 0; a < R; ++a)
+        u[a].store(A, warp + a * WARPS, lane, upper + (warp + a * WARPS) * p.pitch_bytes);
       if (!diagonal) {
 #pragma unroll
-        for (int a = 0; a < R; ++a) v[a].store(B, warp + a * WARPS, lane);
+        for (int a = 0; a < R; ++a)
+          v[a].store(B, warp + a * WARPS, lane, lower + (warp + a * WARPS) * p.pitch_bytes);
       }
       __syncthreads();
-      if (!diagonal) {  // tile (J, I) row r, element e <- tile (I, J) (e, r)
+      if (!diagonal) {  // tile (J, I) row r, element e <- tile (I, J) (e, r); E rows at a time
 #pragma unroll
-        for (int a = 0; a < R; ++a) {
-          const int r = warp + a * WARPS;
-          narrow_store_row<T, TS>(lower + r * p.pitch_bytes, A, r, lane);
+        for (int a = 0; a < R / E; ++a) {
+          const int rg = E * (warp + a * WARPS);
+          narrow_store_rows<T, TS>(lower + rg * p.pitch_bytes, p.pitch_bytes, A, rg, lane);
         }
       }
       const std::uint32_t* src = diagonal ? A : B;  // tile (I, J) row r <- the other's column r
 #pragma unroll
-      for (int a = 0; a < R; ++a) {
-        const int r = warp + a * WARPS;
-        narrow_store_row<T, TS>(upper + r * p.pitch_bytes, src, r, lane);
+      for (int a = 0; a < R / E; ++a) {
+        const int rg = E * (warp + a * WARPS);
+        narrow_store_rows<T, TS>(upper + rg * p.pitch_bytes, p.pitch_bytes, src, rg, lane);
       }
       __syncthreads();  // the next pair overwrites shared memory
     }

@@ -154,7 +154,7 @@ struct Rotated {
 // narrow_kernel (narrow.cuh): 1- and 2-byte elements in TS x TS tiles, every global access an
 // aligned 4-byte word on rows of any alignment; G as tile_of's group. Any layout aligned to the
 // element.
-template <class T, int TS, int NT, int MINB, int G>
+template <class T, int TS, int NT, int MINB, int G, bool WG = true>
 struct Narrow {
   static bool accepts(const void* in, const void* out, const TransposeShape&) {
     return reinterpret_cast<std::uintptr_t>(in) % sizeof(T) == 0 &&
@@ -162,7 +162,7 @@ struct Narrow {
            cuda_tile::narrow_fits_device<T, TS, false>();
   }
   static void launch(const void* in, void* out, const TransposeShape& s, cudaStream_t st) {
-    cuda_tile::launch_narrow<T, TS, NT, MINB>(in, out, s, st, G);
+    cuda_tile::launch_narrow<T, TS, NT, MINB, WG>(in, out, s, st, G);
   }
 };
 
@@ -278,17 +278,19 @@ const Entry kEntries[] = {
     {1, "rot-128x128-t512-b3-cm", run_kernel<U8Rotated>},
     {1, "rot-128x128-t512-b3", run_kernel<Rotated<std::uint8_t, 128, 512, 3, 1, 0>>},
     // narrow-TS: narrow_kernel (narrow.cuh), TS x TS tiles, 4-byte words on any rows
-    {1, "narrow-128-t512-b2-cm", run_kernel<Narrow<std::uint8_t, 128, 512, 2, kSkewOrder>>},
-    {1, "narrow-128-t512-b3-cm", run_kernel<Narrow<std::uint8_t, 128, 512, 3, kSkewOrder>>},
+    {1, "narrow-128-t256-b4-cm-eg",
+     run_kernel<Narrow<std::uint8_t, 128, 256, 4, kSkewOrder, false>>},
     {1, "narrow-128-t256-b4-cm", run_kernel<Narrow<std::uint8_t, 128, 256, 4, kSkewOrder>>},
-    {1, "narrow-128-t512-b2", run_kernel<Narrow<std::uint8_t, 128, 512, 2, 1>>},
+    {1, "narrow-128-t512-b2-cm", run_kernel<Narrow<std::uint8_t, 128, 512, 2, kSkewOrder>>},
     {2, "tile-64x64w16", run_kernel<Tiled<U16Tile>>},
     {2, "skew-64x64w16", run_kernel<Skewed<U16Skew>>},
     {2, "rot-128x128-t1024-b1-cm", run_kernel<Rotated<std::uint16_t, 128, 1024, 1, kSkewOrder, 0>>},
     {2, "rot-128x128-t512-b3-cm", run_kernel<U16Rotated>},
     {2, "rot-128x128-t512-b3", run_kernel<Rotated<std::uint16_t, 128, 512, 3, 1, 0>>},
-    {2, "narrow-64-t256-b4-cm", run_kernel<Narrow<std::uint16_t, 64, 256, 4, kSkewOrder>>},
+    {2, "narrow-128-t512-b2-cm-eg",
+     run_kernel<Narrow<std::uint16_t, 128, 512, 2, kSkewOrder, false>>},
     {2, "narrow-128-t512-b2-cm", run_kernel<Narrow<std::uint16_t, 128, 512, 2, kSkewOrder>>},
+    {2, "narrow-128-t256-b4-cm", run_kernel<Narrow<std::uint16_t, 128, 256, 4, kSkewOrder>>},
     // f32
     {4, "tile-64x64w8", run_kernel<Tiled<F32Tile>>},
     {4, "peel-64x64w8", run_kernel<Peeled<F32Tile, Skewed<F32Skew, kSkewOrder>>>},
