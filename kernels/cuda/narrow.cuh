@@ -63,14 +63,17 @@ __device__ __forceinline__ unsigned narrow_offset(const void* p) {
 
 /// A warp's loads of one TS-element row piece at `row` (aligned to T): the aligned words that
 /// hold it, lane l word 32 k + l, and in `x` (lane 31, where the piece is off 4 bytes) the word
-/// after the last.
-template <class T, int TS>
+/// after the last. KO: the piece's offset from 4 bytes is kept from load to store (else
+/// recomputed from the address, a register a row less).
+template <class T, int TS, bool KO = false>
 struct NarrowRow {
   using L = NarrowTile<T, TS>;
   std::uint32_t w[L::K];
   std::uint32_t x;
+  unsigned kept;  // KO: bits the piece starts into its first word
   __device__ __forceinline__ void load(const char* row, int lane) {
     const unsigned off = narrow_offset(row);
+    if (KO) kept = 8 * off;
     const auto* base = reinterpret_cast<const std::uint32_t*>(row - off);
 #pragma unroll
     for (int k = 0; k < L::K; ++k) w[k] = base[32 * k + lane];
@@ -83,7 +86,7 @@ struct NarrowRow {
   /// register a row free while the loads are in flight).
   __device__ __forceinline__ void store(std::uint32_t* tile, int s, int lane,
                                         const char* row) const {
-    const unsigned shift = 8 * narrow_offset(row);
+    const unsigned shift = KO ? kept : 8 * narrow_offset(row);
     std::uint32_t next[L::K];
 #pragma unroll
     for (int k = 0; k < L::K; ++k) next[k] = __shfl_sync(0xffffffffu, w[k], (lane + 1) & 31);
@@ -215,8 +218,8 @@ constexpr std::size_t narrow_oop_smem_bytes() {
 
 /// Out of place: see the file comment. NT threads, MINB blocks an SM, TS x TS tiles; WG: output
 /// words gathered from shared words (narrow_store_rows), else element by element
-/// (narrow_store_row).
-template <class T, int TS, int NT, int MINB, bool WG = true>
+/// (narrow_store_row); KO as NarrowRow's.
+template <class T, int TS, int NT, int MINB, bool WG = true, bool KO = false>
 __global__ void __launch_bounds__(NT, MINB) narrow_kernel(TiledParams p) {
   constexpr int WARPS = NT / 32, R = TS / WARPS, E = NarrowTile<T, TS>::E;
   static_assert(TS % (WARPS * E) == 0 && NT % 32 == 0, "whole rows a warp");
@@ -232,7 +235,7 @@ __global__ void __launch_bounds__(NT, MINB) narrow_kernel(TiledParams p) {
       return;
     }
     char* dst = out + c0 * p.out_pitch_bytes + r0 * sizeof(T);  // TS output rows
-    NarrowRow<T, TS> u[R];
+    NarrowRow<T, TS, KO> u[R];
 #pragma unroll
     for (int a = 0; a < R; ++a) u[a].load(src + (warp + a * WARPS) * p.in_pitch_bytes, lane);
 #pragma unroll
@@ -258,11 +261,11 @@ __global__ void __launch_bounds__(NT, MINB) narrow_kernel(TiledParams p) {
 
 /// Launches narrow_kernel<T, TS, NT, MINB> on `stream`, tiles in tile_of's order with `group`.
 /// `s` must be resolved and non-empty, the buffers aligned to the element.
-template <class T, int TS, int NT, int MINB, bool WG = true>
+template <class T, int TS, int NT, int MINB, bool WG = true, bool KO = false>
 void launch_narrow(const void* in, void* out, const TransposeShape& s, cudaStream_t stream,
                    int group) {
   constexpr std::size_t smem = narrow_oop_smem_bytes<T, TS>();
-  auto* kernel = narrow_kernel<T, TS, NT, MINB, WG>;
+  auto* kernel = narrow_kernel<T, TS, NT, MINB, WG, KO>;
   const TiledParams p =
       tiled_params(in, out, s, sizeof(T), (s.cols + TS - 1) / TS, (s.rows + TS - 1) / TS, group);
   const auto gx = static_cast<unsigned>(std::min<std::int64_t>(p.tiles, 0x7fffffff));

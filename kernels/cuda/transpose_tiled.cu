@@ -154,7 +154,7 @@ struct Rotated {
 // narrow_kernel (narrow.cuh): 1- and 2-byte elements in TS x TS tiles, every global access an
 // aligned 4-byte word on rows of any alignment; G as tile_of's group. Any layout aligned to the
 // element.
-template <class T, int TS, int NT, int MINB, int G, bool WG = true>
+template <class T, int TS, int NT, int MINB, int G, bool WG = true, bool KO = false>
 struct Narrow {
   static bool accepts(const void* in, const void* out, const TransposeShape&) {
     return reinterpret_cast<std::uintptr_t>(in) % sizeof(T) == 0 &&
@@ -162,7 +162,7 @@ struct Narrow {
            cuda_tile::narrow_fits_device<T, TS, false>();
   }
   static void launch(const void* in, void* out, const TransposeShape& s, cudaStream_t st) {
-    cuda_tile::launch_narrow<T, TS, NT, MINB, WG>(in, out, s, st, G);
+    cuda_tile::launch_narrow<T, TS, NT, MINB, WG, KO>(in, out, s, st, G);
   }
 };
 
@@ -281,7 +281,8 @@ const Entry kEntries[] = {
     {1, "narrow-128-t256-b4-cm-eg",
      run_kernel<Narrow<std::uint8_t, 128, 256, 4, kSkewOrder, false>>},
     {1, "narrow-128-t256-b4-cm", run_kernel<Narrow<std::uint8_t, 128, 256, 4, kSkewOrder>>},
-    {1, "narrow-128-t512-b2-cm", run_kernel<Narrow<std::uint8_t, 128, 512, 2, kSkewOrder>>},
+    {1, "narrow-128-t256-b4-cm-ko",
+     run_kernel<Narrow<std::uint8_t, 128, 256, 4, kSkewOrder, true, true>>},
     {2, "tile-64x64w16", run_kernel<Tiled<U16Tile>>},
     {2, "skew-64x64w16", run_kernel<Skewed<U16Skew>>},
     {2, "rot-128x128-t1024-b1-cm", run_kernel<Rotated<std::uint16_t, 128, 1024, 1, kSkewOrder, 0>>},
@@ -290,7 +291,10 @@ const Entry kEntries[] = {
     {2, "narrow-128-t512-b2-cm-eg",
      run_kernel<Narrow<std::uint16_t, 128, 512, 2, kSkewOrder, false>>},
     {2, "narrow-128-t512-b2-cm", run_kernel<Narrow<std::uint16_t, 128, 512, 2, kSkewOrder>>},
-    {2, "narrow-128-t256-b4-cm", run_kernel<Narrow<std::uint16_t, 128, 256, 4, kSkewOrder>>},
+    {2, "narrow-128-t512-b2-cm-ko",
+     run_kernel<Narrow<std::uint16_t, 128, 512, 2, kSkewOrder, true, true>>},
+    {2, "narrow-128-t512-b2-cm-eg-ko",
+     run_kernel<Narrow<std::uint16_t, 128, 512, 2, kSkewOrder, false, true>>},
     // f32
     {4, "tile-64x64w8", run_kernel<Tiled<F32Tile>>},
     {4, "peel-64x64w8", run_kernel<Peeled<F32Tile, Skewed<F32Skew, kSkewOrder>>>},
