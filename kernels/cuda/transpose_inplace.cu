@@ -13,7 +13,8 @@
 // memcpy), since run 19, inplace_rotated_kernel: 128 x 128 pairs, 32 tile rows a group, both
 // tiles' rows read and written from 128-byte line boundaries and exchanged through shared memory
 // (5.5 % ahead of the strip kernel at 16411²; it needs sm_80's shared memory, older devices keep
-// the word kernels and the strip kernel). The
+// the word kernels and the strip kernel). For 1- and 2-byte elements off 256-byte rows, since
+// run 20, inplace_narrow_kernel (narrow.cuh): aligned 4-byte words on rows of any alignment. The
 // staggered numbering of seed 002 is built and tested too (the "-stag" candidates), but measured
 // 2-4 % slower than row-wise on an H100 on every shape (run 5).
 // (inplace_words_kernel, which keeps 16-byte words for any n, measured slower: kernels/NOTES.md.)
@@ -147,6 +148,16 @@ using F32Strip = Strip<TileConfig<4, 4, 32, 32, 512, 2, kFetch256>, 8, 4, 128, k
 // at 16384²: everywhere but on 256-byte rows).
 using U8Rotated = Rotated<std::uint8_t, 128, 1024, 1, 32, 0>;
 using U16Rotated = Rotated<std::uint16_t, 128, 1024, 1, 32, 0>;
+// Since run 20 (NOTES.md, call 2, x memcpy at n = 16400 / 16416 / 16392 / 16386 / 16411), off
+// 256-byte rows the narrow kernel (narrow.cuh: aligned 4-byte words on rows of any alignment):
+// u8 128 x 128 pairs, 512 threads, 2 blocks an SM, 32 tile rows a group: 0.733 / 0.718 / 0.733 /
+// 0.663 / 0.619 against 0.540 / 0.535 / 0.528 / 0.446 / 0.442; u16 128 x 128 pairs, 1024 threads,
+// 8 tile rows a group: 0.791 / 0.784 / 0.785 / 0.779 / 0.711 against 0.678 / 0.674 / 0.680 /
+// 0.678 / 0.670 (its 65 KiB of shared memory a block: K80-class devices keep the kernels above).
+// On 256-byte rows the word kernels stay (n = 16384: u8 0.899 against 0.749, u16 0.900 against
+// 0.840).
+using U8Narrow = Narrow<std::uint8_t, 128, 512, 2, 32>;
+using U16Narrow = Narrow<std::uint16_t, 128, 1024, 1, 8>;
 // f64 where rows are off 256 bytes (odd n among them): the strip kernel with 64 tile rows a group
 // (run 10).
 using F64OddN = Strip<TileConfig<8, 8, 32, 32, 512, 2, kFetch256>, 64, 4, 128, kFetch256>;
@@ -173,12 +184,11 @@ void transpose_inplace_cuda(void* buf, std::size_t elem_size, std::int64_t n, st
                                 " is not aligned to the element size (", elem_size, " bytes)"));
   auto* st = static_cast<cudaStream_t>(stream);
   switch (elem_size) {
-    case 1:  // the rotated kernel only where n is not a multiple of 4 (run 19)
-      dispatch<Tiled<TileConfig<1, 16, 8, 8, 64>>, Tiled<TileConfig<1, 4, 32, 32, 256>>, U8Rotated,
-               Tiled<TileConfig<1, 1, 32, 32, 256>>>(buf, n, batch, st);
+    case 1:  // the word kernel on 256-byte rows, the narrow kernel elsewhere (run 20)
+      dispatch<On256<Tiled<TileConfig<1, 16, 8, 8, 64>>>, U8Narrow>(buf, n, batch, st);
       break;
-    case 2:  // the word kernels on 256-byte rows, the rotated kernel elsewhere (run 19)
-      dispatch<On256<Tiled<TileConfig<2, 16, 8, 8, 64>>>, U16Rotated,
+    case 2:  // the word kernels on 256-byte rows, the narrow kernel elsewhere (run 20)
+      dispatch<On256<Tiled<TileConfig<2, 16, 8, 8, 64>>>, U16Narrow, U16Rotated,
                Tiled<TileConfig<2, 16, 8, 8, 64>>, Tiled<TileConfig<2, 4, 32, 32, 256>>,
                Tiled<TileConfig<2, 2, 32, 32, 256>>>(buf, n, batch, st);
       break;

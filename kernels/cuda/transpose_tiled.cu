@@ -5,8 +5,10 @@
 // writes no partial sectors, with its blocks running down the columns of tiles for 4-, 8- and
 // 16-byte elements (each output piece then shares its partial lines with the piece of the block
 // just before and just after it; for f32 a column sweep stops at 32000 input rows and taller
-// inputs go in groups of tile rows, run 19). For 1- and 2-byte elements the rotated kernel
-// (rotated.cuh) takes the place of the skewed one (run 19). Launched on the caller's stream. The
+// inputs go in groups of tile rows, run 19). For 1- and 2-byte elements the narrow kernel
+// (narrow.cuh: aligned 4-byte words on rows of any alignment) takes every layout but u8 output
+// rows on 256 bytes (the tiled kernel's) and u16 rows off 16 bytes (the rotated kernel's,
+// rotated.cuh) (run 20). Launched on the caller's stream. The
 // shapes and their measured speeds are in kernels/NOTES.md. Below the library entry point: the
 // candidate kernels by name (variants.h), for the tests and bench_kernels --compare (the Hopper TMA
 // kernels of tma.cuh are candidates only).
@@ -156,6 +158,7 @@ struct Rotated {
 // element.
 template <class T, int TS, int NT, int MINB, int G, bool WG = true, bool KO = false>
 struct Narrow {
+  static constexpr int S = sizeof(T);
   static bool accepts(const void* in, const void* out, const TransposeShape&) {
     return reinterpret_cast<std::uintptr_t>(in) % sizeof(T) == 0 &&
            reinterpret_cast<std::uintptr_t>(out) % sizeof(T) == 0 &&
@@ -163,6 +166,19 @@ struct Narrow {
   }
   static void launch(const void* in, void* out, const TransposeShape& s, cudaStream_t st) {
     cuda_tile::launch_narrow<T, TS, NT, MINB, WG, KO>(in, out, s, st, G);
+  }
+};
+
+// K, only where the rows of both matrices (pointers, pitches, batch strides) start on
+// ALIGN-byte boundaries.
+template <class K, int ALIGN>
+struct RowsOn : K {
+  static bool accepts(const void* in, const void* out, const TransposeShape& s) {
+    const bool in_rows = reinterpret_cast<std::uintptr_t>(in) % ALIGN == 0 &&
+                         (s.in_pitch * K::S) % ALIGN == 0 &&
+                         (s.batch <= 1 || (s.in_batch_stride * K::S) % ALIGN == 0);
+    return in_rows && cuda_tile::output_rows_aligned(out, s, K::S, ALIGN) &&
+           K::accepts(in, out, s);
   }
 };
 
@@ -213,6 +229,17 @@ using C128Skew = SkewConfig<16, 16, 32, 32, 256, 32, 4>;  // skew-32x32-b4-cm (r
 // u16 20000x30000 0.870 against 0.865).
 using U8Rotated = Rotated<std::uint8_t, 128, 512, 3, kSkewOrder, 0>;
 using U16Rotated = Rotated<std::uint16_t, 128, 512, 3, kSkewOrder, 0>;
+// Since run 20 (NOTES.md, calls 1-3, x memcpy against the kernels above), the narrow kernel:
+// u8 128 x 128 tiles, 256 threads, 4 blocks an SM, column-major, wherever output rows are off
+// 256 bytes (n = 16400 / 16416 / 16392 / 16386 / 16411, 20000x30000: 0.821 / 0.798 / 0.825 /
+// 0.755 / 0.708 / 0.784 against 0.537 / 0.666 / 0.538 / 0.537 / 0.533 / 0.746; on 256-byte rows
+// the tiled kernel stays, 0.906 against 0.839). u16 128 x 128 tiles, 512 threads, 2 blocks an SM,
+// column-major, where both matrices' rows are on 16 bytes (n = 16384 / 16400 / 16416 / 16392,
+// 20000x30000: 0.961 / 0.927 / 0.918 / 0.912 / 0.907 against 0.922 / 0.861 / 0.850 / 0.874 /
+// 0.869); at n = 16386 and 16411 (rows on 4 and 2 bytes) it ran 0.78-0.79 and 0.74-0.76 on two
+// H100s (0.89 / 0.86 on a third), under the rotated kernel's 0.86 / 0.85, which stays there.
+using U8Narrow = Narrow<std::uint8_t, 128, 256, 4, kSkewOrder>;
+using U16Narrow = Narrow<std::uint16_t, 128, 512, 2, kSkewOrder>;
 
 }  // namespace
 
@@ -225,10 +252,10 @@ void transpose_cuda(const void* in, void* out, std::size_t elem_size, const Tran
   auto* st = static_cast<cudaStream_t>(stream);
   switch (elem_size) {
     case 1:
-      dispatch<Tiled<U8Tile>, U8Rotated, Skewed<U8Skew>>(in, out, elem_size, s, st);
+      dispatch<Tiled<U8Tile, 256>, U8Narrow>(in, out, elem_size, s, st);
       break;
     case 2:
-      dispatch<Tiled<U16Tile>, U16Rotated, Skewed<U16Skew>>(in, out, elem_size, s, st);
+      dispatch<RowsOn<U16Narrow, 16>, U16Rotated, Skewed<U16Skew>>(in, out, elem_size, s, st);
       break;
     case 4:
       dispatch<Tiled<F32Tile, 256>, SkewedColumns<F32Skew>>(in, out, elem_size, s, st);
