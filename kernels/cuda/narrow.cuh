@@ -144,7 +144,7 @@ __device__ __forceinline__ void narrow_store_row(char* row, const std::uint32_t*
 /// the sequence P:Q, whose funnel shift by the row's offset is the word. The first and the last
 /// word of a piece off 4 bytes are written only where they hold this piece's elements: at most a
 /// 1-byte and a 2-byte store each, by lanes 0 and 31 at once.
-template <class T, int TS>
+template <class T, int TS, bool BT = false>
 __device__ __forceinline__ void narrow_store_rows(char* row0, std::int64_t pitch,
                                                   const std::uint32_t* tile, int cg, int lane) {
   using L = NarrowTile<T, TS>;
@@ -160,13 +160,33 @@ __device__ __forceinline__ void narrow_store_rows(char* row0, std::int64_t pitch
       if (k == 0 && j < E - 1) r = r < 0 ? 0 : r;
       w[j] = tile[L::word(r, wc)];
     }
+    // BT (u8): the bytes of w[0..3] and of w[4..6] transposed as two 4 x 4 blocks up front, 16
+    // byte permutes for the four rows instead of 24.
+    std::uint32_t bl[E], bh[E];
+    if constexpr (S == 1 && BT) {
+      const std::uint32_t a0 = __byte_perm(w[0], w[1], 0x5140), a1 = __byte_perm(w[0], w[1], 0x7362);
+      const std::uint32_t a2 = __byte_perm(w[2], w[3], 0x5140), a3 = __byte_perm(w[2], w[3], 0x7362);
+      const std::uint32_t b0 = __byte_perm(w[4], w[5], 0x5140), b1 = __byte_perm(w[4], w[5], 0x7362);
+      const std::uint32_t b2 = __byte_perm(w[6], w[6], 0x5140), b3 = __byte_perm(w[6], w[6], 0x7362);
+      bl[0] = __byte_perm(a0, a2, 0x5410);
+      bl[1] = __byte_perm(a0, a2, 0x7632);
+      bl[2] = __byte_perm(a1, a3, 0x5410);
+      bl[3] = __byte_perm(a1, a3, 0x7632);
+      bh[0] = __byte_perm(b0, b2, 0x5410);
+      bh[1] = __byte_perm(b0, b2, 0x7632);
+      bh[2] = __byte_perm(b1, b3, 0x5410);
+      bh[3] = __byte_perm(b1, b3, 0x7632);
+    }
 #pragma unroll
     for (int i = 0; i < E; ++i) {
       char* row = row0 + i * pitch;
       const unsigned off = narrow_offset(row);
       auto* base = reinterpret_cast<std::uint32_t*>(row - off);
       std::uint32_t lo, hi;  // element i of w[0] .. w[E - 1], and of w[E] .. w[J - 1]
-      if constexpr (S == 1) {
+      if constexpr (S == 1 && BT) {
+        lo = bl[i];
+        hi = bh[i];
+      } else if constexpr (S == 1) {
         const unsigned sel = i | ((4 + i) << 4);
         lo = __byte_perm(__byte_perm(w[0], w[1], sel), __byte_perm(w[2], w[3], sel), 0x5410);
         hi = __byte_perm(__byte_perm(w[4], w[5], sel), __byte_perm(w[6], w[6], sel), 0x5410);
@@ -219,7 +239,7 @@ constexpr std::size_t narrow_oop_smem_bytes() {
 /// Out of place: see the file comment. NT threads, MINB blocks an SM, TS x TS tiles; WG: output
 /// words gathered from shared words (narrow_store_rows), else element by element
 /// (narrow_store_row); KO as NarrowRow's.
-template <class T, int TS, int NT, int MINB, bool WG = true, bool KO = false>
+template <class T, int TS, int NT, int MINB, bool WG = true, bool KO = false, bool BT = false>
 __global__ void __launch_bounds__(NT, MINB) narrow_kernel(TiledParams p) {
   constexpr int WARPS = NT / 32, R = TS / WARPS, E = NarrowTile<T, TS>::E;
   static_assert(TS % (WARPS * E) == 0 && NT % 32 == 0, "whole rows a warp");
@@ -246,7 +266,8 @@ __global__ void __launch_bounds__(NT, MINB) narrow_kernel(TiledParams p) {
 #pragma unroll
       for (int a = 0; a < R / E; ++a) {  // output rows cg .. cg + E - 1
         const int cg = E * (warp + a * WARPS);
-        narrow_store_rows<T, TS>(dst + cg * p.out_pitch_bytes, p.out_pitch_bytes, tile, cg, lane);
+        narrow_store_rows<T, TS, BT>(dst + cg * p.out_pitch_bytes, p.out_pitch_bytes, tile, cg,
+                                     lane);
       }
     } else {
 #pragma unroll
@@ -261,11 +282,11 @@ __global__ void __launch_bounds__(NT, MINB) narrow_kernel(TiledParams p) {
 
 /// Launches narrow_kernel<T, TS, NT, MINB> on `stream`, tiles in tile_of's order with `group`.
 /// `s` must be resolved and non-empty, the buffers aligned to the element.
-template <class T, int TS, int NT, int MINB, bool WG = true, bool KO = false>
+template <class T, int TS, int NT, int MINB, bool WG = true, bool KO = false, bool BT = false>
 void launch_narrow(const void* in, void* out, const TransposeShape& s, cudaStream_t stream,
                    int group) {
   constexpr std::size_t smem = narrow_oop_smem_bytes<T, TS>();
-  auto* kernel = narrow_kernel<T, TS, NT, MINB, WG, KO>;
+  auto* kernel = narrow_kernel<T, TS, NT, MINB, WG, KO, BT>;
   const TiledParams p =
       tiled_params(in, out, s, sizeof(T), (s.cols + TS - 1) / TS, (s.rows + TS - 1) / TS, group);
   const auto gx = static_cast<unsigned>(std::min<std::int64_t>(p.tiles, 0x7fffffff));

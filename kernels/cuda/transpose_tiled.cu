@@ -156,7 +156,8 @@ struct Rotated {
 // narrow_kernel (narrow.cuh): 1- and 2-byte elements in TS x TS tiles, every global access an
 // aligned 4-byte word on rows of any alignment; G as tile_of's group. Any layout aligned to the
 // element.
-template <class T, int TS, int NT, int MINB, int G, bool WG = true, bool KO = false>
+template <class T, int TS, int NT, int MINB, int G, bool WG = true, bool KO = false,
+          bool BT = false>
 struct Narrow {
   static constexpr int S = sizeof(T);
   static bool accepts(const void* in, const void* out, const TransposeShape&) {
@@ -165,7 +166,7 @@ struct Narrow {
            cuda_tile::narrow_fits_device<T, TS, false>();
   }
   static void launch(const void* in, void* out, const TransposeShape& s, cudaStream_t st) {
-    cuda_tile::launch_narrow<T, TS, NT, MINB, WG, KO>(in, out, s, st, G);
+    cuda_tile::launch_narrow<T, TS, NT, MINB, WG, KO, BT>(in, out, s, st, G);
   }
 };
 
@@ -308,6 +309,11 @@ const Entry kEntries[] = {
     {1, "narrow-128-t256-b4-cm-eg",
      run_kernel<Narrow<std::uint8_t, 128, 256, 4, kSkewOrder, false>>},
     {1, "narrow-128-t256-b4-cm", run_kernel<Narrow<std::uint8_t, 128, 256, 4, kSkewOrder>>},
+    // -bt: the output bytes permuted as 4 x 4 blocks (16 byte permutes for 4 rows, not 24)
+    {1, "narrow-128-t256-b4-cm-bt",
+     run_kernel<Narrow<std::uint8_t, 128, 256, 4, kSkewOrder, true, false, true>>},
+    {1, "narrow-256-t1024-b1-cm", run_kernel<Narrow<std::uint8_t, 256, 1024, 1, kSkewOrder>>},
+    {1, "narrow-256-t512-b2-cm", run_kernel<Narrow<std::uint8_t, 256, 512, 2, kSkewOrder>>},
     {1, "narrow-128-t256-b4-cm-ko",
      run_kernel<Narrow<std::uint8_t, 128, 256, 4, kSkewOrder, true, true>>},
     {2, "tile-64x64w16", run_kernel<Tiled<U16Tile>>},
