@@ -6,9 +6,9 @@
 // 16-byte elements (each output piece then shares its partial lines with the piece of the block
 // just before and just after it; for f32 a column sweep stops at 32000 input rows and taller
 // inputs go in groups of tile rows, run 19). For 1- and 2-byte elements the narrow kernel
-// (narrow.cuh: aligned 4-byte words on rows of any alignment) takes every layout but u8 output
-// rows on 256 bytes (the tiled kernel's) and u16 rows off 16 bytes (the rotated kernel's,
-// rotated.cuh) (run 20). Launched on the caller's stream. The
+// (narrow.cuh: aligned 4-byte words on rows of any alignment) takes every layout but u16 rows
+// off 16 bytes (the rotated kernel's, rotated.cuh), with 256-byte row pieces where rows are on
+// 16 bytes and 128-byte ones elsewhere for u8 (run 20). Launched on the caller's stream. The
 // shapes and their measured speeds are in kernels/NOTES.md. Below the library entry point: the
 // candidate kernels by name (variants.h), for the tests and bench_kernels --compare (the Hopper TMA
 // kernels of tma.cuh are candidates only).
@@ -239,7 +239,13 @@ using U16Rotated = Rotated<std::uint16_t, 128, 512, 3, kSkewOrder, 0>;
 // 20000x30000: 0.961 / 0.927 / 0.918 / 0.912 / 0.907 against 0.922 / 0.861 / 0.850 / 0.874 /
 // 0.869); at n = 16386 and 16411 (rows on 4 and 2 bytes) it ran 0.78-0.79 and 0.74-0.76 on two
 // H100s (0.89 / 0.86 on a third), under the rotated kernel's 0.86 / 0.85, which stays there.
+// u8 where both matrices' rows are on 16 bytes, run 20 call 5: 256 x 256 tiles (256-byte pieces
+// as u16's), 512 threads, 2 blocks an SM, column-major: n = 16384 / 16400 / 16416, 20000x30000
+// 0.925-0.931 / 0.889-0.892 / 0.900-0.901 / 0.896-0.897 against the kernels above' 0.907 /
+// 0.816 / 0.796 / 0.782, but 0.65-0.75 where rows are off 16 bytes (n = 16392 / 16386 /
+// 16411), as u16's 256-byte pieces; its 66 KiB of shared memory a block: sm_70 and newer.
 using U8Narrow = Narrow<std::uint8_t, 128, 256, 4, kSkewOrder>;
+using U8Narrow256 = Narrow<std::uint8_t, 256, 512, 2, kSkewOrder>;
 using U16Narrow = Narrow<std::uint16_t, 128, 512, 2, kSkewOrder>;
 
 }  // namespace
@@ -253,7 +259,7 @@ void transpose_cuda(const void* in, void* out, std::size_t elem_size, const Tran
   auto* st = static_cast<cudaStream_t>(stream);
   switch (elem_size) {
     case 1:
-      dispatch<Tiled<U8Tile, 256>, U8Narrow>(in, out, elem_size, s, st);
+      dispatch<RowsOn<U8Narrow256, 16>, Tiled<U8Tile, 256>, U8Narrow>(in, out, elem_size, s, st);
       break;
     case 2:
       dispatch<RowsOn<U16Narrow, 16>, U16Rotated, Skewed<U16Skew>>(in, out, elem_size, s, st);
