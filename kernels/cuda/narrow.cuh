@@ -301,7 +301,7 @@ void launch_narrow(const void* in, void* out, const TransposeShape& s, cudaStrea
 /// transposed, as narrow_kernel writes. Diagonal tiles through one tile; pairs clipped by the
 /// matrix edge, or whose words would reach outside the matrix, element by element
 /// (rotated_swap_generic).
-template <class T, int TS, int NT, int MINB>
+template <class T, int TS, int NT, int MINB, bool SEQ = false>
 __global__ void __launch_bounds__(NT, MINB) inplace_narrow_kernel(InplaceParams p) {
   using L = NarrowTile<T, TS>;
   constexpr int WARPS = NT / 32, R = TS / WARPS, E = L::E;
@@ -332,17 +332,31 @@ __global__ void __launch_bounds__(NT, MINB) inplace_narrow_kernel(InplaceParams 
       NarrowRow<T, TS> u[R], v[R];
 #pragma unroll
       for (int a = 0; a < R; ++a) u[a].load(upper + (warp + a * WARPS) * p.pitch_bytes, lane);
-      if (!diagonal) {
+      if (SEQ) {  // one tile's rows in registers at a time: tile (I, J) stored before (J, I) is read
+#pragma unroll
+        for (int a = 0; a < R; ++a)
+          u[a].store(A, warp + a * WARPS, lane, upper + (warp + a * WARPS) * p.pitch_bytes);
+        if (!diagonal) {
+#pragma unroll
+          for (int a = 0; a < R; ++a) u[a].load(lower + (warp + a * WARPS) * p.pitch_bytes, lane);
+#pragma unroll
+          for (int a = 0; a < R; ++a)
+            u[a].store(B, warp + a * WARPS, lane, lower + (warp + a * WARPS) * p.pitch_bytes);
+        }
+      }
+      if (!SEQ && !diagonal) {
 #pragma unroll
         for (int a = 0; a < R; ++a) v[a].load(lower + (warp + a * WARPS) * p.pitch_bytes, lane);
       }
-#pragma unroll
-      for (int a = 0; a < R; ++a)
-        u[a].store(A, warp + a * WARPS, lane, upper + (warp + a * WARPS) * p.pitch_bytes);
-      if (!diagonal) {
+      if (!SEQ) {
 #pragma unroll
         for (int a = 0; a < R; ++a)
-          v[a].store(B, warp + a * WARPS, lane, lower + (warp + a * WARPS) * p.pitch_bytes);
+          u[a].store(A, warp + a * WARPS, lane, upper + (warp + a * WARPS) * p.pitch_bytes);
+        if (!diagonal) {
+#pragma unroll
+          for (int a = 0; a < R; ++a)
+            v[a].store(B, warp + a * WARPS, lane, lower + (warp + a * WARPS) * p.pitch_bytes);
+        }
       }
       __syncthreads();
       if (!diagonal) {  // tile (J, I) row r, element e <- tile (I, J) (e, r); E rows at a time
@@ -389,12 +403,12 @@ struct NarrowShape {
 
 /// Launches inplace_narrow_kernel<T, TS, NT, MINB> (G tile rows a group in the grouped order)
 /// over `batch` dense n x n matrices at `buf` on `stream`.
-template <class T, int TS, int NT, int MINB>
+template <class T, int TS, int NT, int MINB, bool SEQ = false>
 void launch_inplace_narrow(void* buf, std::int64_t n, std::int64_t batch, cudaStream_t stream,
                            int group) {
   launch_inplace_with<NarrowShape<T, TS, NT>, PairOrder::Grouped>(
-      inplace_narrow_kernel<T, TS, NT, MINB>, "inplace_narrow_kernel", buf, n, batch, stream, 0,
-      group);
+      inplace_narrow_kernel<T, TS, NT, MINB, SEQ>, "inplace_narrow_kernel", buf, n, batch, stream,
+      0, group);
 }
 
 }  // namespace xpose::kernels::cuda_tile

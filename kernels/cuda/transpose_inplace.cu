@@ -73,14 +73,14 @@ struct Rotated {
 // inplace_narrow_kernel (narrow.cuh): TS x TS pairs of 1- or 2-byte elements, every global access
 // an aligned 4-byte word, NT threads, MINB blocks an SM, grouped order with G tile rows a group;
 // any n.
-template <class T, int TS, int NT, int MINB, int G>
+template <class T, int TS, int NT, int MINB, int G, bool SEQ = false>
 struct Narrow {
   static bool accepts(void* buf, std::int64_t) {
     return reinterpret_cast<std::uintptr_t>(buf) % sizeof(T) == 0 &&
            cuda_tile::narrow_fits_device<T, TS, true>();
   }
   static void launch(void* buf, std::int64_t n, std::int64_t batch, cudaStream_t st) {
-    cuda_tile::launch_inplace_narrow<T, TS, NT, MINB>(buf, n, batch, st, G);
+    cuda_tile::launch_inplace_narrow<T, TS, NT, MINB, SEQ>(buf, n, batch, st, G);
   }
 };
 // K, only where every row (and the buffer) starts on a 256-byte boundary. Every element size of
@@ -252,6 +252,9 @@ const Entry kEntries[] = {
     {1, "narrow128-t1024-g32", run_kernel<Narrow<std::uint8_t, 128, 1024, 1, 32>>},
     {1, "narrow128-t1024-g8", run_kernel<Narrow<std::uint8_t, 128, 1024, 1, 8>>},
     {1, "narrow128-t512-b2-g32", run_kernel<Narrow<std::uint8_t, 128, 512, 2, 32>>},
+    // -seq: one tile's rows in registers at a time (tile (I, J) stored before (J, I) is read)
+    {1, "narrow256-t1024-g16-seq", run_kernel<Narrow<std::uint8_t, 256, 1024, 1, 16, true>>},
+    {1, "narrow128-t512-b2-g32-seq", run_kernel<Narrow<std::uint8_t, 128, 512, 2, 32, true>>},
     {2, "tile-64w16-stag", run_kernel<Tiled<TileConfig<2, 16, 8, 8, 64>, kStag>>},
     {2, "tile-64w16-row", run_kernel<Tiled<TileConfig<2, 16, 8, 8, 64>, kRow>>},
     {2, "tile-32w4-row", run_kernel<Tiled<TileConfig<2, 4, 32, 32, 256>, kRow>>},
@@ -260,6 +263,7 @@ const Entry kEntries[] = {
     {2, "narrow64-t512-b2-g32", run_kernel<Narrow<std::uint16_t, 64, 512, 2, 32>>},
     {2, "narrow128-t1024-g32", run_kernel<Narrow<std::uint16_t, 128, 1024, 1, 32>>},
     {2, "narrow128-t1024-g8", run_kernel<Narrow<std::uint16_t, 128, 1024, 1, 8>>},
+    {2, "narrow128-t512-b2-g8-seq", run_kernel<Narrow<std::uint16_t, 128, 512, 2, 8, true>>},
     // f32
     {4, "tile-64w16-stag", run_kernel<Tiled<TileConfig<4, 16, 16, 16, 256>, kStag>>},
     {4, "tile-64w16-row", run_kernel<Tiled<TileConfig<4, 16, 16, 16, 256>, kRow>>},
