@@ -13,8 +13,9 @@
 // memcpy), since run 19, inplace_rotated_kernel: 128 x 128 pairs, 32 tile rows a group, both
 // tiles' rows read and written from 128-byte line boundaries and exchanged through shared memory
 // (5.5 % ahead of the strip kernel at 16411²; it needs sm_80's shared memory, older devices keep
-// the word kernels and the strip kernel). For 1- and 2-byte elements off 256-byte rows, since
-// run 20, inplace_narrow_kernel (narrow.cuh): aligned 4-byte words on rows of any alignment. The
+// the word kernels and the strip kernel). For 1- and 2-byte elements, since run 20,
+// inplace_narrow_kernel (narrow.cuh): aligned 4-byte words on rows of any alignment (u8 off
+// 256-byte rows, u16 everywhere). The
 // staggered numbering of seed 002 is built and tested too (the "-stag" candidates), but measured
 // 2-4 % slower than row-wise on an H100 on every shape (run 5).
 // (inplace_words_kernel, which keeps 16-byte words for any n, measured slower: kernels/NOTES.md.)
@@ -158,6 +159,16 @@ using U16Rotated = Rotated<std::uint16_t, 128, 1024, 1, 32, 0>;
 // 0.840).
 using U8Narrow = Narrow<std::uint8_t, 128, 512, 2, 32>;
 using U16Narrow = Narrow<std::uint16_t, 128, 1024, 1, 8>;
+// Run 20, call 7: the same with one tile's rows in registers at a time (SEQ), which lets u8 take
+// 256 x 256 pairs (1024 threads, 16 tile rows a group) and u16 2 blocks of 512 threads an SM;
+// x memcpy at n = 16384 / 16400 / 16416 / 16392 / 16386 / 16411, two runs: u8 0.774 / 0.768-0.769
+// / 0.759 / 0.757-0.759 / 0.722 / 0.692-0.693 against the kernels above' 0.897 / 0.731-0.733 /
+// 0.718-0.719 / 0.732-0.733 / 0.662 / 0.616-0.620 (so off 256-byte rows only); u16 0.935-0.937
+// / 0.856-0.858 / 0.852-0.854 / 0.841-0.842 / 0.826-0.827 / 0.788-0.789 against 0.898-0.899 /
+// 0.789 / 0.784 / 0.783 / 0.777 / 0.709 (everywhere, 256-byte rows too). Both need 133 KiB of
+// shared memory a block (sm_80 and newer); older devices take the kernels above.
+using U8NarrowSeq = Narrow<std::uint8_t, 256, 1024, 1, 16, true>;
+using U16NarrowSeq = Narrow<std::uint16_t, 128, 512, 2, 8, true>;
 // f64 where rows are off 256 bytes (odd n among them): the strip kernel with 64 tile rows a group
 // (run 10).
 using F64OddN = Strip<TileConfig<8, 8, 32, 32, 512, 2, kFetch256>, 64, 4, 128, kFetch256>;
@@ -185,10 +196,10 @@ void transpose_inplace_cuda(void* buf, std::size_t elem_size, std::int64_t n, st
   auto* st = static_cast<cudaStream_t>(stream);
   switch (elem_size) {
     case 1:  // the word kernel on 256-byte rows, the narrow kernel elsewhere (run 20)
-      dispatch<On256<Tiled<TileConfig<1, 16, 8, 8, 64>>>, U8Narrow>(buf, n, batch, st);
+      dispatch<On256<Tiled<TileConfig<1, 16, 8, 8, 64>>>, U8NarrowSeq, U8Narrow>(buf, n, batch, st);
       break;
-    case 2:  // the word kernels on 256-byte rows, the narrow kernel elsewhere (run 20)
-      dispatch<On256<Tiled<TileConfig<2, 16, 8, 8, 64>>>, U16Narrow, U16Rotated,
+    case 2:  // the narrow kernel, on 256-byte rows too (run 20)
+      dispatch<U16NarrowSeq, On256<Tiled<TileConfig<2, 16, 8, 8, 64>>>, U16Narrow, U16Rotated,
                Tiled<TileConfig<2, 16, 8, 8, 64>>, Tiled<TileConfig<2, 4, 32, 32, 256>>,
                Tiled<TileConfig<2, 2, 32, 32, 256>>>(buf, n, batch, st);
       break;
