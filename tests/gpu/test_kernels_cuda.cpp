@@ -384,6 +384,25 @@ TEST_F(CudaKernels, Batches) {
   }
 }
 
+// The library's 1- and 2-byte defaults on shapes large enough for the narrow kernels' whole
+// tiles (narrow.cuh): out of place u8 256 x 256 tiles (rows of both matrices on 16 bytes,
+// batched, pitched with gaps), 128 x 128 tiles (odd pitches; pointers off 4 bytes, where the
+// first tile's words would reach before the buffer and go element by element), u16 on 16-byte
+// rows and off them (the rotated kernel); in place u8 256 x 256 and u16 128 x 128 pairs at n off
+// 256 bytes and on them, batched, with a buffer off 4 bytes.
+TEST_F(CudaKernels, NarrowDefaults) {
+  for (std::size_t e : {std::size_t{1}, std::size_t{2}}) {
+    check_transpose(e, TransposeShape::dense(1024, 768, 2));
+    check_transpose(e, pitched(520, 784, 2, 800, 528, 48, 16));
+    check_transpose(e, TransposeShape::dense(1031, 777));
+    check_transpose(e, TransposeShape::dense(777, 1031), 3, 1);
+    check_transpose(e, TransposeShape::dense(1024, 768), 0, 2);
+    for (std::int64_t n : {1040, 1031, 768})
+      check_inplace(e, n, 1, 0);
+    check_inplace(e, 1040, 2, 3);
+  }
+}
+
 // A sub-block of a wider input into a sub-block of a wider output, batched with gaps.
 TEST_F(CudaKernels, PitchedSubBlocks) {
   for (std::size_t e : kElemSizes) {
