@@ -61,13 +61,25 @@ __device__ __forceinline__ unsigned narrow_offset(const void* p) {
   return static_cast<unsigned>(reinterpret_cast<std::uintptr_t>(p)) & 3u;
 }
 
+/// The first word of a piece's aligned words (starting at `base`) that starts a 128-byte line.
+__device__ __forceinline__ int narrow_line_word(const void* base) {
+  const unsigned a = static_cast<unsigned>(reinterpret_cast<std::uintptr_t>(base)) & 127u;
+  return static_cast<int>(((128u - a) & 127u) >> 2);
+}
+
 /// A warp's loads of one TS-element row piece at `row` (aligned to T): the aligned words that
 /// hold it, lane l word 32 k + l, and in `x` (lane 31, where the piece is off 4 bytes) the word
 /// after the last. KO: the piece's offset from 4 bytes is kept from load to store (else
-/// recomputed from the address, a register a row less).
-template <class T, int TS, bool KO = false>
+/// recomputed from the address, a register a row less). ROT: lane l takes word
+/// (q0 + 32 k + l) mod WB instead, q0 the first word on a 128-byte line, so that each warp access
+/// but the wrapping one covers one whole line (the rotated kernels' order, on words).
+template <class T, int TS, bool KO = false, bool ROT = false>
 struct NarrowRow {
   using L = NarrowTile<T, TS>;
+  static_assert(!ROT || (L::WB & (L::WB - 1)) == 0, "rotation modulo a power of two");
+  __device__ static __forceinline__ int first(const char* base) {
+    return ROT ? narrow_line_word(base) : 0;
+  }
   std::uint32_t w[L::K];
   std::uint32_t x;
   unsigned kept;  // KO: bits the piece starts into its first word
@@ -75,10 +87,11 @@ struct NarrowRow {
     const unsigned off = narrow_offset(row);
     if (KO) kept = 8 * off;
     const auto* base = reinterpret_cast<const std::uint32_t*>(row - off);
+    const int q0 = first(row - off);
 #pragma unroll
-    for (int k = 0; k < L::K; ++k) w[k] = base[32 * k + lane];
+    for (int k = 0; k < L::K; ++k) w[k] = base[(q0 + 32 * k + lane) & (L::WB - 1)];
     x = 0;
-    if (off != 0 && lane == 31) x = base[L::WB];
+    if (off != 0 && ((q0 + lane) & 31) == 31) x = base[L::WB];  // the lane of word WB - 1
   }
   /// Row s of the shared tile: word 32 k + l of the piece itself, funnel-shifted from the word
   /// this lane read and the next one (the next lane's, or `x` past the last); `row` the piece's
@@ -87,16 +100,24 @@ struct NarrowRow {
   __device__ __forceinline__ void store(std::uint32_t* tile, int s, int lane,
                                         const char* row) const {
     const unsigned shift = KO ? kept : 8 * narrow_offset(row);
+    const int q0 = first(row - narrow_offset(row));
     std::uint32_t next[L::K];
 #pragma unroll
     for (int k = 0; k < L::K; ++k) next[k] = __shfl_sync(0xffffffffu, w[k], (lane + 1) & 31);
 #pragma unroll
     for (int k = 0; k < L::K; ++k) {
       // lane 31's next word is lane 0's word of the next k (what it got from the shuffle of
-      // w[k + 1]), or x after the last.
+      // w[k + 1], k + 1 taken mod K), and the next word of word WB - 1 is x.
       std::uint32_t hi = next[k];
-      if (lane == 31) hi = k + 1 < L::K ? next[k + 1] : x;
-      tile[L::word(s, 32 * k + lane)] = __funnelshift_r(w[k], hi, shift);
+      int q = 32 * k + lane;
+      if constexpr (ROT) {
+        q = (q0 + q) & (L::WB - 1);
+        if (lane == 31) hi = next[(k + 1) % L::K];
+        if (q == L::WB - 1) hi = x;
+      } else {
+        if (lane == 31) hi = k + 1 < L::K ? next[k + 1] : x;
+      }
+      tile[L::word(s, q)] = __funnelshift_r(w[k], hi, shift);
     }
   }
 };
@@ -104,7 +125,7 @@ struct NarrowRow {
 /// A warp writes one output row piece: TS elements at `row` (aligned to T), element e the
 /// shared tile's (e, c). Whole aligned words where they hold only this piece; the first and the
 /// last word, where the piece is off 4 bytes, element by element.
-template <class T, int TS>
+template <class T, int TS, bool ROT = false>
 __device__ __forceinline__ void narrow_store_row(char* row, const std::uint32_t* tile, int c,
                                                  int lane) {
   using L = NarrowTile<T, TS>;
@@ -112,9 +133,10 @@ __device__ __forceinline__ void narrow_store_row(char* row, const std::uint32_t*
   const unsigned off = narrow_offset(row);
   const int m = static_cast<int>(off) / L::S;  // elements of the first word before the piece
   auto* base = reinterpret_cast<std::uint32_t*>(row - off);
+  const int q0 = NarrowRow<T, TS, false, ROT>::first(row - off);
 #pragma unroll
   for (int k = 0; k < L::K; ++k) {
-    const int q = 32 * k + lane;  // word q holds elements E q - m + t, t < E
+    const int q = (q0 + 32 * k + lane) & (L::WB - 1);  // word q: elements E q - m + t, t < E
     T v[E];
 #pragma unroll
     for (int t = 0; t < E; ++t) v[t] = L::elem(tile, std::max(E * q - m + t, 0), c);
@@ -129,7 +151,7 @@ __device__ __forceinline__ void narrow_store_row(char* row, const std::uint32_t*
         if (t >= m) reinterpret_cast<T*>(base)[t] = v[t];
     }
   }
-  if (m != 0 && lane == 31) {  // the word after the last: elements TS - m + t, t < m
+  if (m != 0 && ((q0 + lane) & 31) == 31) {  // after word WB - 1: elements TS - m + t, t < m
 #pragma unroll
     for (int t = 0; t < E - 1; ++t)
       if (t < m) reinterpret_cast<T*>(base + L::WB)[t] = L::elem(tile, TS - m + t, c);
@@ -239,7 +261,8 @@ constexpr std::size_t narrow_oop_smem_bytes() {
 /// Out of place: see the file comment. NT threads, MINB blocks an SM, TS x TS tiles; WG: output
 /// words gathered from shared words (narrow_store_rows), else element by element
 /// (narrow_store_row); KO as NarrowRow's.
-template <class T, int TS, int NT, int MINB, bool WG = true, bool KO = false, bool BT = false>
+template <class T, int TS, int NT, int MINB, bool WG = true, bool KO = false, bool BT = false,
+          bool ROT = false>
 __global__ void __launch_bounds__(NT, MINB) narrow_kernel(TiledParams p) {
   constexpr int WARPS = NT / 32, R = TS / WARPS, E = NarrowTile<T, TS>::E;
   static_assert(TS % (WARPS * E) == 0 && NT % 32 == 0, "whole rows a warp");
@@ -255,7 +278,7 @@ __global__ void __launch_bounds__(NT, MINB) narrow_kernel(TiledParams p) {
       return;
     }
     char* dst = out + c0 * p.out_pitch_bytes + r0 * sizeof(T);  // TS output rows
-    NarrowRow<T, TS, KO> u[R];
+    NarrowRow<T, TS, KO, ROT> u[R];
 #pragma unroll
     for (int a = 0; a < R; ++a) u[a].load(src + (warp + a * WARPS) * p.in_pitch_bytes, lane);
 #pragma unroll
@@ -273,7 +296,7 @@ __global__ void __launch_bounds__(NT, MINB) narrow_kernel(TiledParams p) {
 #pragma unroll
       for (int a = 0; a < R; ++a) {  // output row c, element e <- input (e, c)
         const int c = warp + a * WARPS;
-        narrow_store_row<T, TS>(dst + c * p.out_pitch_bytes, tile, c, lane);
+        narrow_store_row<T, TS, ROT>(dst + c * p.out_pitch_bytes, tile, c, lane);
       }
     }
     __syncthreads();  // the next tile overwrites shared memory
@@ -282,11 +305,12 @@ __global__ void __launch_bounds__(NT, MINB) narrow_kernel(TiledParams p) {
 
 /// Launches narrow_kernel<T, TS, NT, MINB> on `stream`, tiles in tile_of's order with `group`.
 /// `s` must be resolved and non-empty, the buffers aligned to the element.
-template <class T, int TS, int NT, int MINB, bool WG = true, bool KO = false, bool BT = false>
+template <class T, int TS, int NT, int MINB, bool WG = true, bool KO = false, bool BT = false,
+          bool ROT = false>
 void launch_narrow(const void* in, void* out, const TransposeShape& s, cudaStream_t stream,
                    int group) {
   constexpr std::size_t smem = narrow_oop_smem_bytes<T, TS>();
-  auto* kernel = narrow_kernel<T, TS, NT, MINB, WG, KO, BT>;
+  auto* kernel = narrow_kernel<T, TS, NT, MINB, WG, KO, BT, ROT>;
   const TiledParams p =
       tiled_params(in, out, s, sizeof(T), (s.cols + TS - 1) / TS, (s.rows + TS - 1) / TS, group);
   const auto gx = static_cast<unsigned>(std::min<std::int64_t>(p.tiles, 0x7fffffff));

@@ -157,7 +157,7 @@ struct Rotated {
 // aligned 4-byte word on rows of any alignment; G as tile_of's group. Any layout aligned to the
 // element.
 template <class T, int TS, int NT, int MINB, int G, bool WG = true, bool KO = false,
-          bool BT = false>
+          bool BT = false, bool ROT = false>
 struct Narrow {
   static constexpr int S = sizeof(T);
   static bool accepts(const void* in, const void* out, const TransposeShape&) {
@@ -166,7 +166,7 @@ struct Narrow {
            cuda_tile::narrow_fits_device<T, TS, false>();
   }
   static void launch(const void* in, void* out, const TransposeShape& s, cudaStream_t st) {
-    cuda_tile::launch_narrow<T, TS, NT, MINB, WG, KO, BT>(in, out, s, st, G);
+    cuda_tile::launch_narrow<T, TS, NT, MINB, WG, KO, BT, ROT>(in, out, s, st, G);
   }
 };
 
@@ -320,6 +320,9 @@ const Entry kEntries[] = {
      run_kernel<Narrow<std::uint8_t, 128, 256, 4, kSkewOrder, true, false, true>>},
     {1, "narrow-256-t1024-b1-cm", run_kernel<Narrow<std::uint8_t, 256, 1024, 1, kSkewOrder>>},
     {1, "narrow-256-t512-b2-cm", run_kernel<Narrow<std::uint8_t, 256, 512, 2, kSkewOrder>>},
+    // -rot: row pieces' words rotated onto 128-byte lines (loads; with -eg the stores too)
+    {1, "narrow-256-t512-b2-cm-rot",
+     run_kernel<Narrow<std::uint8_t, 256, 512, 2, kSkewOrder, true, false, false, true>>},
     {1, "narrow-128-t256-b4-cm-ko",
      run_kernel<Narrow<std::uint8_t, 128, 256, 4, kSkewOrder, true, true>>},
     {2, "tile-64x64w16", run_kernel<Tiled<U16Tile>>},
@@ -330,6 +333,10 @@ const Entry kEntries[] = {
     {2, "narrow-128-t512-b2-cm-eg",
      run_kernel<Narrow<std::uint16_t, 128, 512, 2, kSkewOrder, false>>},
     {2, "narrow-128-t512-b2-cm", run_kernel<Narrow<std::uint16_t, 128, 512, 2, kSkewOrder>>},
+    {2, "narrow-128-t512-b2-cm-rot",
+     run_kernel<Narrow<std::uint16_t, 128, 512, 2, kSkewOrder, true, false, false, true>>},
+    {2, "narrow-128-t512-b2-cm-eg-rot",
+     run_kernel<Narrow<std::uint16_t, 128, 512, 2, kSkewOrder, false, false, false, true>>},
     {2, "narrow-128-t512-b2-cm-ko",
      run_kernel<Narrow<std::uint16_t, 128, 512, 2, kSkewOrder, true, true>>},
     {2, "narrow-128-t512-b2-cm-eg-ko",
