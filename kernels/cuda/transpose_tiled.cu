@@ -8,7 +8,8 @@
 // inputs go in groups of tile rows, run 19). For 1- and 2-byte elements the narrow kernel
 // (narrow.cuh: aligned 4-byte words on rows of any alignment) takes every layout but u16 rows
 // off 16 bytes (the rotated kernel's, rotated.cuh), with 256-byte row pieces where rows are on
-// 16 bytes and 128-byte ones elsewhere for u8 (run 20). Launched on the caller's stream. The
+// 16 bytes or off 4 (there rotated onto 128-byte lines) and 128-byte ones elsewhere for u8 (run
+// 20). Launched on the caller's stream. The
 // shapes and their measured speeds are in kernels/NOTES.md. Below the library entry point: the
 // candidate kernels by name (variants.h), for the tests and bench_kernels --compare (the Hopper TMA
 // kernels of tma.cuh are candidates only).
@@ -244,8 +245,13 @@ using U16Rotated = Rotated<std::uint16_t, 128, 512, 3, kSkewOrder, 0>;
 // 0.925-0.931 / 0.889-0.892 / 0.900-0.901 / 0.896-0.897 against the kernels above' 0.907 /
 // 0.816 / 0.796 / 0.782, but 0.65-0.75 where rows are off 16 bytes (n = 16392 / 16386 /
 // 16411), as u16's 256-byte pieces; its 66 KiB of shared memory a block: sm_70 and newer.
+// u8 where rows are off 4 bytes, run 20 call 10: the 256 x 256 tiles with the row words
+// rotated onto 128-byte lines (`-rot`): n = 16386 / 16411 0.771-0.775 / 0.747-0.748 against the
+// 128 tiles' 0.754-0.755 / 0.708-0.710 (at 16392, rows on 4 bytes, equal: 0.827-0.828 against
+// 0.824-0.826; on 16-byte rows 8 % under the unrotated 256 tiles).
 using U8Narrow = Narrow<std::uint8_t, 128, 256, 4, kSkewOrder>;
 using U8Narrow256 = Narrow<std::uint8_t, 256, 512, 2, kSkewOrder>;
+using U8Narrow256Rot = Narrow<std::uint8_t, 256, 512, 2, kSkewOrder, true, false, false, true>;
 using U16Narrow = Narrow<std::uint16_t, 128, 512, 2, kSkewOrder>;
 
 }  // namespace
@@ -259,7 +265,8 @@ void transpose_cuda(const void* in, void* out, std::size_t elem_size, const Tran
   auto* st = static_cast<cudaStream_t>(stream);
   switch (elem_size) {
     case 1:
-      dispatch<RowsOn<U8Narrow256, 16>, Tiled<U8Tile, 256>, U8Narrow>(in, out, elem_size, s, st);
+      dispatch<RowsOn<U8Narrow256, 16>, Tiled<U8Tile, 256>, RowsOn<U8Narrow, 4>, U8Narrow256Rot,
+               U8Narrow>(in, out, elem_size, s, st);
       break;
     case 2:
       dispatch<RowsOn<U16Narrow, 16>, U16Rotated, Skewed<U16Skew>>(in, out, elem_size, s, st);
