@@ -309,15 +309,8 @@ template <class T, int TS, int NT, int MINB, bool WG = true, bool KO = false, bo
           bool ROT = false>
 void launch_narrow(const void* in, void* out, const TransposeShape& s, cudaStream_t stream,
                    int group) {
-  constexpr std::size_t smem = narrow_oop_smem_bytes<T, TS>();
-  auto* kernel = narrow_kernel<T, TS, NT, MINB, WG, KO, BT, ROT>;
-  const TiledParams p =
-      tiled_params(in, out, s, sizeof(T), (s.cols + TS - 1) / TS, (s.rows + TS - 1) / TS, group);
-  const auto gx = static_cast<unsigned>(std::min<std::int64_t>(p.tiles, 0x7fffffff));
-  const auto gy = static_cast<unsigned>(std::min<std::int64_t>(s.batch, 65535));
-  cuda_detail::allow_dynamic_smem(kernel, smem);
-  kernel<<<dim3(gx, gy), NT, smem, stream>>>(p);
-  XPOSE_CHECK_CUDA_LAUNCH("narrow_kernel");
+  launch_square_tiles(narrow_kernel<T, TS, NT, MINB, WG, KO, BT, ROT>, "narrow_kernel", TS,
+                      sizeof(T), NT, narrow_oop_smem_bytes<T, TS>(), in, out, s, stream, group);
 }
 
 /// In place for any n: square TS x TS tile pairs in the grouped order, both tiles read into two

@@ -14,6 +14,7 @@
 #include "kernels/cuda/inplace.cuh"
 #include "kernels/cuda/tile.cuh"
 #include "kernels/transpose.h"
+#include "xpose/error.h"
 
 namespace xpose::kernels::cuda_tile {
 
@@ -98,21 +99,33 @@ bool rotated_oop_fits_device() {
   return cuda_detail::device_smem_fits(rotated_oop_smem_bytes<T, TS>());
 }
 
+/// Launches `kernel`, which takes one ts x ts tile of elements of `elem` bytes a block (NT threads,
+/// `smem` bytes of dynamic shared memory), over `s` (resolved, non-empty) on `stream`, tiles
+/// numbered as tile_of says with `group`; `name` names it in a launch error. The launcher of
+/// rotated_kernel and narrow_kernel (narrow.cuh).
+inline void launch_square_tiles(void (*kernel)(TiledParams), const char* name, int ts,
+                                std::size_t elem, int nt, std::size_t smem, const void* in,
+                                void* out, const TransposeShape& s, cudaStream_t stream,
+                                int group) {
+  const TiledParams p = tiled_params(in, out, s, static_cast<int>(elem), (s.cols + ts - 1) / ts,
+                                     (s.rows + ts - 1) / ts, group);
+  const auto gx = static_cast<unsigned>(std::min<std::int64_t>(p.tiles, 0x7fffffff));
+  const auto gy = static_cast<unsigned>(std::min<std::int64_t>(s.batch, 65535));
+  cuda_detail::allow_dynamic_smem(kernel, smem);
+  kernel<<<dim3(gx, gy), nt, smem, stream>>>(p);
+  const cudaError_t err = cudaGetLastError();
+  if (err != cudaSuccess)
+    cuda_detail::throw_cuda_error(err, cat("launch of ", name).c_str(), __FILE__, __LINE__);
+}
+
 /// Launches rotated_kernel<T, TS, NT, MINB, HINT> on `stream`, tiles numbered as tile_of says
 /// with `group` (kColumnMajor: down the tile columns). `s` must be resolved and non-empty, the
 /// buffers aligned to the element.
 template <class T, int TS, int NT, int MINB, int HINT>
 void launch_rotated(const void* in, void* out, const TransposeShape& s, cudaStream_t stream,
                     int group) {
-  constexpr std::size_t smem = rotated_oop_smem_bytes<T, TS>();
-  auto* kernel = rotated_kernel<T, TS, NT, MINB, HINT>;
-  const TiledParams p =
-      tiled_params(in, out, s, sizeof(T), (s.cols + TS - 1) / TS, (s.rows + TS - 1) / TS, group);
-  const auto gx = static_cast<unsigned>(std::min<std::int64_t>(p.tiles, 0x7fffffff));
-  const auto gy = static_cast<unsigned>(std::min<std::int64_t>(s.batch, 65535));
-  cuda_detail::allow_dynamic_smem(kernel, smem);
-  kernel<<<dim3(gx, gy), NT, smem, stream>>>(p);
-  XPOSE_CHECK_CUDA_LAUNCH("rotated_kernel");
+  launch_square_tiles(rotated_kernel<T, TS, NT, MINB, HINT>, "rotated_kernel", TS, sizeof(T), NT,
+                      rotated_oop_smem_bytes<T, TS>(), in, out, s, stream, group);
 }
 
 }  // namespace xpose::kernels::cuda_tile

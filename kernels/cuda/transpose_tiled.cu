@@ -160,7 +160,7 @@ struct Rotated {
 template <class T, int TS, int NT, int MINB, int G, bool WG = true, bool KO = false,
           bool BT = false, bool ROT = false>
 struct Narrow {
-  static constexpr int S = sizeof(T);
+  using Elem = T;
   static bool accepts(const void* in, const void* out, const TransposeShape&) {
     return reinterpret_cast<std::uintptr_t>(in) % sizeof(T) == 0 &&
            reinterpret_cast<std::uintptr_t>(out) % sizeof(T) == 0 &&
@@ -176,11 +176,11 @@ struct Narrow {
 template <class K, int ALIGN>
 struct RowsOn : K {
   static bool accepts(const void* in, const void* out, const TransposeShape& s) {
+    constexpr std::int64_t S = sizeof(typename K::Elem);
     const bool in_rows = reinterpret_cast<std::uintptr_t>(in) % ALIGN == 0 &&
-                         (s.in_pitch * K::S) % ALIGN == 0 &&
-                         (s.batch <= 1 || (s.in_batch_stride * K::S) % ALIGN == 0);
-    return in_rows && cuda_tile::output_rows_aligned(out, s, K::S, ALIGN) &&
-           K::accepts(in, out, s);
+                         (s.in_pitch * S) % ALIGN == 0 &&
+                         (s.batch <= 1 || (s.in_batch_stride * S) % ALIGN == 0);
+    return in_rows && cuda_tile::output_rows_aligned(out, s, S, ALIGN) && K::accepts(in, out, s);
   }
 };
 
