@@ -69,11 +69,10 @@ __device__ __forceinline__ int narrow_line_word(const void* base) {
 
 /// A warp's loads of one TS-element row piece at `row` (aligned to T): the aligned words that
 /// hold it, lane l word 32 k + l, and in `x` (lane 31, where the piece is off 4 bytes) the word
-/// after the last. KO: the piece's offset from 4 bytes is kept from load to store (else
-/// recomputed from the address, a register a row less). ROT: lane l takes word
+/// after the last. ROT: lane l takes word
 /// (q0 + 32 k + l) mod WB instead, q0 the first word on a 128-byte line, so that each warp access
 /// but the wrapping one covers one whole line (the rotated kernels' order, on words).
-template <class T, int TS, bool KO = false, bool ROT = false>
+template <class T, int TS, bool ROT = false>
 struct NarrowRow {
   using L = NarrowTile<T, TS>;
   static_assert(!ROT || (L::WB & (L::WB - 1)) == 0, "rotation modulo a power of two");
@@ -82,10 +81,8 @@ struct NarrowRow {
   }
   std::uint32_t w[L::K];
   std::uint32_t x;
-  unsigned kept;  // KO: bits the piece starts into its first word
   __device__ __forceinline__ void load(const char* row, int lane) {
     const unsigned off = narrow_offset(row);
-    if (KO) kept = 8 * off;
     const auto* base = reinterpret_cast<const std::uint32_t*>(row - off);
     const int q0 = first(row - off);
 #pragma unroll
@@ -96,10 +93,11 @@ struct NarrowRow {
   /// Row s of the shared tile: word 32 k + l of the piece itself, funnel-shifted from the word
   /// this lane read and the next one (the next lane's, or `x` past the last); `row` the piece's
   /// address as given to load (only its offset from 4 bytes is used: recomputing it here keeps a
-  /// register a row free while the loads are in flight).
+  /// register a row free while the loads are in flight; holding it spilled for u8 and cost 3-17 %,
+  /// run 20 call 3).
   __device__ __forceinline__ void store(std::uint32_t* tile, int s, int lane,
                                         const char* row) const {
-    const unsigned shift = KO ? kept : 8 * narrow_offset(row);
+    const unsigned shift = 8 * narrow_offset(row);
     const int q0 = first(row - narrow_offset(row));
     std::uint32_t next[L::K];
 #pragma unroll
@@ -125,7 +123,7 @@ struct NarrowRow {
 /// A warp writes one output row piece: TS elements at `row` (aligned to T), element e the
 /// shared tile's (e, c). Whole aligned words where they hold only this piece; the first and the
 /// last word, where the piece is off 4 bytes, element by element.
-template <class T, int TS, bool ROT = false>
+template <class T, int TS>
 __device__ __forceinline__ void narrow_store_row(char* row, const std::uint32_t* tile, int c,
                                                  int lane) {
   using L = NarrowTile<T, TS>;
@@ -133,10 +131,9 @@ __device__ __forceinline__ void narrow_store_row(char* row, const std::uint32_t*
   const unsigned off = narrow_offset(row);
   const int m = static_cast<int>(off) / L::S;  // elements of the first word before the piece
   auto* base = reinterpret_cast<std::uint32_t*>(row - off);
-  const int q0 = NarrowRow<T, TS, false, ROT>::first(row - off);
 #pragma unroll
   for (int k = 0; k < L::K; ++k) {
-    const int q = (q0 + 32 * k + lane) & (L::WB - 1);  // word q: elements E q - m + t, t < E
+    const int q = 32 * k + lane;  // word q holds elements E q - m + t, t < E
     T v[E];
 #pragma unroll
     for (int t = 0; t < E; ++t) v[t] = L::elem(tile, std::max(E * q - m + t, 0), c);
@@ -151,7 +148,7 @@ __device__ __forceinline__ void narrow_store_row(char* row, const std::uint32_t*
         if (t >= m) reinterpret_cast<T*>(base)[t] = v[t];
     }
   }
-  if (m != 0 && ((q0 + lane) & 31) == 31) {  // after word WB - 1: elements TS - m + t, t < m
+  if (m != 0 && lane == 31) {  // the word after the last: elements TS - m + t, t < m
 #pragma unroll
     for (int t = 0; t < E - 1; ++t)
       if (t < m) reinterpret_cast<T*>(base + L::WB)[t] = L::elem(tile, TS - m + t, c);
@@ -166,7 +163,7 @@ __device__ __forceinline__ void narrow_store_row(char* row, const std::uint32_t*
 /// the sequence P:Q, whose funnel shift by the row's offset is the word. The first and the last
 /// word of a piece off 4 bytes are written only where they hold this piece's elements: at most a
 /// 1-byte and a 2-byte store each, by lanes 0 and 31 at once.
-template <class T, int TS, bool BT = false>
+template <class T, int TS>
 __device__ __forceinline__ void narrow_store_rows(char* row0, std::int64_t pitch,
                                                   const std::uint32_t* tile, int cg, int lane) {
   using L = NarrowTile<T, TS>;
@@ -182,33 +179,13 @@ __device__ __forceinline__ void narrow_store_rows(char* row0, std::int64_t pitch
       if (k == 0 && j < E - 1) r = r < 0 ? 0 : r;
       w[j] = tile[L::word(r, wc)];
     }
-    // BT (u8): the bytes of w[0..3] and of w[4..6] transposed as two 4 x 4 blocks up front, 16
-    // byte permutes for the four rows instead of 24.
-    std::uint32_t bl[E], bh[E];
-    if constexpr (S == 1 && BT) {
-      const std::uint32_t a0 = __byte_perm(w[0], w[1], 0x5140), a1 = __byte_perm(w[0], w[1], 0x7362);
-      const std::uint32_t a2 = __byte_perm(w[2], w[3], 0x5140), a3 = __byte_perm(w[2], w[3], 0x7362);
-      const std::uint32_t b0 = __byte_perm(w[4], w[5], 0x5140), b1 = __byte_perm(w[4], w[5], 0x7362);
-      const std::uint32_t b2 = __byte_perm(w[6], w[6], 0x5140), b3 = __byte_perm(w[6], w[6], 0x7362);
-      bl[0] = __byte_perm(a0, a2, 0x5410);
-      bl[1] = __byte_perm(a0, a2, 0x7632);
-      bl[2] = __byte_perm(a1, a3, 0x5410);
-      bl[3] = __byte_perm(a1, a3, 0x7632);
-      bh[0] = __byte_perm(b0, b2, 0x5410);
-      bh[1] = __byte_perm(b0, b2, 0x7632);
-      bh[2] = __byte_perm(b1, b3, 0x5410);
-      bh[3] = __byte_perm(b1, b3, 0x7632);
-    }
 #pragma unroll
     for (int i = 0; i < E; ++i) {
       char* row = row0 + i * pitch;
       const unsigned off = narrow_offset(row);
       auto* base = reinterpret_cast<std::uint32_t*>(row - off);
       std::uint32_t lo, hi;  // element i of w[0] .. w[E - 1], and of w[E] .. w[J - 1]
-      if constexpr (S == 1 && BT) {
-        lo = bl[i];
-        hi = bh[i];
-      } else if constexpr (S == 1) {
+      if constexpr (S == 1) {
         const unsigned sel = i | ((4 + i) << 4);
         lo = __byte_perm(__byte_perm(w[0], w[1], sel), __byte_perm(w[2], w[3], sel), 0x5410);
         hi = __byte_perm(__byte_perm(w[4], w[5], sel), __byte_perm(w[6], w[6], sel), 0x5410);
@@ -261,8 +238,7 @@ constexpr std::size_t narrow_oop_smem_bytes() {
 /// Out of place: see the file comment. NT threads, MINB blocks an SM, TS x TS tiles; WG: output
 /// words gathered from shared words (narrow_store_rows), else element by element
 /// (narrow_store_row); KO as NarrowRow's.
-template <class T, int TS, int NT, int MINB, bool WG = true, bool KO = false, bool BT = false,
-          bool ROT = false>
+template <class T, int TS, int NT, int MINB, bool WG = true, bool ROT = false>
 __global__ void __launch_bounds__(NT, MINB) narrow_kernel(TiledParams p) {
   constexpr int WARPS = NT / 32, R = TS / WARPS, E = NarrowTile<T, TS>::E;
   static_assert(TS % (WARPS * E) == 0 && NT % 32 == 0, "whole rows a warp");
@@ -278,7 +254,7 @@ __global__ void __launch_bounds__(NT, MINB) narrow_kernel(TiledParams p) {
       return;
     }
     char* dst = out + c0 * p.out_pitch_bytes + r0 * sizeof(T);  // TS output rows
-    NarrowRow<T, TS, KO, ROT> u[R];
+    NarrowRow<T, TS, ROT> u[R];
 #pragma unroll
     for (int a = 0; a < R; ++a) u[a].load(src + (warp + a * WARPS) * p.in_pitch_bytes, lane);
 #pragma unroll
@@ -289,14 +265,13 @@ __global__ void __launch_bounds__(NT, MINB) narrow_kernel(TiledParams p) {
 #pragma unroll
       for (int a = 0; a < R / E; ++a) {  // output rows cg .. cg + E - 1
         const int cg = E * (warp + a * WARPS);
-        narrow_store_rows<T, TS, BT>(dst + cg * p.out_pitch_bytes, p.out_pitch_bytes, tile, cg,
-                                     lane);
+        narrow_store_rows<T, TS>(dst + cg * p.out_pitch_bytes, p.out_pitch_bytes, tile, cg, lane);
       }
     } else {
 #pragma unroll
       for (int a = 0; a < R; ++a) {  // output row c, element e <- input (e, c)
         const int c = warp + a * WARPS;
-        narrow_store_row<T, TS, ROT>(dst + c * p.out_pitch_bytes, tile, c, lane);
+        narrow_store_row<T, TS>(dst + c * p.out_pitch_bytes, tile, c, lane);
       }
     }
     __syncthreads();  // the next tile overwrites shared memory
@@ -305,11 +280,10 @@ __global__ void __launch_bounds__(NT, MINB) narrow_kernel(TiledParams p) {
 
 /// Launches narrow_kernel<T, TS, NT, MINB> on `stream`, tiles in tile_of's order with `group`.
 /// `s` must be resolved and non-empty, the buffers aligned to the element.
-template <class T, int TS, int NT, int MINB, bool WG = true, bool KO = false, bool BT = false,
-          bool ROT = false>
+template <class T, int TS, int NT, int MINB, bool WG = true, bool ROT = false>
 void launch_narrow(const void* in, void* out, const TransposeShape& s, cudaStream_t stream,
                    int group) {
-  launch_square_tiles(narrow_kernel<T, TS, NT, MINB, WG, KO, BT, ROT>, "narrow_kernel", TS,
+  launch_square_tiles(narrow_kernel<T, TS, NT, MINB, WG, ROT>, "narrow_kernel", TS,
                       sizeof(T), NT, narrow_oop_smem_bytes<T, TS>(), in, out, s, stream, group);
 }
 
