@@ -14,12 +14,17 @@
 ///  - Shared tile: TS rows of WB = TS * sizeof(T) / 4 words, word w of row s at
 ///    s * WB + (w ^ (s / E mod 32)) (E elements a word). Row writes and the column reads below
 ///    are then free of bank conflicts.
-///  - Stores: a warp writes one output row piece as the aligned words that hold it; lane q
-///    gathers word q's E elements (E consecutive input rows of one column) from shared memory and
-///    stores the word whole. Where the piece is off 4 bytes, the first and the last word also hold
-///    elements of the neighbouring tiles' pieces: only this tile's elements of those are written,
-///    element by element (the neighbouring blocks write the rest; in place they may be rewriting
-///    theirs at the same time).
+///  - Stores: a warp writes output row pieces as the aligned words that hold them; lane q builds
+///    word q of E rows at once from the 2E - 1 shared words that hold their elements
+///    (narrow_store_rows: byte permutes and a funnel shift a row), and stores each word whole.
+///    Where a piece is off 4 bytes, its first and last word also hold elements of the
+///    neighbouring tiles' pieces: only this tile's elements of those are written (the
+///    neighbouring blocks write the rest; in place they may be rewriting theirs at the same
+///    time). narrow_store_row, one element a shared load, is the `-eg` candidates' form.
+///  - Forms the library uses (run 20, kernels/NOTES.md): out of place u8 256 x 256 tiles on
+///    16-byte rows, the same with the loads rotated onto 128-byte lines (ROT) on rows off 4
+///    bytes, 128 x 128 elsewhere; u16 128 x 128; in place u8 256 x 256 and u16 128 x 128 pairs
+///    with one tile's rows in registers at a time (SEQ).
 ///  - Tiles clipped by the matrix edge, and those whose first or last row's words would reach
 ///    outside the matrix (a buffer off 4 bytes), go element by element (rotated_tile_generic,
 ///    rotated_swap_generic).
@@ -69,9 +74,9 @@ __device__ __forceinline__ int narrow_line_word(const void* base) {
 
 /// A warp's loads of one TS-element row piece at `row` (aligned to T): the aligned words that
 /// hold it, lane l word 32 k + l, and in `x` (lane 31, where the piece is off 4 bytes) the word
-/// after the last. ROT: lane l takes word
-/// (q0 + 32 k + l) mod WB instead, q0 the first word on a 128-byte line, so that each warp access
-/// but the wrapping one covers one whole line (the rotated kernels' order, on words).
+/// after the last. ROT: lane l takes word (q0 + 32 k + l) mod WB instead, q0 the first word on a
+/// 128-byte line, so that each warp access but the wrapping one covers one whole line (the
+/// rotated kernels' order, on words); `x` is then read by the lane of word WB - 1.
 template <class T, int TS, bool ROT = false>
 struct NarrowRow {
   using L = NarrowTile<T, TS>;
@@ -237,7 +242,8 @@ constexpr std::size_t narrow_oop_smem_bytes() {
 
 /// Out of place: see the file comment. NT threads, MINB blocks an SM, TS x TS tiles; WG: output
 /// words gathered from shared words (narrow_store_rows), else element by element
-/// (narrow_store_row); KO as NarrowRow's.
+/// (narrow_store_row); ROT as NarrowRow's (the loads only: the word gathers share each shared
+/// word among E rows whose line offsets differ).
 template <class T, int TS, int NT, int MINB, bool WG = true, bool ROT = false>
 __global__ void __launch_bounds__(NT, MINB) narrow_kernel(TiledParams p) {
   constexpr int WARPS = NT / 32, R = TS / WARPS, E = NarrowTile<T, TS>::E;
@@ -291,7 +297,9 @@ void launch_narrow(const void* in, void* out, const TransposeShape& s, cudaStrea
 /// shared tiles as narrow_kernel reads its one, then each written over the other's place,
 /// transposed, as narrow_kernel writes. Diagonal tiles through one tile; pairs clipped by the
 /// matrix edge, or whose words would reach outside the matrix, element by element
-/// (rotated_swap_generic).
+/// (rotated_swap_generic). SEQ: tile (I, J)'s rows are loaded and stored to shared memory before
+/// tile (J, I)'s are read, half the registers a thread (u8 256 x 256 pairs without spills, u16
+/// with two blocks an SM: run 20, call 7).
 template <class T, int TS, int NT, int MINB, bool SEQ = false>
 __global__ void __launch_bounds__(NT, MINB) inplace_narrow_kernel(InplaceParams p) {
   using L = NarrowTile<T, TS>;
