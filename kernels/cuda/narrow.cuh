@@ -195,7 +195,8 @@ __device__ __forceinline__ void narrow_store_rows(char* row0, std::int64_t pitch
         lo = __byte_perm(__byte_perm(w[0], w[1], sel), __byte_perm(w[2], w[3], sel), 0x5410);
         hi = __byte_perm(__byte_perm(w[4], w[5], sel), __byte_perm(w[6], w[6], sel), 0x5410);
       } else {
-        const unsigned sel = (2 * i) | ((2 * i + 1) << 4) | ((2 * i + 4) << 8) | ((2 * i + 5) << 12);
+        const unsigned sel =
+            (2 * i) | ((2 * i + 1) << 4) | ((2 * i + 4) << 8) | ((2 * i + 5) << 12);
         lo = __byte_perm(w[0], w[1], sel);
         hi = w[2] >> (16 * i);
       }
@@ -289,8 +290,8 @@ __global__ void __launch_bounds__(NT, MINB) narrow_kernel(TiledParams p) {
 template <class T, int TS, int NT, int MINB, bool WG = true, bool ROT = false>
 void launch_narrow(const void* in, void* out, const TransposeShape& s, cudaStream_t stream,
                    int group) {
-  launch_square_tiles(narrow_kernel<T, TS, NT, MINB, WG, ROT>, "narrow_kernel", TS,
-                      sizeof(T), NT, narrow_oop_smem_bytes<T, TS>(), in, out, s, stream, group);
+  launch_square_tiles(narrow_kernel<T, TS, NT, MINB, WG, ROT>, "narrow_kernel", TS, sizeof(T), NT,
+                      narrow_oop_smem_bytes<T, TS>(), in, out, s, stream, group);
 }
 
 /// In place for any n: square TS x TS tile pairs in the grouped order, both tiles read into two
@@ -307,7 +308,7 @@ __global__ void __launch_bounds__(NT, MINB) inplace_narrow_kernel(InplaceParams 
   static_assert(TS % (WARPS * E) == 0 && NT % 32 == 0, "whole rows a warp");
   extern __shared__ uint4 inplace_narrow_smem_raw[];
   auto* A = reinterpret_cast<std::uint32_t*>(inplace_narrow_smem_raw);  // tile (I, J)
-  std::uint32_t* B = A + TS * L::WB;                                     // tile (J, I)
+  std::uint32_t* B = A + TS * L::WB;                                    // tile (J, I)
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
   for (std::int64_t b = blockIdx.y; b < p.batch; b += gridDim.y) {
     char* m = p.buf + b * p.stride_bytes;
@@ -331,7 +332,7 @@ __global__ void __launch_bounds__(NT, MINB) inplace_narrow_kernel(InplaceParams 
       NarrowRow<T, TS> u[R], v[R];
 #pragma unroll
       for (int a = 0; a < R; ++a) u[a].load(upper + (warp + a * WARPS) * p.pitch_bytes, lane);
-      if (SEQ) {  // one tile's rows in registers at a time: tile (I, J) stored before (J, I) is read
+      if (SEQ) {  // tile (I, J) stored to shared memory before tile (J, I) is read
 #pragma unroll
         for (int a = 0; a < R; ++a)
           u[a].store(A, warp + a * WARPS, lane, upper + (warp + a * WARPS) * p.pitch_bytes);

@@ -397,8 +397,7 @@ TEST_F(CudaKernels, NarrowDefaults) {
     check_transpose(e, TransposeShape::dense(1031, 777));
     check_transpose(e, TransposeShape::dense(777, 1031), 3, 1);
     check_transpose(e, TransposeShape::dense(1024, 768), 0, 2);
-    for (std::int64_t n : {1040, 1031, 768})
-      check_inplace(e, n, 1, 0);
+    for (std::int64_t n : {1040, 1031, 768}) check_inplace(e, n, 1, 0);
     check_inplace(e, 1040, 2, 3);
   }
 }
