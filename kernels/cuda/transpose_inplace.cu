@@ -165,8 +165,9 @@ using U16Narrow = Narrow<std::uint16_t, 128, 1024, 1, 8>;
 // / 0.759 / 0.757-0.759 / 0.722 / 0.692-0.693 against the kernels above' 0.897 / 0.731-0.733 /
 // 0.718-0.719 / 0.732-0.733 / 0.662 / 0.616-0.620 (so off 256-byte rows only); u16 0.935-0.937
 // / 0.856-0.858 / 0.852-0.854 / 0.841-0.842 / 0.826-0.827 / 0.788-0.789 against 0.898-0.899 /
-// 0.789 / 0.784 / 0.783 / 0.777 / 0.709 (everywhere, 256-byte rows too). Both need 133 KiB of
-// shared memory a block (sm_80 and newer); older devices take the kernels above.
+// 0.789 / 0.784 / 0.783 / 0.777 / 0.709 (everywhere, 256-byte rows too). Shared memory a block:
+// u8 130 KiB (sm_80 and newer), u16 65 KiB (sm_70 and newer); older devices take the kernels
+// above.
 using U8NarrowSeq = Narrow<std::uint8_t, 256, 1024, 1, 16, true>;
 using U16NarrowSeq = Narrow<std::uint16_t, 128, 512, 2, 8, true>;
 // f64 where rows are off 256 bytes (odd n among them): the strip kernel with 64 tile rows a group
