@@ -300,8 +300,8 @@ void launch_narrow(const void* in, void* out, const TransposeShape& s, cudaStrea
 /// matrix edge, or whose words would reach outside the matrix, element by element
 /// (rotated_swap_generic). SEQ: tile (I, J)'s rows are loaded and stored to shared memory before
 /// tile (J, I)'s are read, half the registers a thread (u8 256 x 256 pairs without spills, u16
-/// with two blocks an SM: run 20, call 7). ROT as NarrowRow's (the loads only).
-template <class T, int TS, int NT, int MINB, bool SEQ = false, bool ROT = false>
+/// with two blocks an SM: run 20, call 7).
+template <class T, int TS, int NT, int MINB, bool SEQ = false>
 __global__ void __launch_bounds__(NT, MINB) inplace_narrow_kernel(InplaceParams p) {
   using L = NarrowTile<T, TS>;
   constexpr int WARPS = NT / 32, R = TS / WARPS, E = L::E;
@@ -329,7 +329,7 @@ __global__ void __launch_bounds__(NT, MINB) inplace_narrow_kernel(InplaceParams 
         continue;
       }
       const bool diagonal = tp.row == tp.col;
-      NarrowRow<T, TS, ROT> u[R], v[R];
+      NarrowRow<T, TS> u[R], v[R];
 #pragma unroll
       for (int a = 0; a < R; ++a) u[a].load(upper + (warp + a * WARPS) * p.pitch_bytes, lane);
       if (SEQ) {  // tile (I, J) stored to shared memory before tile (J, I) is read
@@ -403,11 +403,11 @@ struct NarrowShape {
 
 /// Launches inplace_narrow_kernel<T, TS, NT, MINB> (G tile rows a group in the grouped order)
 /// over `batch` dense n x n matrices at `buf` on `stream`.
-template <class T, int TS, int NT, int MINB, bool SEQ = false, bool ROT = false>
+template <class T, int TS, int NT, int MINB, bool SEQ = false>
 void launch_inplace_narrow(void* buf, std::int64_t n, std::int64_t batch, cudaStream_t stream,
                            int group) {
   launch_inplace_with<NarrowShape<T, TS, NT>, PairOrder::Grouped>(
-      inplace_narrow_kernel<T, TS, NT, MINB, SEQ, ROT>, "inplace_narrow_kernel", buf, n, batch, stream,
+      inplace_narrow_kernel<T, TS, NT, MINB, SEQ>, "inplace_narrow_kernel", buf, n, batch, stream,
       0, group);
 }
 

@@ -74,14 +74,14 @@ struct Rotated {
 // inplace_narrow_kernel (narrow.cuh): TS x TS pairs of 1- or 2-byte elements, every global access
 // an aligned 4-byte word, NT threads, MINB blocks an SM, grouped order with G tile rows a group;
 // any n.
-template <class T, int TS, int NT, int MINB, int G, bool SEQ = false, bool ROT = false>
+template <class T, int TS, int NT, int MINB, int G, bool SEQ = false>
 struct Narrow {
   static bool accepts(void* buf, std::int64_t) {
     return reinterpret_cast<std::uintptr_t>(buf) % sizeof(T) == 0 &&
            cuda_tile::narrow_fits_device<T, TS, true>();
   }
   static void launch(void* buf, std::int64_t n, std::int64_t batch, cudaStream_t st) {
-    cuda_tile::launch_inplace_narrow<T, TS, NT, MINB, SEQ, ROT>(buf, n, batch, st, G);
+    cuda_tile::launch_inplace_narrow<T, TS, NT, MINB, SEQ>(buf, n, batch, st, G);
   }
 };
 // K, only where every row (and the buffer) starts on a 256-byte boundary. Every element size of
@@ -266,9 +266,6 @@ const Entry kEntries[] = {
     {1, "narrow128-t512-b2-g32", run_kernel<Narrow<std::uint8_t, 128, 512, 2, 32>>},
     // -seq: one tile's rows in registers at a time (tile (I, J) stored before (J, I) is read)
     {1, "narrow256-t1024-g16-seq", run_kernel<Narrow<std::uint8_t, 256, 1024, 1, 16, true>>},
-    // -rot: the row words' loads rotated onto 128-byte lines (narrow.cuh)
-    {1, "narrow256-t1024-g16-seq-rot",
-     run_kernel<Narrow<std::uint8_t, 256, 1024, 1, 16, true, true>>},
     {1, "narrow128-t512-b2-g32-seq", run_kernel<Narrow<std::uint8_t, 128, 512, 2, 32, true>>},
     {2, "tile-64w16-stag", run_kernel<Tiled<TileConfig<2, 16, 8, 8, 64>, kStag>>},
     {2, "tile-64w16-row", run_kernel<Tiled<TileConfig<2, 16, 8, 8, 64>, kRow>>},
@@ -279,8 +276,6 @@ const Entry kEntries[] = {
     {2, "narrow128-t1024-g32", run_kernel<Narrow<std::uint16_t, 128, 1024, 1, 32>>},
     {2, "narrow128-t1024-g8", run_kernel<Narrow<std::uint16_t, 128, 1024, 1, 8>>},
     {2, "narrow128-t512-b2-g8-seq", run_kernel<Narrow<std::uint16_t, 128, 512, 2, 8, true>>},
-    {2, "narrow128-t512-b2-g8-seq-rot",
-     run_kernel<Narrow<std::uint16_t, 128, 512, 2, 8, true, true>>},
     // f32
     {4, "tile-64w16-stag", run_kernel<Tiled<TileConfig<4, 16, 16, 16, 256>, kStag>>},
     {4, "tile-64w16-row", run_kernel<Tiled<TileConfig<4, 16, 16, 16, 256>, kRow>>},
