@@ -20,7 +20,7 @@
 ///    Where a piece is off 4 bytes, its first and last word also hold elements of the
 ///    neighbouring tiles' pieces: only this tile's elements of those are written (the
 ///    neighbouring blocks write the rest; in place they may be rewriting theirs at the same
-///    time). narrow_store_row, one element a shared load, is the `-eg` candidates' form.
+///    time).
 ///  - Forms the library uses (run 20, kernels/NOTES.md): out of place u8 256 x 256 tiles on
 ///    16-byte rows, the same with the loads rotated onto 128-byte lines (ROT) on rows off 4
 ///    bytes, 128 x 128 elsewhere; u16 128 x 128; in place u8 256 x 256 and u16 128 x 128 pairs
@@ -55,10 +55,6 @@ struct NarrowTile {
   static_assert(WB % 32 == 0, "whole warps a row");
   /// Shared word of row s, word w.
   __device__ static __forceinline__ int word(int s, int w) { return s * WB + (w ^ ((s / E) & 31)); }
-  /// Element (s, c) of the tile: row s, column c.
-  __device__ static __forceinline__ T elem(const std::uint32_t* tile, int s, int c) {
-    return reinterpret_cast<const T*>(tile + word(s, c / E))[c % E];
-  }
 };
 
 /// Bytes from the aligned 4-byte word that holds `p` to p.
@@ -125,49 +121,14 @@ struct NarrowRow {
   }
 };
 
-/// A warp writes one output row piece: TS elements at `row` (aligned to T), element e the
-/// shared tile's (e, c). Whole aligned words where they hold only this piece; the first and the
-/// last word, where the piece is off 4 bytes, element by element.
-template <class T, int TS>
-__device__ __forceinline__ void narrow_store_row(char* row, const std::uint32_t* tile, int c,
-                                                 int lane) {
-  using L = NarrowTile<T, TS>;
-  constexpr int E = L::E;
-  const unsigned off = narrow_offset(row);
-  const int m = static_cast<int>(off) / L::S;  // elements of the first word before the piece
-  auto* base = reinterpret_cast<std::uint32_t*>(row - off);
-#pragma unroll
-  for (int k = 0; k < L::K; ++k) {
-    const int q = 32 * k + lane;  // word q holds elements E q - m + t, t < E
-    T v[E];
-#pragma unroll
-    for (int t = 0; t < E; ++t) v[t] = L::elem(tile, std::max(E * q - m + t, 0), c);
-    if (q > 0 || m == 0) {
-      std::uint32_t word = 0;
-#pragma unroll
-      for (int t = 0; t < E; ++t) word |= static_cast<std::uint32_t>(v[t]) << (8 * L::S * t);
-      base[q] = word;
-    } else {
-#pragma unroll
-      for (int t = 0; t < E; ++t)
-        if (t >= m) reinterpret_cast<T*>(base)[t] = v[t];
-    }
-  }
-  if (m != 0 && lane == 31) {  // the word after the last: elements TS - m + t, t < m
-#pragma unroll
-    for (int t = 0; t < E - 1; ++t)
-      if (t < m) reinterpret_cast<T*>(base + L::WB)[t] = L::elem(tile, TS - m + t, c);
-  }
-}
-
 /// A warp writes E consecutive output row pieces (rows cg .. cg + E - 1 of the tile's output, cg
 /// a multiple of E; row i at row0 + i * pitch), element e of row i the shared tile's (e, cg + i).
 /// Lane q takes word q of each piece: it reads the 2E - 1 shared words of column cg / E in rows
-/// E q - E + 1 .. E q + E - 1 once (E = 4: 7 loads for 16 bytes of output, against 16 one-element
-/// loads in narrow_store_row), and for each row i picks element i of each with byte permutes into
-/// the sequence P:Q, whose funnel shift by the row's offset is the word. The first and the last
-/// word of a piece off 4 bytes are written only where they hold this piece's elements: at most a
-/// 1-byte and a 2-byte store each, by lanes 0 and 31 at once.
+/// E q - E + 1 .. E q + E - 1 once (E = 4: 7 loads for 16 bytes of output, where one element a
+/// load took 16 and ran 10-19 % slower: run 20, call 2), and for each row i picks element i of each
+/// with byte permutes into the sequence P:Q, whose funnel shift by the row's offset is the word.
+/// The first and the last word of a piece off 4 bytes are written only where they hold this piece's
+/// elements: at most a 1-byte and a 2-byte store each, by lanes 0 and 31 at once.
 template <class T, int TS>
 __device__ __forceinline__ void narrow_store_rows(char* row0, std::int64_t pitch,
                                                   const std::uint32_t* tile, int cg, int lane) {
@@ -234,18 +195,17 @@ __device__ __forceinline__ bool narrow_words_inside(const char* first, const cha
          ((b + 3) & ~std::uintptr_t{3}) <= reinterpret_cast<std::uintptr_t>(hi);
 }
 
-/// Shared memory of narrow_kernel<T, TS>: one tile (the edge tiles' element-wise tile is the
-/// larger).
+/// Shared memory of one tile of narrow_kernel<T, TS> (inplace_narrow_kernel: two): the larger
+/// of the word tile and the edge tiles' element-wise tile (rows rotated_pitch apart).
 template <class T, int TS>
-constexpr std::size_t narrow_oop_smem_bytes() {
-  return std::max<std::size_t>(rotated_oop_smem_bytes<T, TS>(), TS * TS * sizeof(T));
+constexpr std::size_t narrow_tile_bytes() {
+  return std::max<std::size_t>(rotated_smem_bytes<T, TS>() / 2, TS * TS * sizeof(T));
 }
 
-/// Out of place: see the file comment. NT threads, MINB blocks an SM, TS x TS tiles; WG: output
-/// words gathered from shared words (narrow_store_rows), else element by element
-/// (narrow_store_row); ROT as NarrowRow's (the loads only: the word gathers share each shared
-/// word among E rows whose line offsets differ).
-template <class T, int TS, int NT, int MINB, bool WG = true, bool ROT = false>
+/// Out of place: see the file comment. NT threads, MINB blocks an SM, TS x TS tiles; ROT as
+/// NarrowRow's (the loads only: the word gathers share each shared word among E rows whose line
+/// offsets differ).
+template <class T, int TS, int NT, int MINB, bool ROT = false>
 __global__ void __launch_bounds__(NT, MINB) narrow_kernel(TiledParams p) {
   constexpr int WARPS = NT / 32, R = TS / WARPS, E = NarrowTile<T, TS>::E;
   static_assert(TS % (WARPS * E) == 0 && NT % 32 == 0, "whole rows a warp");
@@ -268,18 +228,10 @@ __global__ void __launch_bounds__(NT, MINB) narrow_kernel(TiledParams p) {
     for (int a = 0; a < R; ++a)
       u[a].store(tile, warp + a * WARPS, lane, src + (warp + a * WARPS) * p.in_pitch_bytes);
     __syncthreads();
-    if constexpr (WG) {
 #pragma unroll
-      for (int a = 0; a < R / E; ++a) {  // output rows cg .. cg + E - 1
-        const int cg = E * (warp + a * WARPS);
-        narrow_store_rows<T, TS>(dst + cg * p.out_pitch_bytes, p.out_pitch_bytes, tile, cg, lane);
-      }
-    } else {
-#pragma unroll
-      for (int a = 0; a < R; ++a) {  // output row c, element e <- input (e, c)
-        const int c = warp + a * WARPS;
-        narrow_store_row<T, TS>(dst + c * p.out_pitch_bytes, tile, c, lane);
-      }
+    for (int a = 0; a < R / E; ++a) {  // output rows cg .. cg + E - 1 <- input columns cg ..
+      const int cg = E * (warp + a * WARPS);
+      narrow_store_rows<T, TS>(dst + cg * p.out_pitch_bytes, p.out_pitch_bytes, tile, cg, lane);
     }
     __syncthreads();  // the next tile overwrites shared memory
   });
@@ -287,11 +239,11 @@ __global__ void __launch_bounds__(NT, MINB) narrow_kernel(TiledParams p) {
 
 /// Launches narrow_kernel<T, TS, NT, MINB> on `stream`, tiles in tile_of's order with `group`.
 /// `s` must be resolved and non-empty, the buffers aligned to the element.
-template <class T, int TS, int NT, int MINB, bool WG = true, bool ROT = false>
+template <class T, int TS, int NT, int MINB, bool ROT = false>
 void launch_narrow(const void* in, void* out, const TransposeShape& s, cudaStream_t stream,
                    int group) {
-  launch_square_tiles(narrow_kernel<T, TS, NT, MINB, WG, ROT>, "narrow_kernel", TS, sizeof(T), NT,
-                      narrow_oop_smem_bytes<T, TS>(), in, out, s, stream, group);
+  launch_square_tiles(narrow_kernel<T, TS, NT, MINB, ROT>, "narrow_kernel", TS, sizeof(T), NT,
+                      narrow_tile_bytes<T, TS>(), in, out, s, stream, group);
 }
 
 /// In place for any n: square TS x TS tile pairs in the grouped order, both tiles read into two
@@ -377,19 +329,11 @@ __global__ void __launch_bounds__(NT, MINB) inplace_narrow_kernel(InplaceParams 
   }
 }
 
-/// Shared memory of one of inplace_narrow_kernel<T, TS>'s two tiles (the edge pairs'
-/// element-wise tiles are the larger).
-template <class T, int TS>
-constexpr std::size_t narrow_inplace_tile_bytes() {
-  return std::max<std::size_t>(rotated_smem_bytes<T, TS>() / 2, TS * TS * sizeof(T));
-}
-
 /// Whether the current device gives one block of narrow_kernel<T, TS> (in place: of
 /// inplace_narrow_kernel) its shared memory.
 template <class T, int TS, bool InPlace>
 bool narrow_fits_device() {
-  return cuda_detail::device_smem_fits(InPlace ? 2 * narrow_inplace_tile_bytes<T, TS>()
-                                               : narrow_oop_smem_bytes<T, TS>());
+  return cuda_detail::device_smem_fits((InPlace ? 2 : 1) * narrow_tile_bytes<T, TS>());
 }
 
 /// The shape launch_inplace_with needs of inplace_narrow_kernel<T, TS> with NT threads.
@@ -398,7 +342,7 @@ struct NarrowShape {
   static constexpr int S = sizeof(T);
   static constexpr int TH = TS;
   static constexpr int NT = NT_;
-  static constexpr std::size_t SMEM_BYTES = narrow_inplace_tile_bytes<T, TS>();
+  static constexpr std::size_t SMEM_BYTES = narrow_tile_bytes<T, TS>();
 };
 
 /// Launches inplace_narrow_kernel<T, TS, NT, MINB> (G tile rows a group in the grouped order)

@@ -263,9 +263,9 @@ const Entry kEntries[] = {
     // narrowP: inplace_narrow_kernel, P x P pairs, 4-byte words on any rows
     {1, "narrow128-t1024-g32", run_kernel<Narrow<std::uint8_t, 128, 1024, 1, 32>>},
     {1, "narrow128-t1024-g8", run_kernel<Narrow<std::uint8_t, 128, 1024, 1, 8>>},
-    {1, "narrow128-t512-b2-g32", run_kernel<Narrow<std::uint8_t, 128, 512, 2, 32>>},
+    {1, "narrow128-t512-b2-g32", run_kernel<U8Narrow>},
     // -seq: one tile's rows in registers at a time (tile (I, J) stored before (J, I) is read)
-    {1, "narrow256-t1024-g16-seq", run_kernel<Narrow<std::uint8_t, 256, 1024, 1, 16, true>>},
+    {1, "narrow256-t1024-g16-seq", run_kernel<U8NarrowSeq>},
     {1, "narrow128-t512-b2-g32-seq", run_kernel<Narrow<std::uint8_t, 128, 512, 2, 32, true>>},
     {2, "tile-64w16-stag", run_kernel<Tiled<TileConfig<2, 16, 8, 8, 64>, kStag>>},
     {2, "tile-64w16-row", run_kernel<Tiled<TileConfig<2, 16, 8, 8, 64>, kRow>>},
@@ -274,8 +274,8 @@ const Entry kEntries[] = {
     {2, "rot128-t1024-g32", run_kernel<U16Rotated>},
     {2, "narrow64-t512-b2-g32", run_kernel<Narrow<std::uint16_t, 64, 512, 2, 32>>},
     {2, "narrow128-t1024-g32", run_kernel<Narrow<std::uint16_t, 128, 1024, 1, 32>>},
-    {2, "narrow128-t1024-g8", run_kernel<Narrow<std::uint16_t, 128, 1024, 1, 8>>},
-    {2, "narrow128-t512-b2-g8-seq", run_kernel<Narrow<std::uint16_t, 128, 512, 2, 8, true>>},
+    {2, "narrow128-t1024-g8", run_kernel<U16Narrow>},
+    {2, "narrow128-t512-b2-g8-seq", run_kernel<U16NarrowSeq>},
     // f32
     {4, "tile-64w16-stag", run_kernel<Tiled<TileConfig<4, 16, 16, 16, 256>, kStag>>},
     {4, "tile-64w16-row", run_kernel<Tiled<TileConfig<4, 16, 16, 16, 256>, kRow>>},

@@ -157,7 +157,7 @@ struct Rotated {
 // narrow_kernel (narrow.cuh): 1- and 2-byte elements in TS x TS tiles, every global access an
 // aligned 4-byte word on rows of any alignment; G as tile_of's group. Any layout aligned to the
 // element.
-template <class T, int TS, int NT, int MINB, int G, bool WG = true, bool ROT = false>
+template <class T, int TS, int NT, int MINB, int G, bool ROT = false>
 struct Narrow {
   using Elem = T;
   static bool accepts(const void* in, const void* out, const TransposeShape&) {
@@ -166,7 +166,7 @@ struct Narrow {
            cuda_tile::narrow_fits_device<T, TS, false>();
   }
   static void launch(const void* in, void* out, const TransposeShape& s, cudaStream_t st) {
-    cuda_tile::launch_narrow<T, TS, NT, MINB, WG, ROT>(in, out, s, st, G);
+    cuda_tile::launch_narrow<T, TS, NT, MINB, ROT>(in, out, s, st, G);
   }
 };
 
@@ -250,7 +250,7 @@ using U16Rotated = Rotated<std::uint16_t, 128, 512, 3, kSkewOrder, 0>;
 // 0.824-0.826; on 16-byte rows 8 % under the unrotated 256 tiles).
 using U8Narrow = Narrow<std::uint8_t, 128, 256, 4, kSkewOrder>;
 using U8Narrow256 = Narrow<std::uint8_t, 256, 512, 2, kSkewOrder>;
-using U8Narrow256Rot = Narrow<std::uint8_t, 256, 512, 2, kSkewOrder, true, true>;
+using U8Narrow256Rot = Narrow<std::uint8_t, 256, 512, 2, kSkewOrder, true>;
 using U16Narrow = Narrow<std::uint16_t, 128, 512, 2, kSkewOrder>;
 
 }  // namespace
@@ -317,26 +317,23 @@ const Entry kEntries[] = {
     {1, "rot-128x128-t1024-b1-cm", run_kernel<Rotated<std::uint8_t, 128, 1024, 1, kSkewOrder, 0>>},
     {1, "rot-128x128-t512-b3-cm", run_kernel<U8Rotated>},
     {1, "rot-128x128-t512-b3", run_kernel<Rotated<std::uint8_t, 128, 512, 3, 1, 0>>},
-    // narrow-TS: narrow_kernel (narrow.cuh), TS x TS tiles, 4-byte words on any rows; -eg: output
-    // words gathered element by element (narrow_store_row); -rot: the row words' loads rotated
-    // onto 128-byte lines. Pruned after run 20: -ko (row offsets held in registers, calls 3),
-    // -bt (4 x 4 byte-block permutes, call 5), u16 -eg-rot (call 10): commit e175d2b has them.
-    {1, "narrow-128-t256-b4-cm-eg",
-     run_kernel<Narrow<std::uint8_t, 128, 256, 4, kSkewOrder, false>>},
-    {1, "narrow-128-t256-b4-cm", run_kernel<Narrow<std::uint8_t, 128, 256, 4, kSkewOrder>>},
+    // narrow-TS: narrow_kernel (narrow.cuh), TS x TS tiles, 4-byte words on any rows; -rot: the
+    // row words' loads rotated onto 128-byte lines. Pruned after run 20: -ko (row offsets held in
+    // registers, call 3), -bt (4 x 4 byte-block permutes, call 5), u16 -eg-rot (call 10): commit
+    // e175d2b has them; -eg (output words gathered one element a shared load, calls 1-2): commit
+    // 2b1bd26.
+    {1, "narrow-128-t256-b4-cm", run_kernel<U8Narrow>},
     {1, "narrow-256-t1024-b1-cm", run_kernel<Narrow<std::uint8_t, 256, 1024, 1, kSkewOrder>>},
-    {1, "narrow-256-t512-b2-cm", run_kernel<Narrow<std::uint8_t, 256, 512, 2, kSkewOrder>>},
+    {1, "narrow-256-t512-b2-cm", run_kernel<U8Narrow256>},
     {1, "narrow-256-t512-b2-cm-rot", run_kernel<U8Narrow256Rot>},
     {2, "tile-64x64w16", run_kernel<Tiled<U16Tile>>},
     {2, "skew-64x64w16", run_kernel<Skewed<U16Skew>>},
     {2, "rot-128x128-t1024-b1-cm", run_kernel<Rotated<std::uint16_t, 128, 1024, 1, kSkewOrder, 0>>},
     {2, "rot-128x128-t512-b3-cm", run_kernel<U16Rotated>},
     {2, "rot-128x128-t512-b3", run_kernel<Rotated<std::uint16_t, 128, 512, 3, 1, 0>>},
-    {2, "narrow-128-t512-b2-cm-eg",
-     run_kernel<Narrow<std::uint16_t, 128, 512, 2, kSkewOrder, false>>},
     {2, "narrow-128-t512-b2-cm", run_kernel<U16Narrow>},
     {2, "narrow-128-t512-b2-cm-rot",
-     run_kernel<Narrow<std::uint16_t, 128, 512, 2, kSkewOrder, true, true>>},
+     run_kernel<Narrow<std::uint16_t, 128, 512, 2, kSkewOrder, true>>},
     // f32
     {4, "tile-64x64w8", run_kernel<Tiled<F32Tile>>},
     {4, "peel-64x64w8", run_kernel<Peeled<F32Tile, Skewed<F32Skew, kSkewOrder>>>},
