@@ -59,16 +59,22 @@ struct Tiled {
 
 template <class C, int G = 1>
 struct Skewed {
+  static constexpr int kTileRows = C::TH;   ///< input rows a tile advances by
+  static constexpr int kExtraRows = C::M;   ///< rows the launch adds above the first tile
   static bool accepts(const void* in, const void* out, const TransposeShape& s) {
     return cuda_tile::skew_accepts<C>(in, out, s);
   }
+  static void launch_group(const void* in, void* out, const TransposeShape& s, cudaStream_t st,
+                           int group) {
+    cuda_tile::launch_skew<C>(in, out, s, st, group);
+  }
   static void launch(const void* in, void* out, const TransposeShape& s, cudaStream_t st) {
-    cuda_tile::launch_skew<C>(in, out, s, st, G);
+    launch_group(in, out, s, st, G);
   }
 };
 
-// The skewed kernel in column-major order, where one column of tiles covers at most
-// kSweepRows input rows; taller inputs are split into the fewest groups of tile rows that keep
+// Kernel K (Skewed, Rotated, Narrow) in column-major order, where one column of tiles covers at
+// most CAP input rows; taller inputs are split into the fewest groups of tile rows that keep
 // each column sweep under it, groups of equal height (tile_of), column by column inside each.
 // The f32 default (run 19, kernels/NOTES.md, f32 x memcpy): column-major holds its speed up to
 // 30000 input rows and falls from 32700 on (32749² 0.870, 45000x20011 0.781, 60000x16411
@@ -76,21 +82,20 @@ struct Skewed {
 // plain column-major order: capped, they gained 2 % on square inputs of 32749 rows and lost 4-7 %
 // on thin tall ones (60000x8191, 100000x5003).
 constexpr std::int64_t kSweepRows = 32000;
-template <class C>
-struct SkewedColumns {
-  static int group(const TransposeShape& s) {
-    if (s.rows <= kSweepRows) return cuda_tile::kColumnMajor;
-    const std::int64_t tiles_y = (s.rows + C::M + C::TH - 1) / C::TH;
-    const std::int64_t sweeps = (s.rows + kSweepRows - 1) / kSweepRows;
-    return static_cast<int>((tiles_y + sweeps - 1) / sweeps);
-  }
-  static bool accepts(const void* in, const void* out, const TransposeShape& s) {
-    return cuda_tile::skew_accepts<C>(in, out, s);
-  }
+inline int capped_columns(std::int64_t rows, int tile_rows, int extra_rows, std::int64_t cap) {
+  if (rows <= cap) return cuda_tile::kColumnMajor;
+  const std::int64_t tiles_y = (rows + extra_rows + tile_rows - 1) / tile_rows;
+  const std::int64_t sweeps = (rows + cap - 1) / cap;
+  return static_cast<int>((tiles_y + sweeps - 1) / sweeps);
+}
+template <class K, std::int64_t CAP = kSweepRows>
+struct Swept : K {
   static void launch(const void* in, void* out, const TransposeShape& s, cudaStream_t st) {
-    cuda_tile::launch_skew<C>(in, out, s, st, group(s));
+    K::launch_group(in, out, s, st, capped_columns(s.rows, K::kTileRows, K::kExtraRows, CAP));
   }
 };
+template <class C>
+using SkewedColumns = Swept<Skewed<C>>;
 
 // The skewed layout with realigned 16-byte words on both sides (realign.cuh): whole-word shared
 // memory instead of the skewed kernel's element-by-element scatter.
@@ -149,8 +154,14 @@ struct Rotated {
            reinterpret_cast<std::uintptr_t>(out) % sizeof(T) == 0 &&
            cuda_tile::rotated_oop_fits_device<T, TS>();
   }
+  static constexpr int kTileRows = TS;
+  static constexpr int kExtraRows = 0;
+  static void launch_group(const void* in, void* out, const TransposeShape& s, cudaStream_t st,
+                           int group) {
+    cuda_tile::launch_rotated<T, TS, NT, MINB, HINT>(in, out, s, st, group);
+  }
   static void launch(const void* in, void* out, const TransposeShape& s, cudaStream_t st) {
-    cuda_tile::launch_rotated<T, TS, NT, MINB, HINT>(in, out, s, st, G);
+    launch_group(in, out, s, st, G);
   }
 };
 
@@ -165,8 +176,14 @@ struct Narrow {
            reinterpret_cast<std::uintptr_t>(out) % sizeof(T) == 0 &&
            cuda_tile::narrow_fits_device<T, TS, false>();
   }
+  static constexpr int kTileRows = TS;
+  static constexpr int kExtraRows = 0;
+  static void launch_group(const void* in, void* out, const TransposeShape& s, cudaStream_t st,
+                           int group) {
+    cuda_tile::launch_narrow<T, TS, NT, MINB, ROT>(in, out, s, st, group);
+  }
   static void launch(const void* in, void* out, const TransposeShape& s, cudaStream_t st) {
-    cuda_tile::launch_narrow<T, TS, NT, MINB, ROT>(in, out, s, st, G);
+    launch_group(in, out, s, st, G);
   }
 };
 
@@ -326,6 +343,12 @@ const Entry kEntries[] = {
     {1, "narrow-256-t1024-b1-cm", run_kernel<Narrow<std::uint8_t, 256, 1024, 1, kSkewOrder>>},
     {1, "narrow-256-t512-b2-cm", run_kernel<U8Narrow256>},
     {1, "narrow-256-t512-b2-cm-rot", run_kernel<U8Narrow256Rot>},
+    // -sweep[16k]: column sweeps capped at 32000 [16000] input rows (Swept), run 21
+    {1, "narrow-128-t256-b4-sweep", run_kernel<Swept<U8Narrow>>},
+    {1, "narrow-256-t512-b2-sweep", run_kernel<Swept<U8Narrow256>>},
+    {1, "narrow-256-t512-b2-sweep16k", run_kernel<Swept<U8Narrow256, 16000>>},
+    {1, "narrow-256-t512-b2-sweep-rot", run_kernel<Swept<U8Narrow256Rot>>},
+    {1, "narrow-256-t512-b2-sweep16k-rot", run_kernel<Swept<U8Narrow256Rot, 16000>>},
     {2, "tile-64x64w16", run_kernel<Tiled<U16Tile>>},
     {2, "skew-64x64w16", run_kernel<Skewed<U16Skew>>},
     {2, "rot-128x128-t1024-b1-cm", run_kernel<Rotated<std::uint16_t, 128, 1024, 1, kSkewOrder, 0>>},
@@ -334,6 +357,10 @@ const Entry kEntries[] = {
     {2, "narrow-128-t512-b2-cm", run_kernel<U16Narrow>},
     {2, "narrow-128-t512-b2-cm-rot",
      run_kernel<Narrow<std::uint16_t, 128, 512, 2, kSkewOrder, true>>},
+    {2, "narrow-128-t512-b2-sweep", run_kernel<Swept<U16Narrow>>},
+    {2, "narrow-128-t512-b2-sweep16k", run_kernel<Swept<U16Narrow, 16000>>},
+    {2, "rot-128x128-t512-b3-sweep", run_kernel<Swept<U16Rotated>>},
+    {2, "rot-128x128-t512-b3-sweep16k", run_kernel<Swept<U16Rotated, 16000>>},
     // f32
     {4, "tile-64x64w8", run_kernel<Tiled<F32Tile>>},
     {4, "peel-64x64w8", run_kernel<Peeled<F32Tile, Skewed<F32Skew, kSkewOrder>>>},
@@ -357,6 +384,8 @@ const Entry kEntries[] = {
     {8, "skew-64x64w16", run_kernel<Skewed<SkewConfig<8, 16, 64, 64, 256, 32>>>},
     {8, "skew-32x64w16-b4", run_kernel<Skewed<F64Skew>>},
     {8, "skew-32x64w16-b4-cm", run_kernel<Skewed<F64Skew, kSkewOrder>>},
+    {8, "skew-32x64w16-b4-sweep", run_kernel<Swept<Skewed<F64Skew>>>},
+    {8, "skew-32x64w16-b4-sweep16k", run_kernel<Swept<Skewed<F64Skew>, 16000>>},
     {8, "rskew-60x32", run_kernel<Realigned<RealignConfig<8, 60, 32, 256>>>},
     {8, "rskew-60x32-b4", run_kernel<Realigned<RealignConfig<8, 60, 32, 256, 4>>>},
     {8, "rskew-28x64-b4", run_kernel<Realigned<RealignConfig<8, 28, 64, 256, 4>>>},
@@ -370,6 +399,8 @@ const Entry kEntries[] = {
     {16, "skew-32x32-b3", run_kernel<Skewed<SkewConfig<16, 16, 32, 32, 256, 32, 3>>>},
     {16, "skew-32x32-b4", run_kernel<Skewed<C128Skew>>},
     {16, "skew-32x32-b4-cm", run_kernel<Skewed<C128Skew, kSkewOrder>>},
+    {16, "skew-32x32-b4-sweep", run_kernel<Swept<Skewed<C128Skew>>>},
+    {16, "skew-32x32-b4-sweep16k", run_kernel<Swept<Skewed<C128Skew>, 16000>>},
     {16, "skew-16x64-b4", run_kernel<Skewed<SkewConfig<16, 16, 16, 64, 256, 32, 4>>>},
     {16, "rskew-30x32", run_kernel<Realigned<RealignConfig<16, 30, 32, 256>>>},
     {16, "rskew-62x16-b4", run_kernel<Realigned<RealignConfig<16, 62, 16, 256, 4>>>},
