@@ -82,18 +82,23 @@ struct Skewed {
 // plain column-major order: capped, they gained 2 % on square inputs of 32749 rows and lost 4-7 %
 // on thin tall ones (60000x8191, 100000x5003).
 constexpr std::int64_t kSweepRows = 32000;
-inline int capped_columns(std::int64_t rows, int tile_rows, int extra_rows, std::int64_t cap) {
-  if (rows <= cap) return cuda_tile::kColumnMajor;
+inline int capped_columns(std::int64_t rows, int tile_rows, int extra_rows, std::int64_t cap,
+                          std::int64_t from) {
+  if (rows <= from) return cuda_tile::kColumnMajor;
   const std::int64_t tiles_y = (rows + extra_rows + tile_rows - 1) / tile_rows;
   const std::int64_t sweeps = (rows + cap - 1) / cap;
   return static_cast<int>((tiles_y + sweeps - 1) / sweeps);
 }
-template <class K, std::int64_t CAP = kSweepRows>
+// FROM: plain column-major up to FROM input rows, groups of at most CAP rows above it.
+template <class K, std::int64_t CAP = kSweepRows, std::int64_t FROM = CAP>
 struct Swept : K {
   static void launch(const void* in, void* out, const TransposeShape& s, cudaStream_t st) {
-    K::launch_group(in, out, s, st, capped_columns(s.rows, K::kTileRows, K::kExtraRows, CAP));
+    K::launch_group(in, out, s, st,
+                    capped_columns(s.rows, K::kTileRows, K::kExtraRows, CAP, FROM));
   }
 };
+template <class K>
+using Tall16k = Swept<K, 16000, kSweepRows>;
 template <class C>
 using SkewedColumns = Swept<Skewed<C>>;
 
@@ -197,6 +202,15 @@ struct RowsOn : K {
                          (s.in_pitch * S) % ALIGN == 0 &&
                          (s.batch <= 1 || (s.in_batch_stride * S) % ALIGN == 0);
     return in_rows && cuda_tile::output_rows_aligned(out, s, S, ALIGN) && K::accepts(in, out, s);
+  }
+};
+
+// K, only where the output matrix's rows start on ALIGN-byte boundaries (the input's any).
+template <class K, int ALIGN>
+struct OutRowsOn : K {
+  static bool accepts(const void* in, const void* out, const TransposeShape& s) {
+    return cuda_tile::output_rows_aligned(out, s, sizeof(typename K::Elem), ALIGN) &&
+           K::accepts(in, out, s);
   }
 };
 
@@ -349,6 +363,9 @@ const Entry kEntries[] = {
     {1, "narrow-256-t512-b2-sweep16k", run_kernel<Swept<U8Narrow256, 16000>>},
     {1, "narrow-256-t512-b2-sweep-rot", run_kernel<Swept<U8Narrow256Rot>>},
     {1, "narrow-256-t512-b2-sweep16k-rot", run_kernel<Swept<U8Narrow256Rot, 16000>>},
+    // -tall16k: column-major up to 32000 input rows, groups of at most 16000 rows above (Tall16k)
+    {1, "narrow-128-t256-b4-tall16k", run_kernel<Tall16k<U8Narrow>>},
+    {1, "narrow-256-t512-b2-tall16k", run_kernel<Tall16k<U8Narrow256>>},
     {2, "tile-64x64w16", run_kernel<Tiled<U16Tile>>},
     {2, "skew-64x64w16", run_kernel<Skewed<U16Skew>>},
     {2, "rot-128x128-t1024-b1-cm", run_kernel<Rotated<std::uint16_t, 128, 1024, 1, kSkewOrder, 0>>},
@@ -359,6 +376,7 @@ const Entry kEntries[] = {
      run_kernel<Narrow<std::uint16_t, 128, 512, 2, kSkewOrder, true>>},
     {2, "narrow-128-t512-b2-sweep", run_kernel<Swept<U16Narrow>>},
     {2, "narrow-128-t512-b2-sweep16k", run_kernel<Swept<U16Narrow, 16000>>},
+    {2, "narrow-128-t512-b2-tall16k", run_kernel<Tall16k<U16Narrow>>},
     {2, "rot-128x128-t512-b3-sweep", run_kernel<Swept<U16Rotated>>},
     {2, "rot-128x128-t512-b3-sweep16k", run_kernel<Swept<U16Rotated, 16000>>},
     // f32
@@ -370,6 +388,7 @@ const Entry kEntries[] = {
     {4, "skew-64x64w16-b4-cm-p256", run_kernel<Skewed<F32Skew, kSkewOrder>>},
     // -sweep: column-major with the column sweep capped (SkewedColumns), the f32 default
     {4, "skew-64x64w16-b4-sweep-p256", run_kernel<SkewedColumns<F32Skew>>},
+    {4, "skew-64x64w16-b4-tall16k-p256", run_kernel<Tall16k<Skewed<F32Skew>>>},
     {4, "rskew-56x64", run_kernel<Realigned<RealignConfig<4, 56, 64, 256>>>},
     {4, "rskew-56x64-b4", run_kernel<Realigned<RealignConfig<4, 56, 64, 256, 4>>>},
     {4, "rskew-56x128-b2", run_kernel<Realigned<RealignConfig<4, 56, 128, 256, 2>>>},
@@ -386,6 +405,7 @@ const Entry kEntries[] = {
     {8, "skew-32x64w16-b4-cm", run_kernel<Skewed<F64Skew, kSkewOrder>>},
     {8, "skew-32x64w16-b4-sweep", run_kernel<Swept<Skewed<F64Skew>>>},
     {8, "skew-32x64w16-b4-sweep16k", run_kernel<Swept<Skewed<F64Skew>, 16000>>},
+    {8, "skew-32x64w16-b4-tall16k", run_kernel<Tall16k<Skewed<F64Skew>>>},
     {8, "rskew-60x32", run_kernel<Realigned<RealignConfig<8, 60, 32, 256>>>},
     {8, "rskew-60x32-b4", run_kernel<Realigned<RealignConfig<8, 60, 32, 256, 4>>>},
     {8, "rskew-28x64-b4", run_kernel<Realigned<RealignConfig<8, 28, 64, 256, 4>>>},
@@ -401,6 +421,7 @@ const Entry kEntries[] = {
     {16, "skew-32x32-b4-cm", run_kernel<Skewed<C128Skew, kSkewOrder>>},
     {16, "skew-32x32-b4-sweep", run_kernel<Swept<Skewed<C128Skew>>>},
     {16, "skew-32x32-b4-sweep16k", run_kernel<Swept<Skewed<C128Skew>, 16000>>},
+    {16, "skew-32x32-b4-tall16k", run_kernel<Tall16k<Skewed<C128Skew>>>},
     {16, "skew-16x64-b4", run_kernel<Skewed<SkewConfig<16, 16, 16, 64, 256, 32, 4>>>},
     {16, "rskew-30x32", run_kernel<Realigned<RealignConfig<16, 30, 32, 256>>>},
     {16, "rskew-62x16-b4", run_kernel<Realigned<RealignConfig<16, 62, 16, 256, 4>>>},
