@@ -295,11 +295,12 @@ void transpose_cuda(const void* in, void* out, std::size_t elem_size, const Tran
   auto* st = static_cast<cudaStream_t>(stream);
   switch (elem_size) {
     case 1:
-      dispatch<RowsOn<U8Narrow256, 16>, Tiled<U8Tile, 256>, RowsOn<U8Narrow, 4>, U8Narrow256Rot,
-               U8Narrow>(in, out, elem_size, s, st);
+      dispatch<RowsOn<U8Narrow256, 16>, Tiled<U8Tile, 256>, OutRowsOn<Swept<U8Narrow256>, 16>,
+               RowsOn<U8Narrow, 4>, U8Narrow256Rot, U8Narrow>(in, out, elem_size, s, st);
       break;
     case 2:
-      dispatch<RowsOn<U16Narrow, 16>, U16Rotated, Skewed<U16Skew>>(in, out, elem_size, s, st);
+      dispatch<RowsOn<U16Narrow, 16>, OutRowsOn<Swept<U16Narrow>, 16>, U16Rotated,
+               Skewed<U16Skew>>(in, out, elem_size, s, st);
       break;
     case 4:
       dispatch<Tiled<F32Tile, 256>, SkewedColumns<F32Skew>>(in, out, elem_size, s, st);
@@ -389,6 +390,9 @@ const Entry kEntries[] = {
     // -sweep: column-major with the column sweep capped (SkewedColumns), the f32 default
     {4, "skew-64x64w16-b4-sweep-p256", run_kernel<SkewedColumns<F32Skew>>},
     {4, "skew-64x64w16-b4-tall16k-p256", run_kernel<Tall16k<Skewed<F32Skew>>>},
+    {4, "skew-64x64w16-b4-tall20k-p256", run_kernel<Swept<Skewed<F32Skew>, 20000, kSweepRows>>},
+    {4, "skew-64x64w16-b4-tall24k-p256", run_kernel<Swept<Skewed<F32Skew>, 24000, kSweepRows>>},
+    {4, "skew-64x64w16-b4-sweep16k-p256", run_kernel<Swept<Skewed<F32Skew>, 16000>>},
     {4, "rskew-56x64", run_kernel<Realigned<RealignConfig<4, 56, 64, 256>>>},
     {4, "rskew-56x64-b4", run_kernel<Realigned<RealignConfig<4, 56, 64, 256, 4>>>},
     {4, "rskew-56x128-b2", run_kernel<Realigned<RealignConfig<4, 56, 128, 256, 2>>>},
@@ -406,6 +410,8 @@ const Entry kEntries[] = {
     {8, "skew-32x64w16-b4-sweep", run_kernel<Swept<Skewed<F64Skew>>>},
     {8, "skew-32x64w16-b4-sweep16k", run_kernel<Swept<Skewed<F64Skew>, 16000>>},
     {8, "skew-32x64w16-b4-tall16k", run_kernel<Tall16k<Skewed<F64Skew>>>},
+    {8, "skew-32x64w16-b4-tall20k", run_kernel<Swept<Skewed<F64Skew>, 20000, kSweepRows>>},
+    {8, "skew-32x64w16-b4-tall24k", run_kernel<Swept<Skewed<F64Skew>, 24000, kSweepRows>>},
     {8, "rskew-60x32", run_kernel<Realigned<RealignConfig<8, 60, 32, 256>>>},
     {8, "rskew-60x32-b4", run_kernel<Realigned<RealignConfig<8, 60, 32, 256, 4>>>},
     {8, "rskew-28x64-b4", run_kernel<Realigned<RealignConfig<8, 28, 64, 256, 4>>>},
@@ -422,6 +428,8 @@ const Entry kEntries[] = {
     {16, "skew-32x32-b4-sweep", run_kernel<Swept<Skewed<C128Skew>>>},
     {16, "skew-32x32-b4-sweep16k", run_kernel<Swept<Skewed<C128Skew>, 16000>>},
     {16, "skew-32x32-b4-tall16k", run_kernel<Tall16k<Skewed<C128Skew>>>},
+    {16, "skew-32x32-b4-tall20k", run_kernel<Swept<Skewed<C128Skew>, 20000, kSweepRows>>},
+    {16, "skew-32x32-b4-tall24k", run_kernel<Swept<Skewed<C128Skew>, 24000, kSweepRows>>},
     {16, "skew-16x64-b4", run_kernel<Skewed<SkewConfig<16, 16, 16, 64, 256, 32, 4>>>},
     {16, "rskew-30x32", run_kernel<Realigned<RealignConfig<16, 30, 32, 256>>>},
     {16, "rskew-62x16-b4", run_kernel<Realigned<RealignConfig<16, 62, 16, 256, 4>>>},

@@ -397,6 +397,11 @@ TEST_F(CudaKernels, NarrowDefaults) {
     check_transpose(e, TransposeShape::dense(1031, 777));
     check_transpose(e, TransposeShape::dense(777, 1031), 3, 1);
     check_transpose(e, TransposeShape::dense(1024, 768), 0, 2);
+    // Output rows on 16 bytes, input rows off them: the narrow kernel in column-major order
+    // (under 32000 rows) and in groups of tile rows (64000 rows: two column sweeps), batched.
+    check_transpose(e, TransposeShape::dense(1024, 777));
+    check_transpose(e, TransposeShape::dense(1040, 1031, 2));
+    check_transpose(e, TransposeShape::dense(64000, 261));
     for (std::int64_t n : {1040, 1031, 768}) check_inplace(e, n, 1, 0);
     check_inplace(e, 1040, 2, 3);
   }
@@ -445,6 +450,8 @@ TEST_F(CudaKernels, LargerSquareAndRectangular) {
   // tile rows (two and three column sweeps), one batched.
   check_transpose(4, TransposeShape::dense(40001, 37));
   check_transpose(4, TransposeShape::dense(70003, 5, 2));
+  check_transpose(8, TransposeShape::dense(40001, 37));
+  check_transpose(16, TransposeShape::dense(70003, 5, 2));
   check_transpose(8, TransposeShape::dense(2048, 3072));
   check_transpose(16, TransposeShape::dense(1500, 1700));
   check_transpose(2, TransposeShape::dense(3001, 4096));
@@ -500,6 +507,7 @@ TEST_F(CudaKernels, SanitizerShapes) {
     check_transpose(e, TransposeShape::dense(31, 33));
     check_transpose(e, TransposeShape::dense(130, 257, 2));
     check_transpose(e, TransposeShape::dense(130, 257), 1, 3);
+    check_transpose(e, TransposeShape::dense(160, 257));  // 1, 2 bytes: output rows on 16 only
     check_inplace(e, 33, 1);
     check_inplace(e, 200, 2);
     check_inplace(e, 130, 1, 1);
