@@ -4,12 +4,12 @@
 // otherwise the skewed kernel (skew.cuh), which takes any layout aligned to the element size and
 // writes no partial sectors, with its blocks running down the columns of tiles for 4-, 8- and
 // 16-byte elements (each output piece then shares its partial lines with the piece of the block
-// just before and just after it; for f32 a column sweep stops at 32000 input rows and taller
-// inputs go in groups of tile rows, run 19). For 1- and 2-byte elements the narrow kernel
-// (narrow.cuh: aligned 4-byte words on rows of any alignment) takes every layout but u16 rows
-// off 16 bytes (the rotated kernel's, rotated.cuh), with 256-byte row pieces where rows are on
-// 16 bytes or off 4 (there rotated onto 128-byte lines) and 128-byte ones elsewhere for u8 (run
-// 20). Launched on the caller's stream. The
+// just before and just after it; past 32000 input rows in groups of at most 16000 rows, run 21).
+// For 1- and 2-byte elements the narrow kernel (narrow.cuh: aligned 4-byte words on rows of any
+// alignment) takes every layout but u16 output rows off 16 bytes (the rotated kernel's,
+// rotated.cuh), with 256-byte row pieces where output rows are on 16 bytes or rows are off 4
+// (there rotated onto 128-byte lines) and 128-byte ones elsewhere for u8 (runs 20-21).
+// Launched on the caller's stream. The
 // shapes and their measured speeds are in kernels/NOTES.md. Below the library entry point: the
 // candidate kernels by name (variants.h), for the tests and bench_kernels --compare (the Hopper TMA
 // kernels of tma.cuh are candidates only).
@@ -59,8 +59,8 @@ struct Tiled {
 
 template <class C, int G = 1>
 struct Skewed {
-  static constexpr int kTileRows = C::TH;   ///< input rows a tile advances by
-  static constexpr int kExtraRows = C::M;   ///< rows the launch adds above the first tile
+  static constexpr int tile_rows() { return C::TH; }  ///< input rows a tile advances by
+  static constexpr int extra_rows() { return C::M; }  ///< rows the launch adds above the first
   static bool accepts(const void* in, const void* out, const TransposeShape& s) {
     return cuda_tile::skew_accepts<C>(in, out, s);
   }
@@ -73,14 +73,17 @@ struct Skewed {
   }
 };
 
-// Kernel K (Skewed, Rotated, Narrow) in column-major order, where one column of tiles covers at
-// most CAP input rows; taller inputs are split into the fewest groups of tile rows that keep
-// each column sweep under it, groups of equal height (tile_of), column by column inside each.
-// The f32 default (run 19, kernels/NOTES.md, f32 x memcpy): column-major holds its speed up to
-// 30000 input rows and falls from 32700 on (32749² 0.870, 45000x20011 0.781, 60000x16411
-// 0.719, 100000x5003 0.693), where two or more sweeps run at 0.882-0.932. f64 and c128 keep the
-// plain column-major order: capped, they gained 2 % on square inputs of 32749 rows and lost 4-7 %
-// on thin tall ones (60000x8191, 100000x5003).
+// Kernel K (Skewed, Rotated, Narrow) in column-major order up to FROM input rows; taller inputs
+// are split into the fewest groups of tile rows that keep each column sweep under CAP rows,
+// groups of equal height (tile_of), column by column inside each. Measured (runs 19 and 21,
+// kernels/NOTES.md, x memcpy): column-major falls from 32700 input rows on, for the skewed
+// kernels (f32 32749² 0.870, 60000x16411 0.719, 100000x5003 0.693; f64 and c128 by 2-3 %) and
+// the narrow ones where input rows are off 16 bytes (u16 60000x16411 0.835, 100000x5003 0.810).
+// Groups of at most 16000 rows from 32000 rows on (Tall16k) are the skewed kernels' order
+// (f32 / f64 / c128 geometric mean over seven shapes of 32749-100001 rows 0.910 / 0.903 / 0.910,
+// against 0.898 / 0.893 / 0.902 for groups of up to 32000 rows, 0.758 / 0.879 / 0.888
+// column-major); the narrow kernels take groups of up to 32000 rows (Swept's default), 0-1 %
+// ahead of 16000 for u8 and u16.
 constexpr std::int64_t kSweepRows = 32000;
 inline int capped_columns(std::int64_t rows, int tile_rows, int extra_rows, std::int64_t cap,
                           std::int64_t from) {
@@ -94,14 +97,11 @@ template <class K, std::int64_t CAP = kSweepRows, std::int64_t FROM = CAP>
 struct Swept : K {
   static void launch(const void* in, void* out, const TransposeShape& s, cudaStream_t st) {
     K::launch_group(in, out, s, st,
-                    capped_columns(s.rows, K::kTileRows, K::kExtraRows, CAP, FROM));
+                    capped_columns(s.rows, K::tile_rows(), K::extra_rows(), CAP, FROM));
   }
 };
 template <class K>
 using Tall16k = Swept<K, 16000, kSweepRows>;
-template <class C>
-using SkewedColumns = Swept<Skewed<C>>;
-
 // The skewed layout with realigned 16-byte words on both sides (realign.cuh): whole-word shared
 // memory instead of the skewed kernel's element-by-element scatter.
 template <class C>
@@ -159,8 +159,8 @@ struct Rotated {
            reinterpret_cast<std::uintptr_t>(out) % sizeof(T) == 0 &&
            cuda_tile::rotated_oop_fits_device<T, TS>();
   }
-  static constexpr int kTileRows = TS;
-  static constexpr int kExtraRows = 0;
+  static constexpr int tile_rows() { return TS; }
+  static constexpr int extra_rows() { return 0; }
   static void launch_group(const void* in, void* out, const TransposeShape& s, cudaStream_t st,
                            int group) {
     cuda_tile::launch_rotated<T, TS, NT, MINB, HINT>(in, out, s, st, group);
@@ -181,8 +181,8 @@ struct Narrow {
            reinterpret_cast<std::uintptr_t>(out) % sizeof(T) == 0 &&
            cuda_tile::narrow_fits_device<T, TS, false>();
   }
-  static constexpr int kTileRows = TS;
-  static constexpr int kExtraRows = 0;
+  static constexpr int tile_rows() { return TS; }
+  static constexpr int extra_rows() { return 0; }
   static void launch_group(const void* in, void* out, const TransposeShape& s, cudaStream_t st,
                            int group) {
     cuda_tile::launch_narrow<T, TS, NT, MINB, ROT>(in, out, s, st, group);
@@ -279,6 +279,12 @@ using U16Rotated = Rotated<std::uint16_t, 128, 512, 3, kSkewOrder, 0>;
 // rotated onto 128-byte lines (`-rot`): n = 16386 / 16411 0.771-0.775 / 0.747-0.748 against the
 // 128 tiles' 0.754-0.755 / 0.708-0.710 (at 16392, rows on 4 bytes, equal: 0.827-0.828 against
 // 0.824-0.826; on 16-byte rows 8 % under the unrotated 256 tiles).
+// Run 21 (NOTES.md, calls 1-3): where the output rows are on 16 bytes and the input rows are
+// not, the narrow kernel beats the rotated one (and, for u8, the 128 tiles) on every shape
+// measured, with column sweeps capped at 32000 rows past them (x memcpy, new against old: u16
+// 16384x16411 0.920 / 0.883, 60000x16411 0.885 / 0.832, 100000x5003 0.876 / 0.802; u8 0.876 /
+// 0.808, 0.859 / 0.786, 0.751 / 0.672, 16384x16392 0.899 / 0.814). Where both matrices' rows are
+// on 16 bytes, column-major stays: 1-1.5 % ahead of the sweeps at 32768² and 65536x16384.
 using U8Narrow = Narrow<std::uint8_t, 128, 256, 4, kSkewOrder>;
 using U8Narrow256 = Narrow<std::uint8_t, 256, 512, 2, kSkewOrder>;
 using U8Narrow256Rot = Narrow<std::uint8_t, 256, 512, 2, kSkewOrder, true>;
@@ -303,13 +309,13 @@ void transpose_cuda(const void* in, void* out, std::size_t elem_size, const Tran
                Skewed<U16Skew>>(in, out, elem_size, s, st);
       break;
     case 4:
-      dispatch<Tiled<F32Tile, 256>, SkewedColumns<F32Skew>>(in, out, elem_size, s, st);
+      dispatch<Tiled<F32Tile, 256>, Tall16k<Skewed<F32Skew>>>(in, out, elem_size, s, st);
       break;
     case 8:
-      dispatch<Tiled<F64Tile, 256>, Skewed<F64Skew, kSkewOrder>>(in, out, elem_size, s, st);
+      dispatch<Tiled<F64Tile, 256>, Tall16k<Skewed<F64Skew>>>(in, out, elem_size, s, st);
       break;
     case 16:
-      dispatch<Tiled<C128Tile, 256>, Skewed<C128Skew, kSkewOrder>>(in, out, elem_size, s, st);
+      dispatch<Tiled<C128Tile, 256>, Tall16k<Skewed<C128Skew>>>(in, out, elem_size, s, st);
       break;
     default:
       throw UnsupportedInputError(
@@ -387,8 +393,9 @@ const Entry kEntries[] = {
     {4, "skew-64x64w16-b4-cm",
      run_kernel<Skewed<SkewConfig<4, 16, 64, 64, 256, 32, 4>, kSkewOrder>>},
     {4, "skew-64x64w16-b4-cm-p256", run_kernel<Skewed<F32Skew, kSkewOrder>>},
-    // -sweep: column-major with the column sweep capped (SkewedColumns), the f32 default
-    {4, "skew-64x64w16-b4-sweep-p256", run_kernel<SkewedColumns<F32Skew>>},
+    // -sweep[16k]: column sweeps capped at 32000 [16000] rows; -tallNk: column-major up to
+    // 32000 rows, groups of at most N thousand rows above (-tall16k: the default, run 21)
+    {4, "skew-64x64w16-b4-sweep-p256", run_kernel<Swept<Skewed<F32Skew>>>},
     {4, "skew-64x64w16-b4-tall16k-p256", run_kernel<Tall16k<Skewed<F32Skew>>>},
     {4, "skew-64x64w16-b4-tall20k-p256", run_kernel<Swept<Skewed<F32Skew>, 20000, kSweepRows>>},
     {4, "skew-64x64w16-b4-tall24k-p256", run_kernel<Swept<Skewed<F32Skew>, 24000, kSweepRows>>},
