@@ -79,11 +79,12 @@ struct Skewed {
 // kernels/NOTES.md, x memcpy): column-major falls from 32700 input rows on, for the skewed
 // kernels (f32 32749² 0.870, 60000x16411 0.719, 100000x5003 0.693; f64 and c128 by 2-3 %) and
 // the narrow ones where input rows are off 16 bytes (u16 60000x16411 0.835, 100000x5003 0.810).
-// Groups of at most 16000 rows from 32000 rows on (Tall16k) are the skewed kernels' order
-// (f32 / f64 / c128 geometric mean over seven shapes of 32749-100001 rows 0.910 / 0.903 / 0.910,
-// against 0.898 / 0.893 / 0.902 for groups of up to 32000 rows, 0.758 / 0.879 / 0.888
-// column-major); the narrow kernels take groups of up to 32000 rows (Swept's default), 0-1 %
-// ahead of 16000 for u8 and u16.
+// The skewed kernels' order (SkewGroups): column-major up to 28000 input rows, groups of at
+// most 16000 rows above. Past 32000 rows, f32 / f64 / c128 geometric mean over seven shapes of
+// 32749-100001 rows 0.910 / 0.903 / 0.910 x memcpy, against 0.898 / 0.893 / 0.902 for groups of
+// up to 32000 rows and 0.758 / 0.879 / 0.888 column-major; from 28001 rows two groups beat
+// column-major by 1.0-3.7 % (f32 31013² 0.915 against 0.882), up to 24001 rows they lose 0-1 %.
+// The narrow kernels take groups of up to 32000 rows (Swept's default), 0-1 % ahead of 16000.
 constexpr std::int64_t kSweepRows = 32000;
 inline int capped_columns(std::int64_t rows, int tile_rows, int extra_rows, std::int64_t cap,
                           std::int64_t from) {
@@ -101,7 +102,7 @@ struct Swept : K {
   }
 };
 template <class K>
-using Tall16k = Swept<K, 16000, kSweepRows>;
+using SkewGroups = Swept<K, 16000, 28000>;
 // The skewed layout with realigned 16-byte words on both sides (realign.cuh): whole-word shared
 // memory instead of the skewed kernel's element-by-element scatter.
 template <class C>
@@ -309,13 +310,13 @@ void transpose_cuda(const void* in, void* out, std::size_t elem_size, const Tran
                Skewed<U16Skew>>(in, out, elem_size, s, st);
       break;
     case 4:
-      dispatch<Tiled<F32Tile, 256>, Tall16k<Skewed<F32Skew>>>(in, out, elem_size, s, st);
+      dispatch<Tiled<F32Tile, 256>, SkewGroups<Skewed<F32Skew>>>(in, out, elem_size, s, st);
       break;
     case 8:
-      dispatch<Tiled<F64Tile, 256>, Tall16k<Skewed<F64Skew>>>(in, out, elem_size, s, st);
+      dispatch<Tiled<F64Tile, 256>, SkewGroups<Skewed<F64Skew>>>(in, out, elem_size, s, st);
       break;
     case 16:
-      dispatch<Tiled<C128Tile, 256>, Tall16k<Skewed<C128Skew>>>(in, out, elem_size, s, st);
+      dispatch<Tiled<C128Tile, 256>, SkewGroups<Skewed<C128Skew>>>(in, out, elem_size, s, st);
       break;
     default:
       throw UnsupportedInputError(
@@ -364,15 +365,11 @@ const Entry kEntries[] = {
     {1, "narrow-256-t1024-b1-cm", run_kernel<Narrow<std::uint8_t, 256, 1024, 1, kSkewOrder>>},
     {1, "narrow-256-t512-b2-cm", run_kernel<U8Narrow256>},
     {1, "narrow-256-t512-b2-cm-rot", run_kernel<U8Narrow256Rot>},
-    // -sweep[16k]: column sweeps capped at 32000 [16000] input rows (Swept), run 21
+    // -sweep: column sweeps capped at 32000 input rows (Swept), run 21 (the -sweep16k forms of
+    // u8 and u16, 0-2 % behind -sweep in call 1, and -tall16k are in commit b39bf18)
     {1, "narrow-128-t256-b4-sweep", run_kernel<Swept<U8Narrow>>},
     {1, "narrow-256-t512-b2-sweep", run_kernel<Swept<U8Narrow256>>},
-    {1, "narrow-256-t512-b2-sweep16k", run_kernel<Swept<U8Narrow256, 16000>>},
     {1, "narrow-256-t512-b2-sweep-rot", run_kernel<Swept<U8Narrow256Rot>>},
-    {1, "narrow-256-t512-b2-sweep16k-rot", run_kernel<Swept<U8Narrow256Rot, 16000>>},
-    // -tall16k: column-major up to 32000 input rows, groups of at most 16000 rows above (Tall16k)
-    {1, "narrow-128-t256-b4-tall16k", run_kernel<Tall16k<U8Narrow>>},
-    {1, "narrow-256-t512-b2-tall16k", run_kernel<Tall16k<U8Narrow256>>},
     {2, "tile-64x64w16", run_kernel<Tiled<U16Tile>>},
     {2, "skew-64x64w16", run_kernel<Skewed<U16Skew>>},
     {2, "rot-128x128-t1024-b1-cm", run_kernel<Rotated<std::uint16_t, 128, 1024, 1, kSkewOrder, 0>>},
@@ -382,10 +379,7 @@ const Entry kEntries[] = {
     {2, "narrow-128-t512-b2-cm-rot",
      run_kernel<Narrow<std::uint16_t, 128, 512, 2, kSkewOrder, true>>},
     {2, "narrow-128-t512-b2-sweep", run_kernel<Swept<U16Narrow>>},
-    {2, "narrow-128-t512-b2-sweep16k", run_kernel<Swept<U16Narrow, 16000>>},
-    {2, "narrow-128-t512-b2-tall16k", run_kernel<Tall16k<U16Narrow>>},
     {2, "rot-128x128-t512-b3-sweep", run_kernel<Swept<U16Rotated>>},
-    {2, "rot-128x128-t512-b3-sweep16k", run_kernel<Swept<U16Rotated, 16000>>},
     // f32
     {4, "tile-64x64w8", run_kernel<Tiled<F32Tile>>},
     {4, "peel-64x64w8", run_kernel<Peeled<F32Tile, Skewed<F32Skew, kSkewOrder>>>},
@@ -393,12 +387,11 @@ const Entry kEntries[] = {
     {4, "skew-64x64w16-b4-cm",
      run_kernel<Skewed<SkewConfig<4, 16, 64, 64, 256, 32, 4>, kSkewOrder>>},
     {4, "skew-64x64w16-b4-cm-p256", run_kernel<Skewed<F32Skew, kSkewOrder>>},
-    // -sweep[16k]: column sweeps capped at 32000 [16000] rows; -tallNk: column-major up to
-    // 32000 rows, groups of at most N thousand rows above (-tall16k: the default, run 21)
+    // -sweep[16k]: column sweeps capped at 32000 [16000] rows; -g16k: column-major up to 28000
+    // rows, groups of at most 16000 rows above (SkewGroups, the default since run 21; run 21's
+    // -tall16k / -tall20k / -tall24k, the same from 32000 rows, are in commit b39bf18)
     {4, "skew-64x64w16-b4-sweep-p256", run_kernel<Swept<Skewed<F32Skew>>>},
-    {4, "skew-64x64w16-b4-tall16k-p256", run_kernel<Tall16k<Skewed<F32Skew>>>},
-    {4, "skew-64x64w16-b4-tall20k-p256", run_kernel<Swept<Skewed<F32Skew>, 20000, kSweepRows>>},
-    {4, "skew-64x64w16-b4-tall24k-p256", run_kernel<Swept<Skewed<F32Skew>, 24000, kSweepRows>>},
+    {4, "skew-64x64w16-b4-g16k-p256", run_kernel<SkewGroups<Skewed<F32Skew>>>},
     {4, "skew-64x64w16-b4-sweep16k-p256", run_kernel<Swept<Skewed<F32Skew>, 16000>>},
     {4, "rskew-56x64", run_kernel<Realigned<RealignConfig<4, 56, 64, 256>>>},
     {4, "rskew-56x64-b4", run_kernel<Realigned<RealignConfig<4, 56, 64, 256, 4>>>},
@@ -416,9 +409,7 @@ const Entry kEntries[] = {
     {8, "skew-32x64w16-b4-cm", run_kernel<Skewed<F64Skew, kSkewOrder>>},
     {8, "skew-32x64w16-b4-sweep", run_kernel<Swept<Skewed<F64Skew>>>},
     {8, "skew-32x64w16-b4-sweep16k", run_kernel<Swept<Skewed<F64Skew>, 16000>>},
-    {8, "skew-32x64w16-b4-tall16k", run_kernel<Tall16k<Skewed<F64Skew>>>},
-    {8, "skew-32x64w16-b4-tall20k", run_kernel<Swept<Skewed<F64Skew>, 20000, kSweepRows>>},
-    {8, "skew-32x64w16-b4-tall24k", run_kernel<Swept<Skewed<F64Skew>, 24000, kSweepRows>>},
+    {8, "skew-32x64w16-b4-g16k", run_kernel<SkewGroups<Skewed<F64Skew>>>},
     {8, "rskew-60x32", run_kernel<Realigned<RealignConfig<8, 60, 32, 256>>>},
     {8, "rskew-60x32-b4", run_kernel<Realigned<RealignConfig<8, 60, 32, 256, 4>>>},
     {8, "rskew-28x64-b4", run_kernel<Realigned<RealignConfig<8, 28, 64, 256, 4>>>},
@@ -434,9 +425,7 @@ const Entry kEntries[] = {
     {16, "skew-32x32-b4-cm", run_kernel<Skewed<C128Skew, kSkewOrder>>},
     {16, "skew-32x32-b4-sweep", run_kernel<Swept<Skewed<C128Skew>>>},
     {16, "skew-32x32-b4-sweep16k", run_kernel<Swept<Skewed<C128Skew>, 16000>>},
-    {16, "skew-32x32-b4-tall16k", run_kernel<Tall16k<Skewed<C128Skew>>>},
-    {16, "skew-32x32-b4-tall20k", run_kernel<Swept<Skewed<C128Skew>, 20000, kSweepRows>>},
-    {16, "skew-32x32-b4-tall24k", run_kernel<Swept<Skewed<C128Skew>, 24000, kSweepRows>>},
+    {16, "skew-32x32-b4-g16k", run_kernel<SkewGroups<Skewed<C128Skew>>>},
     {16, "skew-16x64-b4", run_kernel<Skewed<SkewConfig<16, 16, 16, 64, 256, 32, 4>>>},
     {16, "rskew-30x32", run_kernel<Realigned<RealignConfig<16, 30, 32, 256>>>},
     {16, "rskew-62x16-b4", run_kernel<Realigned<RealignConfig<16, 62, 16, 256, 4>>>},
