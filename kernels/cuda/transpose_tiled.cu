@@ -370,9 +370,6 @@ const Entry kEntries[] = {
     {1, "narrow-128-t256-b4-sweep", run_kernel<Swept<U8Narrow>>},
     {1, "narrow-256-t512-b2-sweep", run_kernel<Swept<U8Narrow256>>},
     {1, "narrow-256-t512-b2-sweep-rot", run_kernel<Swept<U8Narrow256Rot>>},
-    // row-major (no suffix) and groups of 8 tile rows (-g8), run 21 call 6
-    {1, "narrow-256-t512-b2-rot", run_kernel<Narrow<std::uint8_t, 256, 512, 2, 1, true>>},
-    {1, "narrow-256-t512-b2-g8-rot", run_kernel<Narrow<std::uint8_t, 256, 512, 2, 8, true>>},
     {2, "tile-64x64w16", run_kernel<Tiled<U16Tile>>},
     {2, "skew-64x64w16", run_kernel<Skewed<U16Skew>>},
     {2, "rot-128x128-t1024-b1-cm", run_kernel<Rotated<std::uint16_t, 128, 1024, 1, kSkewOrder, 0>>},
@@ -383,8 +380,6 @@ const Entry kEntries[] = {
      run_kernel<Narrow<std::uint16_t, 128, 512, 2, kSkewOrder, true>>},
     {2, "narrow-128-t512-b2-sweep", run_kernel<Swept<U16Narrow>>},
     {2, "rot-128x128-t512-b3-sweep", run_kernel<Swept<U16Rotated>>},
-    {2, "rot-128x128-t512-b3-g8", run_kernel<Rotated<std::uint16_t, 128, 512, 3, 8, 0>>},
-    {2, "narrow-128-t512-b2", run_kernel<Narrow<std::uint16_t, 128, 512, 2, 1>>},
     // f32
     {4, "tile-64x64w8", run_kernel<Tiled<F32Tile>>},
     {4, "peel-64x64w8", run_kernel<Peeled<F32Tile, Skewed<F32Skew, kSkewOrder>>>},
