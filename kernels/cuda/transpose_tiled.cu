@@ -76,9 +76,10 @@ struct Skewed {
 // Kernel K (Skewed, Rotated, Narrow) in column-major order up to FROM input rows; taller inputs
 // are split into the fewest groups of tile rows that keep each column sweep under CAP rows,
 // groups of equal height (tile_of), column by column inside each. Measured (runs 19 and 21,
-// kernels/NOTES.md, x memcpy): column-major falls from 32700 input rows on, for the skewed
-// kernels (f32 32749² 0.870, 60000x16411 0.719, 100000x5003 0.693; f64 and c128 by 2-3 %) and
-// the narrow ones where input rows are off 16 bytes (u16 60000x16411 0.835, 100000x5003 0.810).
+// kernels/NOTES.md, x memcpy): column-major falls with the height, for the skewed kernels from
+// 26000-28000 input rows on (f32 20011² 0.926, 31013² 0.882, 60000x16411 0.719, 100000x5003
+// 0.693; f64 and c128 by 2-3 %) and for the narrow ones where input rows are off 16 bytes past
+// 32000 (u16 60000x16411 0.835, 100000x5003 0.810, against 0.885 / 0.874 in sweeps).
 // The skewed kernels' order (SkewGroups): column-major up to 28000 input rows, groups of at
 // most 16000 rows above. Past 32000 rows, f32 / f64 / c128 geometric mean over seven shapes of
 // 32749-100001 rows 0.910 / 0.903 / 0.910 x memcpy, against 0.898 / 0.893 / 0.902 for groups of
