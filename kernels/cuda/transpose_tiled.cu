@@ -307,8 +307,8 @@ void transpose_cuda(const void* in, void* out, std::size_t elem_size, const Tran
                RowsOn<U8Narrow, 4>, U8Narrow256Rot, U8Narrow>(in, out, elem_size, s, st);
       break;
     case 2:
-      dispatch<RowsOn<U16Narrow, 16>, OutRowsOn<Swept<U16Narrow>, 16>, U16Rotated,
-               Skewed<U16Skew>>(in, out, elem_size, s, st);
+      dispatch<RowsOn<U16Narrow, 16>, OutRowsOn<Swept<U16Narrow>, 16>, U16Rotated, Skewed<U16Skew>>(
+          in, out, elem_size, s, st);
       break;
     case 4:
       dispatch<Tiled<F32Tile, 256>, SkewGroups<Skewed<F32Skew>>>(in, out, elem_size, s, st);
