@@ -1,6 +1,7 @@
 // Out-of-place CUDA transpose: per element size, the tiled kernel (tiled.cuh) with the tile shape
 // measured fastest, where pointers and pitches allow its words and every output row starts on a
-// 256-byte boundary (1- and 2-byte elements: on a 32-byte sector);
+// 256-byte boundary (1- and 2-byte elements: on a 32-byte sector; f32 from 200000 input rows on:
+// on a 32-byte sector);
 // otherwise the skewed kernel (skew.cuh), which takes any layout aligned to the element size and
 // writes no partial sectors, with its blocks running down the columns of tiles for 4-, 8- and
 // 16-byte elements (each output piece then shares its partial lines with the piece of the block
@@ -207,6 +208,14 @@ struct RowsOn : K {
   }
 };
 
+// K, only on inputs of at least ROWS rows.
+template <class K, std::int64_t ROWS>
+struct MinRows : K {
+  static bool accepts(const void* in, const void* out, const TransposeShape& s) {
+    return s.rows >= ROWS && K::accepts(in, out, s);
+  }
+};
+
 // K, only where the output matrix's rows start on ALIGN-byte boundaries (the input's any).
 template <class K, int ALIGN>
 struct OutRowsOn : K {
@@ -248,6 +257,10 @@ using U16Skew = SkewConfig<2, 16, 64, 64, 256, 32>;
 using F32Tile = TileConfig<4, 8, 32, 32, 256>;
 // 256-byte L2 fetches on the skewed f32 loads (run 11: x memcpy 0.909 -> 0.928 at 16411²).
 using F32Skew = SkewConfig<4, 16, 64, 64, 256, 32, 4, cuda_tile::kFetch256>;
+// Where f32 output rows are on 32 bytes but off 256, the tiled kernel (row-major) catches up with
+// the skewed one as the input grows taller and passes it from 200000 rows on (run 21, calls
+// 9-10, x memcpy skewed / tiled: 16400x16384 0.956 / 0.927, 60008x16384 0.929 / 0.921,
+// 130008x8192 0.922 / 0.931, 200008x5000 0.891 / 0.921).
 // The skewed fallbacks run column by column (run 10, NOTES.md: at 16411^2 x memcpy f32 0.901 ->
 // 0.909, f64 0.920 -> 0.932, c128 0.920 -> 0.931, the last with 32 x 32 blocks).
 constexpr int kSkewOrder = cuda_tile::kColumnMajor;
@@ -311,7 +324,8 @@ void transpose_cuda(const void* in, void* out, std::size_t elem_size, const Tran
           in, out, elem_size, s, st);
       break;
     case 4:
-      dispatch<Tiled<F32Tile, 256>, SkewGroups<Skewed<F32Skew>>>(in, out, elem_size, s, st);
+      dispatch<Tiled<F32Tile, 256>, MinRows<Tiled<F32Tile>, 200000>, SkewGroups<Skewed<F32Skew>>>(
+          in, out, elem_size, s, st);
       break;
     case 8:
       dispatch<Tiled<F64Tile, 256>, SkewGroups<Skewed<F64Skew>>>(in, out, elem_size, s, st);

@@ -452,6 +452,9 @@ TEST_F(CudaKernels, LargerSquareAndRectangular) {
   check_transpose(4, TransposeShape::dense(70003, 5, 2));
   check_transpose(8, TransposeShape::dense(40001, 37));
   check_transpose(16, TransposeShape::dense(70003, 5, 2));
+  // f32 output rows on 32 bytes but off 256, 200000 rows or more: the tiled kernel.
+  check_transpose(4, TransposeShape::dense(200008, 6));
+  check_transpose(4, TransposeShape::dense(200008, 70, 2));
   check_transpose(8, TransposeShape::dense(2048, 3072));
   check_transpose(16, TransposeShape::dense(1500, 1700));
   check_transpose(2, TransposeShape::dense(3001, 4096));
