@@ -211,9 +211,7 @@ template <class C>
 __global__ void __launch_bounds__(C::NT, C::MINB) skew_kernel(SkewParams p) {
   extern __shared__ uint4 skew_smem_raw[];
   auto* smem = reinterpret_cast<typename C::Elem*>(skew_smem_raw);
-  constexpr bool kSerp = (C::HINT & kSerpentine) != 0;
-  for_each_tile<kSerp>(p, C::TH, C::TW, [&](const char* in, char* out, std::int64_t r0,
-                                             std::int64_t c0) {
+  for_each_tile(p, C::TH, C::TW, [&](const char* in, char* out, std::int64_t r0, std::int64_t c0) {
     typename C::Pack v[C::LOAD_ITERS];  // all loads issued before the scatter
     int j0[C::LOAD_ITERS];
     issue_rows<C, false>(in, p.in_pitch_bytes, p.rows, p.cols, r0 - p.m, C::TH + p.m, c0, v, j0);

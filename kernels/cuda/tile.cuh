@@ -106,9 +106,6 @@ constexpr int kStoreStreaming = 2;  ///< st.global.cs
 /// with CUDA 11.4 or newer; plain loads elsewhere). (128-byte fetches measured between plain
 /// loads and these everywhere, run 11, and are not offered.)
 constexpr int kFetch256 = 4;
-/// Not a cache hint: the block order's odd tile columns run bottom to top (tile_of, groups and
-/// column-major), so a column starts where the one before it ended (skew_kernel only).
-constexpr int kSerpentine = 8;
 
 /// A global load or store of one word, with the cache hints of HINT (sm_32+ intrinsics; plain
 /// accesses where the code is compiled for the host).
@@ -290,8 +287,6 @@ struct TiledParams {
 /// numbered column-major, the run covers a squarer patch and both sides get longer pieces; with one
 /// group of every tile row (kColumnMajor) it runs down a column of tiles, so the blocks that write
 /// neighbouring pieces of the same output rows run one after the other.
-/// SERP: odd tile columns of a group run bottom to top (kSerpentine).
-template <bool SERP = false>
 __device__ __forceinline__ void tile_of(const TiledParams& p, std::uint32_t t, std::uint32_t& ty,
                                         std::uint32_t& tx) {
   if (p.group <= 1) {
@@ -305,11 +300,7 @@ __device__ __forceinline__ void tile_of(const TiledParams& p, std::uint32_t t, s
   const std::uint32_t first = g * p.group;
   const std::uint32_t height = min(p.group, p.tiles_y - first);
   tx = in_group / height;
-  const std::uint32_t k = in_group - tx * height;
-  if constexpr (SERP)
-    ty = first + ((tx & 1) != 0 ? height - 1 - k : k);
-  else
-    ty = first + k;
+  ty = first + (in_group - tx * height);
 }
 
 /// The `group` that numbers the tiles column by column: one group of every tile row, so the
@@ -354,14 +345,14 @@ inline TiledParams tiled_params(const void* in, void* out, const TransposeShape&
 /// Runs body(in, out, r0, c0) for every tile this block takes: matrices over blockIdx.y, tiles
 /// over blockIdx.x (both grid-stride), in the order of tile_of; `in` and `out` point at the
 /// matrix, (r0, c0) is the tile's first input element for tiles of th x tw.
-template <bool SERP = false, class Body>
+template <class Body>
 __device__ __forceinline__ void for_each_tile(const TiledParams& p, int th, int tw, Body&& body) {
   for (std::int64_t b = blockIdx.y; b < p.batch; b += gridDim.y) {
     const char* in = p.in + b * p.in_stride_bytes;
     char* out = p.out + b * p.out_stride_bytes;
     for (std::uint64_t t = blockIdx.x; t < p.tiles; t += gridDim.x) {
       std::uint32_t ty, tx;
-      tile_of<SERP>(p, static_cast<std::uint32_t>(t), ty, tx);
+      tile_of(p, static_cast<std::uint32_t>(t), ty, tx);
       body(in, out, static_cast<std::int64_t>(ty) * th, static_cast<std::int64_t>(tx) * tw);
     }
   }
