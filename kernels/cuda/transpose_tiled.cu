@@ -5,7 +5,7 @@
 // otherwise the skewed kernel (skew.cuh), which takes any layout aligned to the element size and
 // writes no partial sectors, with its blocks running down the columns of tiles for 4-, 8- and
 // 16-byte elements (each output piece then shares its partial lines with the piece of the block
-// just before and just after it; past 32000 input rows in groups of at most 16000 rows, run 21).
+// just before and just after it; past 28000 input rows in groups of at most 16000 rows, run 21).
 // For 1- and 2-byte elements the narrow kernel (narrow.cuh: aligned 4-byte words on rows of any
 // alignment) takes every layout but u16 output rows off 16 bytes (the rotated kernel's,
 // rotated.cuh), with 256-byte row pieces where output rows are on 16 bytes or rows are off 4
