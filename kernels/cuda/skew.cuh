@@ -130,13 +130,13 @@ __device__ __forceinline__ void issue_rows(const char* __restrict__ base, std::i
 }
 
 /// Load phase, second half: scatters the words issue_rows loaded (same `cols` and `c0`) into
-/// shared memory in output order (shared row j = column c0 + j, shared column il0 + il = row
+/// shared memory in output order (shared row j = column c0 + j, shared column il = row
 /// i_begin + il), the block's own elements only.
 template <class C>
 __device__ __forceinline__ void scatter_rows(std::int64_t cols, std::int64_t c0,
                                              const typename C::Pack (&v)[C::LOAD_ITERS],
                                              const int (&j0)[C::LOAD_ITERS],
-                                             typename C::Elem* __restrict__ smem, int il0 = 0) {
+                                             typename C::Elem* __restrict__ smem) {
   const std::int64_t own_cols = cols - c0 < C::TW ? cols - c0 : C::TW;
 #pragma unroll
   for (int it = 0; it < C::LOAD_ITERS; ++it) {
@@ -145,7 +145,7 @@ __device__ __forceinline__ void scatter_rows(std::int64_t cols, std::int64_t c0,
 #pragma unroll
     for (int e = 0; e < C::V; ++e) {
       const int j = j0[it] + e;
-      if (j >= 0 && j < own_cols) smem[C::slot(j, il0 + il)] = v[it].e[e];
+      if (j >= 0 && j < own_cols) smem[C::slot(j, il)] = v[it].e[e];
     }
   }
 }

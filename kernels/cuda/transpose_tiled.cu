@@ -22,7 +22,6 @@
 #include "kernels/cuda/realign.cuh"
 #include "kernels/cuda/rotated.cuh"
 #include "kernels/cuda/skew.cuh"
-#include "kernels/cuda/skew_cluster.cuh"
 #include "kernels/cuda/tiled.cuh"
 #include "kernels/cuda/tma.cuh"
 #include "kernels/cuda/variants.h"
@@ -104,10 +103,8 @@ struct Swept : K {
                     capped_columns(s.rows, K::tile_rows(), K::extra_rows(), CAP, FROM));
   }
 };
-constexpr std::int64_t kGroupRows = 16000;
-constexpr std::int64_t kGroupFrom = 28000;
 template <class K>
-using SkewGroups = Swept<K, kGroupRows, kGroupFrom>;
+using SkewGroups = Swept<K, 16000, 28000>;
 // The skewed layout with realigned 16-byte words on both sides (realign.cuh): whole-word shared
 // memory instead of the skewed kernel's element-by-element scatter.
 template <class C>
@@ -235,15 +232,6 @@ template <class C, bool TmaStore = true>
 bool run_tma(const void* in, void* out, const TransposeShape& s, cudaStream_t st) {
   return cuda_tile::tma_accepts<C, TmaStore>(in, out, s) &&
          cuda_tile::launch_tma<C, TmaStore>(in, out, s, st);
-}
-
-// The skewed kernel with K tiles of a column in a thread block cluster, the rows above a tile
-// read from its neighbour's shared memory (skew_cluster.cuh), in SkewGroups' order: Hopper only,
-// a candidate (run 21).
-template <class C, int K>
-bool run_skew_cluster(const void* in, void* out, const TransposeShape& s, cudaStream_t st) {
-  return cuda_tile::launch_skew_cluster<C, K>(
-      in, out, s, st, capped_columns(s.rows, C::TH, C::M, kGroupRows, kGroupFrom));
 }
 #endif
 
@@ -471,14 +459,6 @@ const Entry kEntries[] = {
     {16, "tma-16x16", run_tma<cuda_tile::TmaConfig<16, 2, 2, 128>>},
     {16, "tma-16x32", run_tma<cuda_tile::TmaConfig<16, 4, 2, 256>>},
     {16, "tma-32x32", run_tma<cuda_tile::TmaConfig<16, 4, 4, 256>>},
-    // skewcK: the skewed kernel, K tiles a cluster, halo rows from the neighbour (-g16k order)
-    {4, "skewc2-64x64w16-b4-g16k-p256", run_skew_cluster<F32Skew, 2>},
-    {4, "skewc4-64x64w16-b4-g16k-p256", run_skew_cluster<F32Skew, 4>},
-    {4, "skewc8-64x64w16-b4-g16k-p256", run_skew_cluster<F32Skew, 8>},
-    {8, "skewc2-32x64w16-b4-g16k", run_skew_cluster<F64Skew, 2>},
-    {8, "skewc4-32x64w16-b4-g16k", run_skew_cluster<F64Skew, 4>},
-    {16, "skewc2-32x32-b4-g16k", run_skew_cluster<C128Skew, 2>},
-    {16, "skewc4-32x32-b4-g16k", run_skew_cluster<C128Skew, 4>},
     // TMA loads, plain 16-byte stores (tma_load_kernel)
     {4, "tmald-64x64", run_tma<cuda_tile::TmaConfig<4, 2, 2, 256>, false>},
     {4, "tmald-64x32", run_tma<cuda_tile::TmaConfig<4, 1, 2, 128>, false>},
