@@ -195,6 +195,36 @@ __device__ __forceinline__ bool narrow_words_inside(const char* first, const cha
          ((b + 3) & ~std::uintptr_t{3}) <= reinterpret_cast<std::uintptr_t>(hi);
 }
 
+/// The rows of a TS x TS tile that warp `warp` of an NT-thread block moves, rows warp + a WARPS
+/// (a < R): loaded as NarrowRow words (load), stored to a shared tile (put), and written out of
+/// a shared tile E output rows at a time (write). `base` is the tile's first row, rows `pitch`
+/// bytes apart.
+template <class T, int TS, int NT, bool ROT = false>
+struct NarrowWarp {
+  static constexpr int WARPS = NT / 32, R = TS / WARPS, E = NarrowTile<T, TS>::E;
+  static_assert(TS % (WARPS * E) == 0 && NT % 32 == 0, "whole rows a warp");
+  NarrowRow<T, TS, ROT> u[R];
+  __device__ __forceinline__ void load(const char* base, std::int64_t pitch, int warp, int lane) {
+#pragma unroll
+    for (int a = 0; a < R; ++a) u[a].load(base + (warp + a * WARPS) * pitch, lane);
+  }
+  __device__ __forceinline__ void put(std::uint32_t* tile, const char* base, std::int64_t pitch,
+                                      int warp, int lane) const {
+#pragma unroll
+    for (int a = 0; a < R; ++a)
+      u[a].store(tile, warp + a * WARPS, lane, base + (warp + a * WARPS) * pitch);
+  }
+  /// Output row r of the tile at `base` <- column r of `tile` (narrow_store_rows).
+  __device__ __forceinline__ static void write(char* base, std::int64_t pitch,
+                                               const std::uint32_t* tile, int warp, int lane) {
+#pragma unroll
+    for (int a = 0; a < R / E; ++a) {
+      const int rg = E * (warp + a * WARPS);
+      narrow_store_rows<T, TS>(base + rg * pitch, pitch, tile, rg, lane);
+    }
+  }
+};
+
 /// Shared memory of one tile of narrow_kernel<T, TS> (inplace_narrow_kernel: two): the larger
 /// of the word tile and the edge tiles' element-wise tile (rows rotated_pitch apart).
 template <class T, int TS>
@@ -207,8 +237,7 @@ constexpr std::size_t narrow_tile_bytes() {
 /// offsets differ).
 template <class T, int TS, int NT, int MINB, bool ROT = false>
 __global__ void __launch_bounds__(NT, MINB) narrow_kernel(TiledParams p) {
-  constexpr int WARPS = NT / 32, R = TS / WARPS, E = NarrowTile<T, TS>::E;
-  static_assert(TS % (WARPS * E) == 0 && NT % 32 == 0, "whole rows a warp");
+  using W = NarrowWarp<T, TS, NT, ROT>;
   extern __shared__ uint4 narrow_smem_raw[];
   auto* tile = reinterpret_cast<std::uint32_t*>(narrow_smem_raw);
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
@@ -221,18 +250,11 @@ __global__ void __launch_bounds__(NT, MINB) narrow_kernel(TiledParams p) {
       return;
     }
     char* dst = out + c0 * p.out_pitch_bytes + r0 * sizeof(T);  // TS output rows
-    NarrowRow<T, TS, ROT> u[R];
-#pragma unroll
-    for (int a = 0; a < R; ++a) u[a].load(src + (warp + a * WARPS) * p.in_pitch_bytes, lane);
-#pragma unroll
-    for (int a = 0; a < R; ++a)
-      u[a].store(tile, warp + a * WARPS, lane, src + (warp + a * WARPS) * p.in_pitch_bytes);
+    W u;
+    u.load(src, p.in_pitch_bytes, warp, lane);
+    u.put(tile, src, p.in_pitch_bytes, warp, lane);
     __syncthreads();
-#pragma unroll
-    for (int a = 0; a < R / E; ++a) {  // output rows cg .. cg + E - 1 <- input columns cg ..
-      const int cg = E * (warp + a * WARPS);
-      narrow_store_rows<T, TS>(dst + cg * p.out_pitch_bytes, p.out_pitch_bytes, tile, cg, lane);
-    }
+    W::write(dst, p.out_pitch_bytes, tile, warp, lane);  // output row r <- input column r
     __syncthreads();  // the next tile overwrites shared memory
   });
 }
@@ -256,8 +278,7 @@ void launch_narrow(const void* in, void* out, const TransposeShape& s, cudaStrea
 template <class T, int TS, int NT, int MINB, bool SEQ = false>
 __global__ void __launch_bounds__(NT, MINB) inplace_narrow_kernel(InplaceParams p) {
   using L = NarrowTile<T, TS>;
-  constexpr int WARPS = NT / 32, R = TS / WARPS, E = L::E;
-  static_assert(TS % (WARPS * E) == 0 && NT % 32 == 0, "whole rows a warp");
+  using W = NarrowWarp<T, TS, NT>;
   extern __shared__ uint4 inplace_narrow_smem_raw[];
   auto* A = reinterpret_cast<std::uint32_t*>(inplace_narrow_smem_raw);  // tile (I, J)
   std::uint32_t* B = A + TS * L::WB;                                    // tile (J, I)
@@ -281,49 +302,24 @@ __global__ void __launch_bounds__(NT, MINB) inplace_narrow_kernel(InplaceParams 
         continue;
       }
       const bool diagonal = tp.row == tp.col;
-      NarrowRow<T, TS> u[R], v[R];
-#pragma unroll
-      for (int a = 0; a < R; ++a) u[a].load(upper + (warp + a * WARPS) * p.pitch_bytes, lane);
+      const std::int64_t pitch = p.pitch_bytes;
+      W u, v;
+      u.load(upper, pitch, warp, lane);
       if (SEQ) {  // tile (I, J) stored to shared memory before tile (J, I) is read
-#pragma unroll
-        for (int a = 0; a < R; ++a)
-          u[a].store(A, warp + a * WARPS, lane, upper + (warp + a * WARPS) * p.pitch_bytes);
+        u.put(A, upper, pitch, warp, lane);
         if (!diagonal) {
-#pragma unroll
-          for (int a = 0; a < R; ++a) u[a].load(lower + (warp + a * WARPS) * p.pitch_bytes, lane);
-#pragma unroll
-          for (int a = 0; a < R; ++a)
-            u[a].store(B, warp + a * WARPS, lane, lower + (warp + a * WARPS) * p.pitch_bytes);
+          u.load(lower, pitch, warp, lane);
+          u.put(B, lower, pitch, warp, lane);
         }
-      }
-      if (!SEQ && !diagonal) {
-#pragma unroll
-        for (int a = 0; a < R; ++a) v[a].load(lower + (warp + a * WARPS) * p.pitch_bytes, lane);
-      }
-      if (!SEQ) {
-#pragma unroll
-        for (int a = 0; a < R; ++a)
-          u[a].store(A, warp + a * WARPS, lane, upper + (warp + a * WARPS) * p.pitch_bytes);
-        if (!diagonal) {
-#pragma unroll
-          for (int a = 0; a < R; ++a)
-            v[a].store(B, warp + a * WARPS, lane, lower + (warp + a * WARPS) * p.pitch_bytes);
-        }
+      } else {
+        if (!diagonal) v.load(lower, pitch, warp, lane);
+        u.put(A, upper, pitch, warp, lane);
+        if (!diagonal) v.put(B, lower, pitch, warp, lane);
       }
       __syncthreads();
-      if (!diagonal) {  // tile (J, I) row r, element e <- tile (I, J) (e, r); E rows at a time
-#pragma unroll
-        for (int a = 0; a < R / E; ++a) {
-          const int rg = E * (warp + a * WARPS);
-          narrow_store_rows<T, TS>(lower + rg * p.pitch_bytes, p.pitch_bytes, A, rg, lane);
-        }
-      }
-      const std::uint32_t* src = diagonal ? A : B;  // tile (I, J) row r <- the other's column r
-#pragma unroll
-      for (int a = 0; a < R / E; ++a) {
-        const int rg = E * (warp + a * WARPS);
-        narrow_store_rows<T, TS>(upper + rg * p.pitch_bytes, p.pitch_bytes, src, rg, lane);
-      }
+      // tile (J, I) row r <- tile (I, J) column r, and tile (I, J) row r <- the other's column r
+      if (!diagonal) W::write(lower, pitch, A, warp, lane);
+      W::write(upper, pitch, diagonal ? A : B, warp, lane);
       __syncthreads();  // the next pair overwrites shared memory
     }
   }

@@ -315,6 +315,13 @@ inline bool output_rows_aligned(const void* out, const TransposeShape& s, std::i
          (s.batch <= 1 || (s.out_batch_stride * elem) % align == 0);
 }
 
+/// The same for the input matrix's rows at `in`.
+inline bool input_rows_aligned(const void* in, const TransposeShape& s, std::int64_t elem,
+                               std::int64_t align) {
+  return reinterpret_cast<std::uintptr_t>(in) % align == 0 && (s.in_pitch * elem) % align == 0 &&
+         (s.batch <= 1 || (s.in_batch_stride * elem) % align == 0);
+}
+
 /// Kernel arguments for `s` (resolved) at `in` / `out`, elements of `elem` bytes, in a grid of
 /// tiles_x x tiles_y tiles per matrix numbered as tile_of says with `group` (or kColumnMajor).
 /// Throws DimensionMismatch for 2^32 tiles or more.

@@ -195,19 +195,6 @@ struct Narrow {
   }
 };
 
-// K, only where the rows of both matrices (pointers, pitches, batch strides) start on
-// ALIGN-byte boundaries.
-template <class K, int ALIGN>
-struct RowsOn : K {
-  static bool accepts(const void* in, const void* out, const TransposeShape& s) {
-    constexpr std::int64_t S = sizeof(typename K::Elem);
-    const bool in_rows = reinterpret_cast<std::uintptr_t>(in) % ALIGN == 0 &&
-                         (s.in_pitch * S) % ALIGN == 0 &&
-                         (s.batch <= 1 || (s.in_batch_stride * S) % ALIGN == 0);
-    return in_rows && cuda_tile::output_rows_aligned(out, s, S, ALIGN) && K::accepts(in, out, s);
-  }
-};
-
 // K, only on inputs of at least ROWS rows.
 template <class K, std::int64_t ROWS>
 struct MinRows : K {
@@ -222,6 +209,16 @@ struct OutRowsOn : K {
   static bool accepts(const void* in, const void* out, const TransposeShape& s) {
     return cuda_tile::output_rows_aligned(out, s, sizeof(typename K::Elem), ALIGN) &&
            K::accepts(in, out, s);
+  }
+};
+
+// K, only where the rows of both matrices (pointers, pitches, batch strides) start on
+// ALIGN-byte boundaries.
+template <class K, int ALIGN>
+struct RowsOn : OutRowsOn<K, ALIGN> {
+  static bool accepts(const void* in, const void* out, const TransposeShape& s) {
+    return cuda_tile::input_rows_aligned(in, s, sizeof(typename K::Elem), ALIGN) &&
+           OutRowsOn<K, ALIGN>::accepts(in, out, s);
   }
 };
 
