@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "kernels/cuda/narrow.cuh"
+#include "kernels/cuda/narrow_skew.cuh"
 #include "kernels/cuda/realign.cuh"
 #include "kernels/cuda/rotated.cuh"
 #include "kernels/cuda/skew.cuh"
@@ -32,6 +33,7 @@ namespace xpose::kernels {
 
 namespace {
 
+using cuda_tile::NarrowSkewConfig;
 using cuda_tile::RealignConfig;
 using cuda_tile::SkewConfig;
 using cuda_tile::TileConfig;
@@ -189,6 +191,28 @@ struct Narrow {
   static void launch_group(const void* in, void* out, const TransposeShape& s, cudaStream_t st,
                            int group) {
     cuda_tile::launch_narrow<T, TS, NT, MINB, ROT>(in, out, s, st, group);
+  }
+  static void launch(const void* in, void* out, const TransposeShape& s, cudaStream_t st) {
+    launch_group(in, out, s, st, G);
+  }
+};
+
+// narrow_skew_kernel (narrow_skew.cuh): 1- and 2-byte elements, the narrow kernel's aligned
+// 4-byte words with output pieces on 32-byte boundaries (C: NarrowSkewConfig); G as tile_of's
+// group. Any layout aligned to the element.
+template <class C, int G>
+struct NarrowSkewed {
+  using Elem = typename C::Elem;
+  static bool accepts(const void* in, const void* out, const TransposeShape&) {
+    return reinterpret_cast<std::uintptr_t>(in) % C::S == 0 &&
+           reinterpret_cast<std::uintptr_t>(out) % C::S == 0 &&
+           cuda_tile::narrow_skew_fits_device<C>();
+  }
+  static constexpr int tile_rows() { return C::TH; }
+  static constexpr int extra_rows() { return C::M - 1; }
+  static void launch_group(const void* in, void* out, const TransposeShape& s, cudaStream_t st,
+                           int group) {
+    cuda_tile::launch_narrow_skew<C>(in, out, s, st, group);
   }
   static void launch(const void* in, void* out, const TransposeShape& s, cudaStream_t st) {
     launch_group(in, out, s, st, G);
@@ -382,6 +406,18 @@ const Entry kEntries[] = {
     {1, "narrow-128-t256-b4-sweep", run_kernel<Swept<U8Narrow>>},
     {1, "narrow-256-t512-b2-sweep", run_kernel<Swept<U8Narrow256>>},
     {1, "narrow-256-t512-b2-sweep-rot", run_kernel<Swept<U8Narrow256Rot>>},
+    // nskew-THxTW-tNT-bMINB-nBATCH: narrow_skew_kernel (narrow_skew.cuh), TH input rows x TW
+    // input columns a tile, output pieces on 32-byte boundaries, BATCH row groups a warp's loads
+    {1, "nskew-256x128-t256-b3-n3-cm",
+     run_kernel<NarrowSkewed<NarrowSkewConfig<std::uint8_t, 256, 128, 256, 3, 3>, kSkewOrder>>},
+    {1, "nskew-256x128-t256-b2-n9-cm",
+     run_kernel<NarrowSkewed<NarrowSkewConfig<std::uint8_t, 256, 128, 256, 2, 9>, kSkewOrder>>},
+    {1, "nskew-256x256-t512-b2-n1-cm",
+     run_kernel<NarrowSkewed<NarrowSkewConfig<std::uint8_t, 256, 256, 512, 2, 1>, kSkewOrder>>},
+    {1, "nskew-128x128-t256-b4-n1-cm",
+     run_kernel<NarrowSkewed<NarrowSkewConfig<std::uint8_t, 128, 128, 256, 4, 1>, kSkewOrder>>},
+    {1, "nskew-256x128-t256-b3-n3-sweep",
+     run_kernel<Swept<NarrowSkewed<NarrowSkewConfig<std::uint8_t, 256, 128, 256, 3, 3>, kSkewOrder>>>},
     {2, "tile-64x64w16", run_kernel<Tiled<U16Tile>>},
     {2, "skew-64x64w16", run_kernel<Skewed<U16Skew>>},
     {2, "rot-128x128-t1024-b1-cm", run_kernel<Rotated<std::uint16_t, 128, 1024, 1, kSkewOrder, 0>>},
@@ -392,6 +428,16 @@ const Entry kEntries[] = {
      run_kernel<Narrow<std::uint16_t, 128, 512, 2, kSkewOrder, true>>},
     {2, "narrow-128-t512-b2-sweep", run_kernel<Swept<U16Narrow>>},
     {2, "rot-128x128-t512-b3-sweep", run_kernel<Swept<U16Rotated>>},
+    {2, "nskew-128x64-t256-b3-n3-cm",
+     run_kernel<NarrowSkewed<NarrowSkewConfig<std::uint16_t, 128, 64, 256, 3, 3>, kSkewOrder>>},
+    {2, "nskew-128x64-t256-b2-n9-cm",
+     run_kernel<NarrowSkewed<NarrowSkewConfig<std::uint16_t, 128, 64, 256, 2, 9>, kSkewOrder>>},
+    {2, "nskew-128x128-t512-b2-n1-cm",
+     run_kernel<NarrowSkewed<NarrowSkewConfig<std::uint16_t, 128, 128, 512, 2, 1>, kSkewOrder>>},
+    {2, "nskew-64x64-t256-b4-n5-cm",
+     run_kernel<NarrowSkewed<NarrowSkewConfig<std::uint16_t, 64, 64, 256, 4, 5>, kSkewOrder>>},
+    {2, "nskew-128x64-t256-b3-n3-sweep",
+     run_kernel<Swept<NarrowSkewed<NarrowSkewConfig<std::uint16_t, 128, 64, 256, 3, 3>, kSkewOrder>>>},
     // f32
     {4, "tile-64x64w8", run_kernel<Tiled<F32Tile>>},
     {4, "peel-64x64w8", run_kernel<Peeled<F32Tile, Skewed<F32Skew, kSkewOrder>>>},

@@ -559,6 +559,27 @@ TEST_F(CudaKernels, EveryVariantOutOfPlace) {
   }
 }
 
+// The narrow skewed candidates (nskew-*, narrow_skew.cuh) on shapes large enough for interior
+// tiles (the unguarded path needs a tile row above and whole tiles): rows off 4 bytes on both
+// sides, buffers off 4 bytes, batches with odd gaps, aligned rows, and the guarded first, last
+// and right-hand tiles around them.
+TEST_F(CudaKernels, NarrowSkewCandidates) {
+  int ran = 0;
+  for (std::size_t e : {std::size_t{1}, std::size_t{2}}) {
+    for (const std::string& v : xpose::kernels::variants::out_of_place(e)) {
+      if (v.rfind("nskew-", 0) != 0) continue;
+      ++ran;
+      check_transpose(e, TransposeShape::dense(1031, 1029), 0, 0, v);
+      check_transpose(e, TransposeShape::dense(777, 1031, 2), 1, 3, v);
+      check_transpose(e, pitched(1100, 600, 2, 1237, 1103, 5, 7), 0, 0, v);
+      check_transpose(e, TransposeShape::dense(2053, 300), 0, 1, v);
+      check_transpose(e, TransposeShape::dense(1024, 1024), 0, 0, v);
+      check_transpose(e, TransposeShape::dense(1040, 1031), 3, 0, v);
+    }
+  }
+  EXPECT_GT(ran, 0);
+}
+
 // Every in-place candidate: n around tile and word sizes (odd n above all), primes, batches,
 // buffers off 16-byte alignment; equal to the CPU result, and twice = identity.
 TEST_F(CudaKernels, EveryVariantInPlace) {
