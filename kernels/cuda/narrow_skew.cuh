@@ -122,28 +122,33 @@ __device__ __forceinline__ void narrow_skew_tile(const TiledParams& p, const cha
   for (int j0 = 0; j0 < C::GPW; j0 += C::BATCH) {
     std::uint32_t w[C::BATCH][E][K];
     std::uint32_t x[C::BATCH][E];
-    unsigned off[C::BATCH][E];
+    // A row's offset from 4 bytes (0 for rows outside the matrix), recomputed where it is used
+    // rather than held while the loads are in flight (as NarrowRow::store).
+    const auto offset = [&](int g, int t) -> unsigned {
+      const std::int64_t i = r0 - C::M + E * g + t;
+      if (EDGE && (i < 0 || i >= p.rows)) return 0;
+      return narrow_offset(in + i * p.in_pitch_bytes + c0 * C::S);
+    };
 #pragma unroll
     for (int jb = 0; jb < C::BATCH; ++jb) {
       const int g = warp + (j0 + jb) * C::WARPS;
 #pragma unroll
       for (int t = 0; t < E; ++t) {
         const std::int64_t i = r0 - C::M + E * g + t;
-        off[jb][t] = 0;
         x[jb][t] = 0;
 #pragma unroll
         for (int k = 0; k < K; ++k) w[jb][t][k] = 0;
         if (g >= C::HG || (EDGE && (i < 0 || i >= p.rows))) continue;
         const char* row = in + i * p.in_pitch_bytes + c0 * C::S;
-        off[jb][t] = narrow_offset(row);
-        const char* base = row - off[jb][t];
+        const unsigned off = narrow_offset(row);
+        const char* base = row - off;
 #pragma unroll
         for (int k = 0; k < K; ++k) {
           const char* a = base + 4 * (32 * k + lane);
           w[jb][t][k] = EDGE ? narrow_guarded_word(a, in, end)
                              : *reinterpret_cast<const std::uint32_t*>(a);
         }
-        if (off[jb][t] != 0 && lane == 31)
+        if (off != 0 && lane == 31)
           x[jb][t] = EDGE ? narrow_guarded_word(base + 4 * WB, in, end)
                           : *reinterpret_cast<const std::uint32_t*>(base + 4 * WB);
       }
@@ -155,6 +160,7 @@ __device__ __forceinline__ void narrow_skew_tile(const TiledParams& p, const cha
       std::uint32_t s[K][E];  // the piece's own words (word 32 k + lane) of rows E g + t
 #pragma unroll
       for (int t = 0; t < E; ++t) {
+        const unsigned sh = 8 * offset(g, t);
         std::uint32_t next[K];
 #pragma unroll
         for (int k = 0; k < K; ++k) next[k] = __shfl_sync(0xffffffffu, w[jb][t][k], (lane + 1) & 31);
@@ -162,7 +168,7 @@ __device__ __forceinline__ void narrow_skew_tile(const TiledParams& p, const cha
         for (int k = 0; k < K; ++k) {
           std::uint32_t hi = next[k];
           if (lane == 31) hi = k + 1 < K ? next[(k + 1) % K] : x[jb][t];
-          s[k][t] = __funnelshift_r(w[jb][t][k], hi, 8 * off[jb][t]);
+          s[k][t] = __funnelshift_r(w[jb][t][k], hi, sh);
         }
       }
 #pragma unroll
