@@ -72,7 +72,7 @@ struct NarrowSkewConfig {
   static_assert(K >= 1 && KO >= 1 && TW * S % 128 == 0 && TH * S % 128 == 0,
                 "whole warps of words on both sides");
   static_assert(HG % 8 == 0, "the swizzle permutes aligned runs of 8 words");
-  static_assert(TW % WARPS == 0 && GPW % BATCH == 0, "whole output rows and batches a warp");
+  static_assert(TW % WARPS == 0 && BATCH <= GPW, "whole output rows a warp");
   __device__ __forceinline__ static int slot(int c, int g) { return c * P + (g ^ ((c / E >> 2) & 7)); }
 };
 

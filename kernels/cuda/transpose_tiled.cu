@@ -325,6 +325,19 @@ using U8Narrow = Narrow<std::uint8_t, 128, 256, 4, kSkewOrder>;
 using U8Narrow256 = Narrow<std::uint8_t, 256, 512, 2, kSkewOrder>;
 using U8Narrow256Rot = Narrow<std::uint8_t, 256, 512, 2, kSkewOrder, true>;
 using U16Narrow = Narrow<std::uint16_t, 128, 512, 2, kSkewOrder>;
+// Run 22 (NOTES.md, calls 1-2, x memcpy, new against old): the narrow skewed kernel
+// (narrow_skew.cuh), output pieces on 32-byte sectors, in column sweeps capped at 32000 rows.
+// u8 256 x 256 tiles, 512 threads, 2 blocks an SM, one row group a warp a batch, wherever the
+// output rows are off 16 bytes: 16411² 0.831 / 0.744, 24001² 0.820 / 0.655, 60003x16411 0.807 /
+// 0.627, 5003x100001 0.822 / 0.605, 16411x45001 0.827 / 0.710, 16386² 0.838 / 0.773, 16392²
+// (rows on 8 bytes) 0.845 / 0.825; where both matrices' rows are on 16 bytes the narrow kernel
+// stays (16400² 0.891 against 0.843). u16 128 x 128 tiles, 512 threads, 2 blocks, all five row
+// groups a warp in flight, where output rows are off 16 bytes and the input has 20000 rows or
+// more: 24001² 0.843 / 0.783, 60003x16411 0.838 / 0.679; below, the rotated kernel stays, the
+// two within 1.5 % (16411² 0.847 / 0.850, 5003x100001 0.848 / 0.860, 16386² 0.870 / 0.858).
+using U8NarrowSkew = NarrowSkewed<NarrowSkewConfig<std::uint8_t, 256, 256, 512, 2, 1>, kSkewOrder>;
+using U16NarrowSkew =
+    NarrowSkewed<NarrowSkewConfig<std::uint16_t, 128, 128, 512, 2, 5>, kSkewOrder>;
 
 }  // namespace
 
@@ -338,11 +351,12 @@ void transpose_cuda(const void* in, void* out, std::size_t elem_size, const Tran
   switch (elem_size) {
     case 1:
       dispatch<RowsOn<U8Narrow256, 16>, Tiled<U8Tile, 256>, OutRowsOn<Swept<U8Narrow256>, 16>,
-               RowsOn<U8Narrow, 4>, U8Narrow256Rot, U8Narrow>(in, out, elem_size, s, st);
+               Swept<U8NarrowSkew>, U8Narrow>(in, out, elem_size, s, st);
       break;
     case 2:
-      dispatch<RowsOn<U16Narrow, 16>, OutRowsOn<Swept<U16Narrow>, 16>, U16Rotated, Skewed<U16Skew>>(
-          in, out, elem_size, s, st);
+      dispatch<RowsOn<U16Narrow, 16>, OutRowsOn<Swept<U16Narrow>, 16>,
+               MinRows<Swept<U16NarrowSkew>, 20000>, U16Rotated, Skewed<U16Skew>>(in, out, elem_size,
+                                                                                s, st);
       break;
     case 4:
       dispatch<Tiled<F32Tile, 256>, MinRows<Tiled<F32Tile>, 200000>, SkewGroups<Skewed<F32Skew>>>(
@@ -416,6 +430,10 @@ const Entry kEntries[] = {
      run_kernel<NarrowSkewed<NarrowSkewConfig<std::uint8_t, 256, 256, 512, 1, 5>, kSkewOrder>>},
     {1, "nskew-256x256-t1024-b1-n3-cm",
      run_kernel<NarrowSkewed<NarrowSkewConfig<std::uint8_t, 256, 256, 1024, 1, 3>, kSkewOrder>>},
+    {1, "nskew-256x256-t512-b2-n2-cm",
+     run_kernel<NarrowSkewed<NarrowSkewConfig<std::uint8_t, 256, 256, 512, 2, 2>, kSkewOrder>>},
+    {1, "nskew-256x256-t512-b2-n3-cm",
+     run_kernel<NarrowSkewed<NarrowSkewConfig<std::uint8_t, 256, 256, 512, 2, 3>, kSkewOrder>>},
     {1, "nskew-256x256-t512-b2-n1-sweep",
      run_kernel<Swept<NarrowSkewed<NarrowSkewConfig<std::uint8_t, 256, 256, 512, 2, 1>, kSkewOrder>>>},
     {2, "tile-64x64w16", run_kernel<Tiled<U16Tile>>},
