@@ -325,17 +325,18 @@ using U8Narrow = Narrow<std::uint8_t, 128, 256, 4, kSkewOrder>;
 using U8Narrow256 = Narrow<std::uint8_t, 256, 512, 2, kSkewOrder>;
 using U8Narrow256Rot = Narrow<std::uint8_t, 256, 512, 2, kSkewOrder, true>;
 using U16Narrow = Narrow<std::uint16_t, 128, 512, 2, kSkewOrder>;
-// Run 22 (NOTES.md, calls 1-2, x memcpy, new against old): the narrow skewed kernel
+// Run 22 (NOTES.md, calls 1-3, x memcpy, new against old): the narrow skewed kernel
 // (narrow_skew.cuh), output pieces on 32-byte sectors, in column sweeps capped at 32000 rows.
-// u8 256 x 256 tiles, 512 threads, 2 blocks an SM, one row group a warp a batch, wherever the
-// output rows are off 16 bytes: 16411² 0.831 / 0.744, 24001² 0.820 / 0.655, 60003x16411 0.807 /
-// 0.627, 5003x100001 0.822 / 0.605, 16411x45001 0.827 / 0.710, 16386² 0.838 / 0.773, 16392²
-// (rows on 8 bytes) 0.845 / 0.825; where both matrices' rows are on 16 bytes the narrow kernel
-// stays (16400² 0.891 against 0.843). u16 128 x 128 tiles, 512 threads, 2 blocks, all five row
-// groups a warp in flight, where output rows are off 16 bytes and the input has 20000 rows or
-// more: 24001² 0.843 / 0.783, 60003x16411 0.838 / 0.679; below, the rotated kernel stays, the
-// two within 1.5 % (16411² 0.847 / 0.850, 5003x100001 0.848 / 0.860, 16386² 0.870 / 0.858).
-using U8NarrowSkew = NarrowSkewed<NarrowSkewConfig<std::uint8_t, 256, 256, 512, 2, 1>, kSkewOrder>;
+// u8 256 x 256 tiles, 512 threads, 2 blocks an SM, three row groups a warp a batch, wherever the
+// output rows are off 16 bytes (call 3): 16411² 0.878 / 0.749, 24001² 0.874 / 0.660,
+// 60003x16411 0.821 / 0.634, 5003x100001 0.875 / 0.717, 16411x45001 0.879 / 0.705, 16386² 0.892
+// / 0.772, 16392² (rows on 8 bytes) 0.906 / 0.821; where both matrices' rows are on 16 bytes the
+// narrow kernel stays (16400² 0.891 against 0.843 for the one-group form, call 2). u16 128 x 128
+// tiles, 512 threads, 2 blocks, all five row groups a warp in flight, where output rows are off
+// 16 bytes and the input has 20000 rows or more: 20011² 0.846 / 0.797, 24001² 0.844 / 0.795,
+// 45001x20011 0.834 / 0.698, 60003x16411 0.839 / 0.683; below, the rotated kernel stays, the two
+// within 1.5 % (16411² 0.849 / 0.847, 5003x100001 0.848 / 0.859, 16386² 0.870 / 0.858).
+using U8NarrowSkew = NarrowSkewed<NarrowSkewConfig<std::uint8_t, 256, 256, 512, 2, 3>, kSkewOrder>;
 using U16NarrowSkew =
     NarrowSkewed<NarrowSkewConfig<std::uint16_t, 128, 128, 512, 2, 5>, kSkewOrder>;
 
@@ -421,21 +422,16 @@ const Entry kEntries[] = {
     {1, "narrow-256-t512-b2-sweep", run_kernel<Swept<U8Narrow256>>},
     {1, "narrow-256-t512-b2-sweep-rot", run_kernel<Swept<U8Narrow256Rot>>},
     // nskew-THxTW-tNT-bMINB-nBATCH: narrow_skew_kernel (narrow_skew.cuh), TH input rows x TW
-    // input columns a tile, output pieces on 32-byte boundaries, BATCH row groups a warp's loads
+    // input columns a tile, output pieces on 32-byte boundaries, BATCH row groups a warp's loads.
+    // Pruned after run 22 (calls 1-2): u8 256x128, 128x128, 256x256 with 256 / 1024 threads or
+    // one block an SM; u16 128x64, 64x64, 128x128 with 256 / 1024 threads or one group a batch
+    // (commit 1fb760e has call 1's forms, 3caffac call 2's).
     {1, "nskew-256x256-t512-b2-n1-cm",
      run_kernel<NarrowSkewed<NarrowSkewConfig<std::uint8_t, 256, 256, 512, 2, 1>, kSkewOrder>>},
-    {1, "nskew-256x256-t256-b2-n3-cm",
-     run_kernel<NarrowSkewed<NarrowSkewConfig<std::uint8_t, 256, 256, 256, 2, 3>, kSkewOrder>>},
-    {1, "nskew-256x256-t512-b1-n5-cm",
-     run_kernel<NarrowSkewed<NarrowSkewConfig<std::uint8_t, 256, 256, 512, 1, 5>, kSkewOrder>>},
-    {1, "nskew-256x256-t1024-b1-n3-cm",
-     run_kernel<NarrowSkewed<NarrowSkewConfig<std::uint8_t, 256, 256, 1024, 1, 3>, kSkewOrder>>},
     {1, "nskew-256x256-t512-b2-n2-cm",
      run_kernel<NarrowSkewed<NarrowSkewConfig<std::uint8_t, 256, 256, 512, 2, 2>, kSkewOrder>>},
-    {1, "nskew-256x256-t512-b2-n3-cm",
-     run_kernel<NarrowSkewed<NarrowSkewConfig<std::uint8_t, 256, 256, 512, 2, 3>, kSkewOrder>>},
-    {1, "nskew-256x256-t512-b2-n1-sweep",
-     run_kernel<Swept<NarrowSkewed<NarrowSkewConfig<std::uint8_t, 256, 256, 512, 2, 1>, kSkewOrder>>>},
+    {1, "nskew-256x256-t512-b2-n3-cm", run_kernel<U8NarrowSkew>},
+    {1, "nskew-256x256-t512-b2-n3-sweep", run_kernel<Swept<U8NarrowSkew>>},
     {2, "tile-64x64w16", run_kernel<Tiled<U16Tile>>},
     {2, "skew-64x64w16", run_kernel<Skewed<U16Skew>>},
     {2, "rot-128x128-t1024-b1-cm", run_kernel<Rotated<std::uint16_t, 128, 1024, 1, kSkewOrder, 0>>},
@@ -446,16 +442,8 @@ const Entry kEntries[] = {
      run_kernel<Narrow<std::uint16_t, 128, 512, 2, kSkewOrder, true>>},
     {2, "narrow-128-t512-b2-sweep", run_kernel<Swept<U16Narrow>>},
     {2, "rot-128x128-t512-b3-sweep", run_kernel<Swept<U16Rotated>>},
-    {2, "nskew-128x128-t512-b2-n1-cm",
-     run_kernel<NarrowSkewed<NarrowSkewConfig<std::uint16_t, 128, 128, 512, 2, 1>, kSkewOrder>>},
-    {2, "nskew-128x128-t512-b2-n5-cm",
-     run_kernel<NarrowSkewed<NarrowSkewConfig<std::uint16_t, 128, 128, 512, 2, 5>, kSkewOrder>>},
-    {2, "nskew-128x128-t256-b2-n9-cm",
-     run_kernel<NarrowSkewed<NarrowSkewConfig<std::uint16_t, 128, 128, 256, 2, 9>, kSkewOrder>>},
-    {2, "nskew-128x128-t1024-b1-n3-cm",
-     run_kernel<NarrowSkewed<NarrowSkewConfig<std::uint16_t, 128, 128, 1024, 1, 3>, kSkewOrder>>},
-    {2, "nskew-128x128-t512-b2-n5-sweep",
-     run_kernel<Swept<NarrowSkewed<NarrowSkewConfig<std::uint16_t, 128, 128, 512, 2, 5>, kSkewOrder>>>},
+    {2, "nskew-128x128-t512-b2-n5-cm", run_kernel<U16NarrowSkew>},
+    {2, "nskew-128x128-t512-b2-n5-sweep", run_kernel<Swept<U16NarrowSkew>>},
     // f32
     {4, "tile-64x64w8", run_kernel<Tiled<F32Tile>>},
     {4, "peel-64x64w8", run_kernel<Peeled<F32Tile, Skewed<F32Skew, kSkewOrder>>>},
