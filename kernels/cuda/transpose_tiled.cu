@@ -325,17 +325,20 @@ using U8Narrow = Narrow<std::uint8_t, 128, 256, 4, kSkewOrder>;
 using U8Narrow256 = Narrow<std::uint8_t, 256, 512, 2, kSkewOrder>;
 using U8Narrow256Rot = Narrow<std::uint8_t, 256, 512, 2, kSkewOrder, true>;
 using U16Narrow = Narrow<std::uint16_t, 128, 512, 2, kSkewOrder>;
-// Run 22 (NOTES.md, calls 1-3, x memcpy, new against old): the narrow skewed kernel
+// Run 22 (NOTES.md, calls 1-4, x memcpy, new against old): the narrow skewed kernel
 // (narrow_skew.cuh), output pieces on 32-byte sectors, in column sweeps capped at 32000 rows.
-// u8 256 x 256 tiles, 512 threads, 2 blocks an SM, three row groups a warp a batch, wherever the
-// output rows are off 16 bytes (call 3): 16411² 0.878 / 0.749, 24001² 0.874 / 0.660,
-// 60003x16411 0.821 / 0.634, 5003x100001 0.875 / 0.717, 16411x45001 0.879 / 0.705, 16386² 0.892
-// / 0.772, 16392² (rows on 8 bytes) 0.906 / 0.821; where both matrices' rows are on 16 bytes the
-// narrow kernel stays (16400² 0.891 against 0.843 for the one-group form, call 2). u16 128 x 128
-// tiles, 512 threads, 2 blocks, all five row groups a warp in flight, where output rows are off
-// 16 bytes and the input has 20000 rows or more: 20011² 0.846 / 0.797, 24001² 0.844 / 0.795,
-// 45001x20011 0.834 / 0.698, 60003x16411 0.839 / 0.683; below, the rotated kernel stays, the two
-// within 1.5 % (16411² 0.849 / 0.847, 5003x100001 0.848 / 0.859, 16386² 0.870 / 0.858).
+// u8: 256 x 256 tiles, 512 threads, 2 blocks an SM, three row groups a warp a batch, wherever the
+// output rows are off 16 bytes: 16411² 0.878 / 0.749, 24001² 0.874 / 0.660, 60003x16411 0.855 /
+// 0.634, 5003x100001 0.875 / 0.607, 16411x45001 0.879 / 0.705, 16386² 0.892 / 0.772, 16392²
+// (rows on 8 bytes) 0.906 / 0.821. Where output rows are on 16 bytes the narrow kernel stays
+// (call 4, this form in sweeps against it: 16384x16411 0.863 / 0.873, 16384x16392 0.890 / 0.900,
+// 60000x16411 0.854 / 0.856, 100000x5003 0.833 / 0.750; both rows on 16 bytes, one shape
+// measured: 16400² 0.912 / 0.892). u16: 128 x 128 tiles, 512 threads, 2 blocks, all five row
+// groups a warp in flight, where output rows are off 16 bytes and the input has 20000 rows or
+// more: 20011² 0.846 / 0.797, 24001² 0.844 / 0.795, 45001x20011 0.834 / 0.698, 60003x16411 0.839
+// / 0.683; below, the rotated kernel stays, the two within 1.5 % (16411² 0.849 / 0.847,
+// 5003x100001 0.848 / 0.859, 16386² 0.870 / 0.858). Where u16 output rows are on 16 bytes the
+// narrow kernel is 4-7 % ahead of this one (call 4).
 using U8NarrowSkew = NarrowSkewed<NarrowSkewConfig<std::uint8_t, 256, 256, 512, 2, 3>, kSkewOrder>;
 using U16NarrowSkew =
     NarrowSkewed<NarrowSkewConfig<std::uint16_t, 128, 128, 512, 2, 5>, kSkewOrder>;
