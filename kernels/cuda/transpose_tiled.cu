@@ -447,6 +447,12 @@ const Entry kEntries[] = {
     {2, "rot-128x128-t512-b3-sweep", run_kernel<Swept<U16Rotated>>},
     {2, "nskew-128x128-t512-b2-n5-cm", run_kernel<U16NarrowSkew>},
     {2, "nskew-128x128-t512-b2-n5-sweep", run_kernel<Swept<U16NarrowSkew>>},
+    {2, "nskew-256x128-t512-b2-n3-cm",
+     run_kernel<NarrowSkewed<NarrowSkewConfig<std::uint16_t, 256, 128, 512, 2, 3>, kSkewOrder>>},
+    {2, "nskew-256x128-t512-b2-n5-cm",
+     run_kernel<NarrowSkewed<NarrowSkewConfig<std::uint16_t, 256, 128, 512, 2, 5>, kSkewOrder>>},
+    {2, "nskew-128x256-t512-b2-n3-cm",
+     run_kernel<NarrowSkewed<NarrowSkewConfig<std::uint16_t, 128, 256, 512, 2, 3>, kSkewOrder>>},
     // f32
     {4, "tile-64x64w8", run_kernel<Tiled<F32Tile>>},
     {4, "peel-64x64w8", run_kernel<Peeled<F32Tile, Skewed<F32Skew, kSkewOrder>>>},
