@@ -333,15 +333,14 @@ using U16Narrow = Narrow<std::uint16_t, 128, 512, 2, kSkewOrder>;
 // (rows on 8 bytes) 0.906 / 0.821. Where output rows are on 16 bytes the narrow kernel stays
 // (call 4, this form in sweeps against it: 16384x16411 0.863 / 0.873, 16384x16392 0.890 / 0.900,
 // 60000x16411 0.854 / 0.856, 100000x5003 0.833 / 0.750; both rows on 16 bytes, one shape
-// measured: 16400² 0.912 / 0.892). u16: 128 x 128 tiles, 512 threads, 2 blocks, all five row
-// groups a warp in flight, where output rows are off 16 bytes and the input has 20000 rows or
-// more: 20011² 0.846 / 0.797, 24001² 0.844 / 0.795, 45001x20011 0.834 / 0.698, 60003x16411 0.839
-// / 0.683; below, the rotated kernel stays, the two within 1.5 % (16411² 0.849 / 0.847,
-// 5003x100001 0.848 / 0.859, 16386² 0.870 / 0.858). Where u16 output rows are on 16 bytes the
-// narrow kernel is 4-7 % ahead of this one (call 4).
+// measured: 16400² 0.912 / 0.892). u16: 128 x 256 tiles (512-byte input pieces), 512 threads, 2
+// blocks an SM, three row groups a warp a batch, wherever output rows are off 16 bytes (call 5,
+// against the rotated kernel): 16411² 0.919 / 0.849, 16386² 0.921 / 0.859, 5003x100001 0.927 /
+// 0.866, 16411x45001 0.916 / 0.839, 24001² 0.897 / 0.778, 60003x16411 0.857 / 0.678 (column-major);
+// 6-9 % ahead of calls 2-4's 128 x 128 form, which had been taken from 20000 rows only.
 using U8NarrowSkew = NarrowSkewed<NarrowSkewConfig<std::uint8_t, 256, 256, 512, 2, 3>, kSkewOrder>;
 using U16NarrowSkew =
-    NarrowSkewed<NarrowSkewConfig<std::uint16_t, 128, 128, 512, 2, 5>, kSkewOrder>;
+    NarrowSkewed<NarrowSkewConfig<std::uint16_t, 128, 256, 512, 2, 3>, kSkewOrder>;
 
 }  // namespace
 
@@ -358,9 +357,8 @@ void transpose_cuda(const void* in, void* out, std::size_t elem_size, const Tran
                Swept<U8NarrowSkew>, U8Narrow>(in, out, elem_size, s, st);
       break;
     case 2:
-      dispatch<RowsOn<U16Narrow, 16>, OutRowsOn<Swept<U16Narrow>, 16>,
-               MinRows<Swept<U16NarrowSkew>, 20000>, U16Rotated, Skewed<U16Skew>>(in, out, elem_size,
-                                                                                s, st);
+      dispatch<RowsOn<U16Narrow, 16>, OutRowsOn<Swept<U16Narrow>, 16>, Swept<U16NarrowSkew>,
+               U16Rotated, Skewed<U16Skew>>(in, out, elem_size, s, st);
       break;
     case 4:
       dispatch<Tiled<F32Tile, 256>, MinRows<Tiled<F32Tile>, 200000>, SkewGroups<Skewed<F32Skew>>>(
@@ -435,6 +433,12 @@ const Entry kEntries[] = {
      run_kernel<NarrowSkewed<NarrowSkewConfig<std::uint8_t, 256, 256, 512, 2, 2>, kSkewOrder>>},
     {1, "nskew-256x256-t512-b2-n3-cm", run_kernel<U8NarrowSkew>},
     {1, "nskew-256x256-t512-b2-n3-sweep", run_kernel<Swept<U8NarrowSkew>>},
+    {1, "nskew-512x256-t1024-b1-n2-cm",
+     run_kernel<NarrowSkewed<NarrowSkewConfig<std::uint8_t, 512, 256, 1024, 1, 2>, kSkewOrder>>},
+    {1, "nskew-256x512-t1024-b1-n1-cm",
+     run_kernel<NarrowSkewed<NarrowSkewConfig<std::uint8_t, 256, 512, 1024, 1, 1>, kSkewOrder>>},
+    {1, "nskew-256x512-t512-b1-n3-cm",
+     run_kernel<NarrowSkewed<NarrowSkewConfig<std::uint8_t, 256, 512, 512, 1, 3>, kSkewOrder>>},
     {2, "tile-64x64w16", run_kernel<Tiled<U16Tile>>},
     {2, "skew-64x64w16", run_kernel<Skewed<U16Skew>>},
     {2, "rot-128x128-t1024-b1-cm", run_kernel<Rotated<std::uint16_t, 128, 1024, 1, kSkewOrder, 0>>},
@@ -445,14 +449,14 @@ const Entry kEntries[] = {
      run_kernel<Narrow<std::uint16_t, 128, 512, 2, kSkewOrder, true>>},
     {2, "narrow-128-t512-b2-sweep", run_kernel<Swept<U16Narrow>>},
     {2, "rot-128x128-t512-b3-sweep", run_kernel<Swept<U16Rotated>>},
-    {2, "nskew-128x128-t512-b2-n5-cm", run_kernel<U16NarrowSkew>},
-    {2, "nskew-128x128-t512-b2-n5-sweep", run_kernel<Swept<U16NarrowSkew>>},
+    {2, "nskew-128x128-t512-b2-n5-cm",
+     run_kernel<NarrowSkewed<NarrowSkewConfig<std::uint16_t, 128, 128, 512, 2, 5>, kSkewOrder>>},
     {2, "nskew-256x128-t512-b2-n3-cm",
      run_kernel<NarrowSkewed<NarrowSkewConfig<std::uint16_t, 256, 128, 512, 2, 3>, kSkewOrder>>},
     {2, "nskew-256x128-t512-b2-n5-cm",
      run_kernel<NarrowSkewed<NarrowSkewConfig<std::uint16_t, 256, 128, 512, 2, 5>, kSkewOrder>>},
-    {2, "nskew-128x256-t512-b2-n3-cm",
-     run_kernel<NarrowSkewed<NarrowSkewConfig<std::uint16_t, 128, 256, 512, 2, 3>, kSkewOrder>>},
+    {2, "nskew-128x256-t512-b2-n3-cm", run_kernel<U16NarrowSkew>},
+    {2, "nskew-128x256-t512-b2-n3-sweep", run_kernel<Swept<U16NarrowSkew>>},
     // f32
     {4, "tile-64x64w8", run_kernel<Tiled<F32Tile>>},
     {4, "peel-64x64w8", run_kernel<Peeled<F32Tile, Skewed<F32Skew, kSkewOrder>>>},

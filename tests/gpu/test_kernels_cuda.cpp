@@ -455,11 +455,11 @@ TEST_F(CudaKernels, LargerSquareAndRectangular) {
   // f32 output rows on 32 bytes but off 256, 200000 rows or more: the tiled kernel.
   check_transpose(4, TransposeShape::dense(200008, 6));
   check_transpose(4, TransposeShape::dense(200008, 70, 2));
-  // u8 / u16 with output rows off 16 bytes: the narrow skewed kernel (u16 from 20000 rows),
-  // interior and edge tiles, a batch with odd gaps, buffers off 4 bytes.
+  // u8 / u16 with output rows off 16 bytes: the narrow skewed kernel, interior and edge tiles,
+  // tall inputs in column sweeps, a batch with odd gaps, buffers off 4 bytes.
   check_transpose(1, TransposeShape::dense(3001, 2053));
   check_transpose(1, pitched(1100, 600, 2, 1237, 1103, 5, 7), 1, 3);
-  check_transpose(2, TransposeShape::dense(20011, 300));
+  check_transpose(2, TransposeShape::dense(40011, 300));
   check_transpose(2, pitched(20011, 131, 2, 133, 20013, 3, 5), 2, 1);
   check_transpose(8, TransposeShape::dense(2048, 3072));
   check_transpose(16, TransposeShape::dense(1500, 1700));
