@@ -294,7 +294,9 @@ using C128Skew = SkewConfig<16, 16, 32, 32, 256, 32, 4>;  // skew-32x32-b4-cm (r
 // column-major (run 19, x memcpy against the skewed kernel: u8 16400² / 16392² / 16411² 0.538 /
 // 0.539 / 0.533 against 0.348 / 0.258 / 0.363; u16 16392² / 16411² 0.873 / 0.850 against 0.464 /
 // 0.482). Where output rows are on sectors the tiled kernel stays (u8 16416² 0.664 against 0.534,
-// u16 20000x30000 0.870 against 0.865).
+// u16 20000x30000 0.870 against 0.865). Since runs 20-22 the narrow kernels below take every u8 /
+// u16 layout; u16's rotated kernel stays as the fallback where their blocks' shared memory does
+// not fit (devices before sm_70).
 using U8Rotated = Rotated<std::uint8_t, 128, 512, 3, kSkewOrder, 0>;
 using U16Rotated = Rotated<std::uint16_t, 128, 512, 3, kSkewOrder, 0>;
 // Since run 20 (NOTES.md, calls 1-3, x memcpy against the kernels above), the narrow kernel:
@@ -325,7 +327,7 @@ using U8Narrow = Narrow<std::uint8_t, 128, 256, 4, kSkewOrder>;
 using U8Narrow256 = Narrow<std::uint8_t, 256, 512, 2, kSkewOrder>;
 using U8Narrow256Rot = Narrow<std::uint8_t, 256, 512, 2, kSkewOrder, true>;
 using U16Narrow = Narrow<std::uint16_t, 128, 512, 2, kSkewOrder>;
-// Run 22 (NOTES.md, calls 1-4, x memcpy, new against old): the narrow skewed kernel
+// Run 22 (NOTES.md, calls 1-6, x memcpy, new against old): the narrow skewed kernel
 // (narrow_skew.cuh), output pieces on 32-byte sectors, in column sweeps capped at 32000 rows.
 // u8: 256 x 256 tiles, 512 threads, 2 blocks an SM, three row groups a warp a batch, wherever the
 // output rows are off 16 bytes: 16411² 0.878 / 0.749, 24001² 0.874 / 0.660, 60003x16411 0.855 /
@@ -337,7 +339,10 @@ using U16Narrow = Narrow<std::uint16_t, 128, 512, 2, kSkewOrder>;
 // blocks an SM, three row groups a warp a batch, wherever output rows are off 16 bytes (call 5,
 // against the rotated kernel): 16411² 0.919 / 0.849, 16386² 0.921 / 0.859, 5003x100001 0.927 /
 // 0.866, 16411x45001 0.916 / 0.839, 24001² 0.897 / 0.778, 60003x16411 0.857 / 0.678 (column-major);
-// 6-9 % ahead of calls 2-4's 128 x 128 form, which had been taken from 20000 rows only.
+// 6-9 % ahead of calls 2-4's 128 x 128 form, which had been taken from 20000 rows only. In
+// sweeps (call 6) 0.853-0.873 at 45001-100003 rows, 0.8-2.3 % ahead of column-major. Where
+// output rows are on 16 bytes the narrow kernel stays (call 6: level up to 16411 rows, 2.1-2.4 %
+// ahead at 60000x16411 and 100000x5003).
 using U8NarrowSkew = NarrowSkewed<NarrowSkewConfig<std::uint8_t, 256, 256, 512, 2, 3>, kSkewOrder>;
 using U16NarrowSkew =
     NarrowSkewed<NarrowSkewConfig<std::uint16_t, 128, 256, 512, 2, 3>, kSkewOrder>;
@@ -426,19 +431,14 @@ const Entry kEntries[] = {
     // input columns a tile, output pieces on 32-byte boundaries, BATCH row groups a warp's loads.
     // Pruned after run 22 (calls 1-2): u8 256x128, 128x128, 256x256 with 256 / 1024 threads or
     // one block an SM; u16 128x64, 64x64, 128x128 with 256 / 1024 threads or one group a batch
-    // (commit 1fb760e has call 1's forms, 3caffac call 2's).
+    // (commit 1fb760e has call 1's forms, 3caffac call 2's); u8 512x256 and 256x512, one block an
+    // SM, 4-19 % behind in call 6 (commit 65c95a2).
     {1, "nskew-256x256-t512-b2-n1-cm",
      run_kernel<NarrowSkewed<NarrowSkewConfig<std::uint8_t, 256, 256, 512, 2, 1>, kSkewOrder>>},
     {1, "nskew-256x256-t512-b2-n2-cm",
      run_kernel<NarrowSkewed<NarrowSkewConfig<std::uint8_t, 256, 256, 512, 2, 2>, kSkewOrder>>},
     {1, "nskew-256x256-t512-b2-n3-cm", run_kernel<U8NarrowSkew>},
     {1, "nskew-256x256-t512-b2-n3-sweep", run_kernel<Swept<U8NarrowSkew>>},
-    {1, "nskew-512x256-t1024-b1-n2-cm",
-     run_kernel<NarrowSkewed<NarrowSkewConfig<std::uint8_t, 512, 256, 1024, 1, 2>, kSkewOrder>>},
-    {1, "nskew-256x512-t1024-b1-n1-cm",
-     run_kernel<NarrowSkewed<NarrowSkewConfig<std::uint8_t, 256, 512, 1024, 1, 1>, kSkewOrder>>},
-    {1, "nskew-256x512-t512-b1-n3-cm",
-     run_kernel<NarrowSkewed<NarrowSkewConfig<std::uint8_t, 256, 512, 512, 1, 3>, kSkewOrder>>},
     {2, "tile-64x64w16", run_kernel<Tiled<U16Tile>>},
     {2, "skew-64x64w16", run_kernel<Skewed<U16Skew>>},
     {2, "rot-128x128-t1024-b1-cm", run_kernel<Rotated<std::uint16_t, 128, 1024, 1, kSkewOrder, 0>>},
