@@ -56,10 +56,10 @@ struct NarrowSkewConfig {
   static constexpr int MINB = MINB_;
   static constexpr int BATCH = BATCH_;
   static constexpr int WARPS = NT / 32;
-  static constexpr int M = 32 / S;                   ///< rows loaded above the tile
-  static constexpr int HG = (TH + M) / E;            ///< row groups loaded (shared words a row)
-  static constexpr int K = TW * S / 4 / 32;          ///< words a lane an input row
-  static constexpr int KO = TH * S / 4 / 32;         ///< words a lane an output row
+  static constexpr int M = 32 / S;                      ///< rows loaded above the tile
+  static constexpr int HG = (TH + M) / E;               ///< row groups loaded (shared words a row)
+  static constexpr int K = TW * S / 4 / 32;             ///< words a lane an input row
+  static constexpr int KO = TH * S / 4 / 32;            ///< words a lane an output row
   static constexpr int GPW = (HG + WARPS - 1) / WARPS;  ///< row groups a warp (the last: fewer)
   static constexpr int pitch() {
     int p = HG;
@@ -73,19 +73,21 @@ struct NarrowSkewConfig {
                 "whole warps of words on both sides");
   static_assert(HG % 8 == 0, "the swizzle permutes aligned runs of 8 words");
   static_assert(TW % WARPS == 0 && BATCH <= GPW, "whole output rows a warp");
-  __device__ __forceinline__ static int slot(int c, int g) { return c * P + (g ^ ((c / E >> 2) & 7)); }
+  __device__ __forceinline__ static int slot(int c, int g) {
+    return c * P + (g ^ ((c / E >> 2) & 7));
+  }
 };
 
-/// Word k (0 .. K - 1) of the aligned words of a piece read at `base` (its first byte rounded down
-/// to 4 bytes), lane `lane`'s share, and in x the word after the last (lane 31): read only where
-/// the word lies inside [lo, hi); elsewhere the bytes inside, zeros outside.
+/// The aligned 4-byte word at `w`, read whole where it lies inside [lo, hi); otherwise only its
+/// bytes inside, with zeros for the rest (edge tiles: the matrix's first and last words).
 __device__ __forceinline__ std::uint32_t narrow_guarded_word(const char* w, const char* lo,
                                                              const char* hi) {
   if (w >= lo && w + 4 <= hi) return *reinterpret_cast<const std::uint32_t*>(w);
   std::uint32_t v = 0;
 #pragma unroll
   for (int b = 0; b < 4; ++b)
-    if (w + b >= lo && w + b < hi) v |= static_cast<std::uint32_t>(static_cast<unsigned char>(w[b])) << (8 * b);
+    if (w + b >= lo && w + b < hi)
+      v |= static_cast<std::uint32_t>(static_cast<unsigned char>(w[b])) << (8 * b);
   return v;
 }
 
@@ -145,8 +147,8 @@ __device__ __forceinline__ void narrow_skew_tile(const TiledParams& p, const cha
 #pragma unroll
         for (int k = 0; k < K; ++k) {
           const char* a = base + 4 * (32 * k + lane);
-          w[jb][t][k] = EDGE ? narrow_guarded_word(a, in, end)
-                             : *reinterpret_cast<const std::uint32_t*>(a);
+          w[jb][t][k] =
+              EDGE ? narrow_guarded_word(a, in, end) : *reinterpret_cast<const std::uint32_t*>(a);
         }
         if (off != 0 && lane == 31)
           x[jb][t] = EDGE ? narrow_guarded_word(base + 4 * WB, in, end)
@@ -163,7 +165,8 @@ __device__ __forceinline__ void narrow_skew_tile(const TiledParams& p, const cha
         const unsigned sh = 8 * offset(g, t);
         std::uint32_t next[K];
 #pragma unroll
-        for (int k = 0; k < K; ++k) next[k] = __shfl_sync(0xffffffffu, w[jb][t][k], (lane + 1) & 31);
+        for (int k = 0; k < K; ++k)
+          next[k] = __shfl_sync(0xffffffffu, w[jb][t][k], (lane + 1) & 31);
 #pragma unroll
         for (int k = 0; k < K; ++k) {
           std::uint32_t hi = next[k];
@@ -188,7 +191,8 @@ __device__ __forceinline__ void narrow_skew_tile(const TiledParams& p, const cha
     const std::int64_t c = c0 + cl;  // output row
     if (EDGE && c >= p.cols) break;  // rows further down the tile are outside too
     char* orow = out + c * p.out_pitch_bytes;
-    const int mis = static_cast<int>((reinterpret_cast<std::uintptr_t>(orow + r0 * C::S) & 31u) / C::S);
+    const int mis =
+        static_cast<int>((reinterpret_cast<std::uintptr_t>(orow + r0 * C::S) & 31u) / C::S);
     const int s0 = C::M - mis;  // shared word-row index of the piece's first element, in elements
     const int g0 = s0 / E, sh = 8 * C::S * (s0 % E);
     auto* piece = reinterpret_cast<std::uint32_t*>(orow + (r0 - mis) * C::S);
@@ -231,11 +235,10 @@ __global__ void __launch_bounds__(C::NT, C::MINB) narrow_skew_kernel(TiledParams
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
   for_each_tile(p, C::TH, C::TW, [&](const char* in, char* out, std::int64_t r0, std::int64_t c0) {
     const char* end = in + (p.rows - 1) * p.in_pitch_bytes + p.cols * C::S;
-    const bool inner =
-        r0 >= C::M && r0 + C::TH <= p.rows && c0 + C::TW <= p.cols &&
-        narrow_words_inside<typename C::Elem, C::TW>(
-            in + (r0 - C::M) * p.in_pitch_bytes + c0 * C::S,
-            in + (r0 + C::TH - 1) * p.in_pitch_bytes + c0 * C::S, in, end);
+    const bool inner = r0 >= C::M && r0 + C::TH <= p.rows && c0 + C::TW <= p.cols &&
+                       narrow_words_inside<typename C::Elem, C::TW>(
+                           in + (r0 - C::M) * p.in_pitch_bytes + c0 * C::S,
+                           in + (r0 + C::TH - 1) * p.in_pitch_bytes + c0 * C::S, in, end);
     if (inner)
       narrow_skew_tile<C, false>(p, in, end, out, r0, c0, tile, warp, lane);
     else
