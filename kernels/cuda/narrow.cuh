@@ -62,19 +62,6 @@ __device__ __forceinline__ unsigned narrow_offset(const void* p) {
   return static_cast<unsigned>(reinterpret_cast<std::uintptr_t>(p)) & 3u;
 }
 
-/// The aligned 4-byte word at `w`, read whole where it lies inside [lo, hi); otherwise only its
-/// bytes inside, with zeros for the rest (edge tiles: the matrix's first and last words).
-__device__ __forceinline__ std::uint32_t narrow_guarded_word(const char* w, const char* lo,
-                                                             const char* hi) {
-  if (w >= lo && w + 4 <= hi) return *reinterpret_cast<const std::uint32_t*>(w);
-  std::uint32_t v = 0;
-#pragma unroll
-  for (int b = 0; b < 4; ++b)
-    if (w + b >= lo && w + b < hi)
-      v |= static_cast<std::uint32_t>(static_cast<unsigned char>(w[b])) << (8 * b);
-  return v;
-}
-
 /// The first word of a piece's aligned words (starting at `base`) that starts a 128-byte line.
 __device__ __forceinline__ int narrow_line_word(const void* base) {
   const unsigned a = static_cast<unsigned>(reinterpret_cast<std::uintptr_t>(base)) & 127u;
@@ -104,23 +91,15 @@ struct NarrowRow {
     x = 0;
     if (off != 0 && ((q0 + lane) & 31) == 31) x = base[L::WB];  // the lane of word WB - 1
   }
-  /// load for a piece that may reach outside the matrix's bytes [lo, hi) (not ROT): each word is
-  /// read as narrow_guarded_word reads it.
-  __device__ __forceinline__ void load_guarded(const char* row, int lane, const char* lo,
-                                               const char* hi) {
-    static_assert(!ROT, "in order");
-    const unsigned off = narrow_offset(row);
-    const char* base = row - off;
-#pragma unroll
-    for (int k = 0; k < L::K; ++k) w[k] = narrow_guarded_word(base + 4 * (32 * k + lane), lo, hi);
-    x = 0;
-    if (off != 0 && lane == 31) x = narrow_guarded_word(base + 4 * L::WB, lo, hi);
-  }
-  /// Words 32 k + lane of the piece itself: each funnel-shifted by `shift` bits from the word this
-  /// lane read and the next one (the next lane's, or `x` past the last), handed to f(k, q, word),
-  /// q its place in the piece. q0: the load's first word (ROT), 0 otherwise.
-  template <class F>
-  __device__ __forceinline__ void shifted(int lane, unsigned shift, int q0, F&& f) const {
+  /// Row s of the shared tile: word 32 k + l of the piece itself, funnel-shifted from the word
+  /// this lane read and the next one (the next lane's, or `x` past the last); `row` the piece's
+  /// address as given to load (only its offset from 4 bytes is used: recomputing it here keeps a
+  /// register a row free while the loads are in flight; holding it spilled for u8 and cost 3-17 %,
+  /// run 20 call 3).
+  __device__ __forceinline__ void store(std::uint32_t* tile, int s, int lane,
+                                        const char* row) const {
+    const unsigned shift = 8 * narrow_offset(row);
+    const int q0 = first(row - narrow_offset(row));
     std::uint32_t next[L::K];
 #pragma unroll
     for (int k = 0; k < L::K; ++k) next[k] = __shfl_sync(0xffffffffu, w[k], (lane + 1) & 31);
@@ -137,16 +116,8 @@ struct NarrowRow {
       } else {
         if (lane == 31) hi = k + 1 < L::K ? next[k + 1] : x;
       }
-      f(k, q, __funnelshift_r(w[k], hi, shift));
+      tile[L::word(s, q)] = __funnelshift_r(w[k], hi, shift);
     }
-  }
-  /// Row s of the shared tile: the piece's own words (shifted); `row` the piece's address as given
-  /// to load (only its offset from 4 bytes is used: recomputing it here keeps a register a row
-  /// free while the loads are in flight; holding it spilled for u8 and cost 3-17 %, run 20 call 3).
-  __device__ __forceinline__ void store(std::uint32_t* tile, int s, int lane,
-                                        const char* row) const {
-    shifted(lane, 8 * narrow_offset(row), first(row - narrow_offset(row)),
-            [&](int, int q, std::uint32_t v) { tile[L::word(s, q)] = v; });
   }
 };
 

@@ -14,7 +14,9 @@
 /// elements, so a block reads the M = 32 / S input rows above its own as well (the block above
 /// read them just before: L2 hits).
 ///  - Loads: a warp reads each input row piece as the aligned words that hold it and
-///    funnel-shifts neighbouring lanes' words into the piece's own words (NarrowRow). A lane holds
+///    funnel-shifts neighbouring lanes' words into the piece's own words, as NarrowRow does
+///    (written out here: the same loads through NarrowRow's methods ran 2-6 % slower, run 22
+///    call 7, kernels/NOTES.md). A lane holds
 ///    the same word of E = 4 / S consecutive rows, transposes that E x E block of elements with
 ///    byte permutes, and stores the E words, one per tile column, to shared memory.
 ///  - Shared tile: one row of P words per tile column (output row), word g holding input rows
@@ -78,6 +80,19 @@ struct NarrowSkewConfig {
   }
 };
 
+/// The aligned 4-byte word at `w`, read whole where it lies inside [lo, hi); otherwise only its
+/// bytes inside, with zeros for the rest (edge tiles: the matrix's first and last words).
+__device__ __forceinline__ std::uint32_t narrow_guarded_word(const char* w, const char* lo,
+                                                             const char* hi) {
+  if (w >= lo && w + 4 <= hi) return *reinterpret_cast<const std::uint32_t*>(w);
+  std::uint32_t v = 0;
+#pragma unroll
+  for (int b = 0; b < 4; ++b)
+    if (w + b >= lo && w + b < hi)
+      v |= static_cast<std::uint32_t>(static_cast<unsigned char>(w[b])) << (8 * b);
+  return v;
+}
+
 /// Column u (0 .. E - 1) of the E x E block of elements in words r[0 .. E - 1] (word t a row):
 /// element t of the result is element u of r[t].
 template <int E>
@@ -106,32 +121,40 @@ __device__ __forceinline__ void narrow_skew_tile(const TiledParams& p, const cha
                                                  std::int64_t c0, std::uint32_t* tile, int warp,
                                                  int lane) {
   using T = typename C::Elem;
-  constexpr int E = C::E, K = C::K;
-  // Input row E g + t of the loaded rows (nullptr outside the matrix, edge tiles only).
-  const auto row_at = [&](int g, int t) -> const char* {
-    const std::int64_t i = r0 - C::M + E * g + t;
-    if (EDGE && (i < 0 || i >= p.rows)) return nullptr;
-    return in + i * p.in_pitch_bytes + c0 * C::S;
-  };
+  constexpr int E = C::E, K = C::K, WB = 32 * K;
 #pragma unroll
   for (int j0 = 0; j0 < C::GPW; j0 += C::BATCH) {
-    NarrowRow<T, C::TW> u[C::BATCH][E];
+    std::uint32_t w[C::BATCH][E][K];
+    std::uint32_t x[C::BATCH][E];
+    // A row's offset from 4 bytes (0 for rows outside the matrix), recomputed where it is used
+    // rather than held while the loads are in flight (as NarrowRow::store).
+    const auto offset = [&](int g, int t) -> unsigned {
+      const std::int64_t i = r0 - C::M + E * g + t;
+      if (EDGE && (i < 0 || i >= p.rows)) return 0;
+      return narrow_offset(in + i * p.in_pitch_bytes + c0 * C::S);
+    };
 #pragma unroll
     for (int jb = 0; jb < C::BATCH; ++jb) {
       const int g = warp + (j0 + jb) * C::WARPS;
-      if (g >= C::HG) continue;
 #pragma unroll
       for (int t = 0; t < E; ++t) {
-        const char* row = row_at(g, t);
-        if (!EDGE) {
-          u[jb][t].load(row, lane);
-        } else if (row != nullptr) {
-          u[jb][t].load_guarded(row, lane, in, end);
-        } else {
+        const std::int64_t i = r0 - C::M + E * g + t;
+        x[jb][t] = 0;
 #pragma unroll
-          for (int k = 0; k < K; ++k) u[jb][t].w[k] = 0;
-          u[jb][t].x = 0;
+        for (int k = 0; k < K; ++k) w[jb][t][k] = 0;
+        if (g >= C::HG || (EDGE && (i < 0 || i >= p.rows))) continue;
+        const char* row = in + i * p.in_pitch_bytes + c0 * C::S;
+        const unsigned off = narrow_offset(row);
+        const char* base = row - off;
+#pragma unroll
+        for (int k = 0; k < K; ++k) {
+          const char* a = base + 4 * (32 * k + lane);
+          w[jb][t][k] =
+              EDGE ? narrow_guarded_word(a, in, end) : *reinterpret_cast<const std::uint32_t*>(a);
         }
+        if (off != 0 && lane == 31)
+          x[jb][t] = EDGE ? narrow_guarded_word(base + 4 * WB, in, end)
+                          : *reinterpret_cast<const std::uint32_t*>(base + 4 * WB);
       }
     }
 #pragma unroll
@@ -141,11 +164,17 @@ __device__ __forceinline__ void narrow_skew_tile(const TiledParams& p, const cha
       std::uint32_t s[K][E];  // the piece's own words (word 32 k + lane) of rows E g + t
 #pragma unroll
       for (int t = 0; t < E; ++t) {
-        // the row's offset recomputed here rather than held while the loads are in flight (as
-        // NarrowRow::store)
-        const char* row = row_at(g, t);
-        u[jb][t].shifted(lane, row != nullptr ? 8 * narrow_offset(row) : 0, 0,
-                         [&](int k, int, std::uint32_t v) { s[k][t] = v; });
+        const unsigned sh = 8 * offset(g, t);
+        std::uint32_t next[K];
+#pragma unroll
+        for (int k = 0; k < K; ++k)
+          next[k] = __shfl_sync(0xffffffffu, w[jb][t][k], (lane + 1) & 31);
+#pragma unroll
+        for (int k = 0; k < K; ++k) {
+          std::uint32_t hi = next[k];
+          if (lane == 31) hi = k + 1 < K ? next[(k + 1) % K] : x[jb][t];
+          s[k][t] = __funnelshift_r(w[jb][t][k], hi, sh);
+        }
       }
 #pragma unroll
       for (int k = 0; k < K; ++k) {
