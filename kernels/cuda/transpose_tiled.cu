@@ -7,10 +7,11 @@
 // 16-byte elements (each output piece then shares its partial lines with the piece of the block
 // just before and just after it; past 28000 input rows in groups of at most 16000 rows, run 21).
 // For 1- and 2-byte elements the narrow kernel (narrow.cuh: aligned 4-byte words on rows of any
-// alignment) takes every layout but u16 output rows off 16 bytes (the rotated kernel's,
-// rotated.cuh), with 256-byte row pieces where output rows are on 16 bytes or rows are off 4
-// (there rotated onto 128-byte lines) and 128-byte ones elsewhere for u8 (runs 20-21).
-// Launched on the caller's stream. The
+// alignment) takes the layouts whose output rows are on 16 bytes (u8 with 256-byte row pieces,
+// runs 20-21), and the narrow skewed kernel (narrow_skew.cuh: the same words, output pieces on
+// 32-byte sectors) those whose output rows are off 16 bytes (run 22); where a device does not
+// give the latter its shared memory, u8's 128 x 128 narrow tiles and u16's rotated kernel
+// (rotated.cuh). Launched on the caller's stream. The
 // shapes and their measured speeds are in kernels/NOTES.md. Below the library entry point: the
 // candidate kernels by name (variants.h), for the tests and bench_kernels --compare (the Hopper TMA
 // kernels of tma.cuh are candidates only).
