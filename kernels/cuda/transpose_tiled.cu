@@ -228,6 +228,18 @@ struct MinRows : K {
   }
 };
 
+// K (square tiles of K::tile_rows()), only where fewer than PCT % of its tiles are clipped by
+// the matrix's edges: the narrow kernel moves those element by element.
+template <class K, int PCT>
+struct MostlyWhole : K {
+  static bool accepts(const void* in, const void* out, const TransposeShape& s) {
+    const std::int64_t ts = K::tile_rows();
+    const std::int64_t whole = (s.rows / ts) * (s.cols / ts);
+    const std::int64_t all = ((s.rows + ts - 1) / ts) * ((s.cols + ts - 1) / ts);
+    return (all - whole) * 100 < PCT * all && K::accepts(in, out, s);
+  }
+};
+
 // K, only where the output matrix's rows start on ALIGN-byte boundaries (the input's any).
 template <class K, int ALIGN>
 struct OutRowsOn : K {
@@ -359,8 +371,9 @@ void transpose_cuda(const void* in, void* out, std::size_t elem_size, const Tran
   auto* st = static_cast<cudaStream_t>(stream);
   switch (elem_size) {
     case 1:
-      dispatch<RowsOn<U8Narrow256, 16>, Tiled<U8Tile, 256>, OutRowsOn<Swept<U8Narrow256>, 16>,
-               Swept<U8NarrowSkew>, U8Narrow>(in, out, elem_size, s, st);
+      dispatch<RowsOn<U8Narrow256, 16>, Tiled<U8Tile, 256>,
+               OutRowsOn<MostlyWhole<Swept<U8Narrow256>, 4>, 16>, Swept<U8NarrowSkew>, U8Narrow>(
+          in, out, elem_size, s, st);
       break;
     case 2:
       dispatch<RowsOn<U16Narrow, 16>, OutRowsOn<Swept<U16Narrow>, 16>, Swept<U16NarrowSkew>,

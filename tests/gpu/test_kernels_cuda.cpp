@@ -459,6 +459,10 @@ TEST_F(CudaKernels, LargerSquareAndRectangular) {
   // tall inputs in column sweeps, a batch with odd gaps, buffers off 4 bytes.
   check_transpose(1, TransposeShape::dense(3001, 2053));
   check_transpose(1, pitched(1100, 600, 2, 1237, 1103, 5, 7), 1, 3);
+  // u8 with output rows on 16 bytes but 4 % or more of the narrow kernel's tiles partial (few
+  // columns): the narrow skewed kernel too.
+  check_transpose(1, TransposeShape::dense(4096, 1001));
+  check_transpose(1, TransposeShape::dense(4096, 3001, 2));
   check_transpose(2, TransposeShape::dense(40011, 300));
   check_transpose(2, pitched(20011, 131, 2, 133, 20013, 3, 5), 2, 1);
   check_transpose(8, TransposeShape::dense(2048, 3072));
