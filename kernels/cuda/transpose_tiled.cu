@@ -348,7 +348,10 @@ using U16Narrow = Narrow<std::uint16_t, 128, 512, 2, kSkewOrder>;
 // (rows on 8 bytes) 0.906 / 0.821. Where output rows are on 16 bytes the narrow kernel stays
 // (call 4, this form in sweeps against it: 16384x16411 0.863 / 0.873, 16384x16392 0.890 / 0.900,
 // 60000x16411 0.854 / 0.856, 100000x5003 0.833 / 0.750; both rows on 16 bytes, one shape
-// measured: 16400² 0.912 / 0.892). u16: 128 x 256 tiles (512-byte input pieces), 512 threads, 2
+// measured: 16400² 0.912 / 0.892), but only where fewer than 4 % of its tiles are partial: it
+// moves those element by element, and above that share this kernel is far ahead (calls 8-9, new
+// / old: 200000x1001 0.809 / 0.401, 16384x5003 0.805 / 0.595, 30000x3001 0.855 / 0.544,
+// 65536x1001 0.732 / 0.384). u16: 128 x 256 tiles (512-byte input pieces), 512 threads, 2
 // blocks an SM, three row groups a warp a batch, wherever output rows are off 16 bytes (call 5,
 // against the rotated kernel): 16411² 0.919 / 0.849, 16386² 0.921 / 0.859, 5003x100001 0.927 /
 // 0.866, 16411x45001 0.916 / 0.839, 24001² 0.897 / 0.778, 60003x16411 0.857 / 0.678 (column-major);
