@@ -264,8 +264,8 @@ __global__ void __launch_bounds__(NT, MINB) narrow_kernel(TiledParams p) {
 template <class T, int TS, int NT, int MINB, bool ROT = false>
 void launch_narrow(const void* in, void* out, const TransposeShape& s, cudaStream_t stream,
                    int group) {
-  launch_square_tiles(narrow_kernel<T, TS, NT, MINB, ROT>, "narrow_kernel", TS, sizeof(T), NT,
-                      narrow_tile_bytes<T, TS>(), in, out, s, stream, group);
+  launch_tiles(narrow_kernel<T, TS, NT, MINB, ROT>, "narrow_kernel", TS, TS, 0, sizeof(T), NT,
+               narrow_tile_bytes<T, TS>(), in, out, s, stream, group);
 }
 
 /// In place for any n: square TS x TS tile pairs in the grouped order, both tiles read into two

@@ -260,15 +260,8 @@ bool narrow_skew_fits_device() {
 template <class C>
 void launch_narrow_skew(const void* in, void* out, const TransposeShape& s, cudaStream_t stream,
                         int group) {
-  const TiledParams p = tiled_params(in, out, s, C::S, (s.cols + C::TW - 1) / C::TW,
-                                     (s.rows + C::M - 1 + C::TH - 1) / C::TH, group);
-  const auto gx = static_cast<unsigned>(std::min<std::int64_t>(p.tiles, 0x7fffffff));
-  const auto gy = static_cast<unsigned>(std::min<std::int64_t>(s.batch, 65535));
-  cuda_detail::allow_dynamic_smem(narrow_skew_kernel<C>, C::SMEM_BYTES);
-  narrow_skew_kernel<C><<<dim3(gx, gy), C::NT, C::SMEM_BYTES, stream>>>(p);
-  const cudaError_t err = cudaGetLastError();
-  if (err != cudaSuccess)
-    cuda_detail::throw_cuda_error(err, "launch of narrow_skew_kernel", __FILE__, __LINE__);
+  launch_tiles(narrow_skew_kernel<C>, "narrow_skew_kernel", C::TH, C::TW, C::M - 1, C::S, C::NT,
+               C::SMEM_BYTES, in, out, s, stream, group);
 }
 
 }  // namespace xpose::kernels::cuda_tile

@@ -99,16 +99,17 @@ bool rotated_oop_fits_device() {
   return cuda_detail::device_smem_fits(rotated_oop_smem_bytes<T, TS>());
 }
 
-/// Launches `kernel`, which takes one ts x ts tile of elements of `elem` bytes a block (NT threads,
-/// `smem` bytes of dynamic shared memory), over `s` (resolved, non-empty) on `stream`, tiles
-/// numbered as tile_of says with `group`; `name` names it in a launch error. The launcher of
-/// rotated_kernel and narrow_kernel (narrow.cuh).
-inline void launch_square_tiles(void (*kernel)(TiledParams), const char* name, int ts,
-                                std::size_t elem, int nt, std::size_t smem, const void* in,
-                                void* out, const TransposeShape& s, cudaStream_t stream,
-                                int group) {
-  const TiledParams p = tiled_params(in, out, s, static_cast<int>(elem), (s.cols + ts - 1) / ts,
-                                     (s.rows + ts - 1) / ts, group);
+/// Launches `kernel`, which takes one th x tw tile (input rows x columns) of elements of `elem`
+/// bytes a block (NT threads, `smem` bytes of dynamic shared memory), over `s` (resolved,
+/// non-empty) on `stream`, with `extra_rows` more input rows counted in the tile grid (tiles that
+/// start that many rows early, as narrow_skew.cuh's), tiles numbered as tile_of says with
+/// `group`; `name` names it in a launch error. The launcher of rotated_kernel, narrow_kernel
+/// (narrow.cuh) and narrow_skew_kernel (narrow_skew.cuh).
+inline void launch_tiles(void (*kernel)(TiledParams), const char* name, int th, int tw,
+                         int extra_rows, std::size_t elem, int nt, std::size_t smem, const void* in,
+                         void* out, const TransposeShape& s, cudaStream_t stream, int group) {
+  const TiledParams p = tiled_params(in, out, s, static_cast<int>(elem), (s.cols + tw - 1) / tw,
+                                     (s.rows + extra_rows + th - 1) / th, group);
   const auto gx = static_cast<unsigned>(std::min<std::int64_t>(p.tiles, 0x7fffffff));
   const auto gy = static_cast<unsigned>(std::min<std::int64_t>(s.batch, 65535));
   cuda_detail::allow_dynamic_smem(kernel, smem);
@@ -124,8 +125,8 @@ inline void launch_square_tiles(void (*kernel)(TiledParams), const char* name, i
 template <class T, int TS, int NT, int MINB, int HINT>
 void launch_rotated(const void* in, void* out, const TransposeShape& s, cudaStream_t stream,
                     int group) {
-  launch_square_tiles(rotated_kernel<T, TS, NT, MINB, HINT>, "rotated_kernel", TS, sizeof(T), NT,
-                      rotated_oop_smem_bytes<T, TS>(), in, out, s, stream, group);
+  launch_tiles(rotated_kernel<T, TS, NT, MINB, HINT>, "rotated_kernel", TS, TS, 0, sizeof(T), NT,
+               rotated_oop_smem_bytes<T, TS>(), in, out, s, stream, group);
 }
 
 }  // namespace xpose::kernels::cuda_tile

@@ -225,8 +225,7 @@ __global__ void __launch_bounds__(C::NT, C::MINB) skew_kernel(SkewParams p) {
 /// Whether skew_kernel<C> can take this (resolved) shape: only element alignment is needed.
 template <class C>
 bool skew_accepts(const void* in, const void* out, const TransposeShape&) {
-  return reinterpret_cast<std::uintptr_t>(in) % C::S == 0 &&
-         reinterpret_cast<std::uintptr_t>(out) % C::S == 0;
+  return element_aligned(in, out, C::S);
 }
 
 /// Launches a kernel of the skewed layout (skew_kernel, or realign.cuh's rskew_kernel) on

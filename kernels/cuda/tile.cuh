@@ -307,6 +307,12 @@ __device__ __forceinline__ void tile_of(const TiledParams& p, std::uint32_t t, s
 /// tiles in flight at one time run down a column of tiles.
 constexpr int kColumnMajor = -1;
 
+/// Whether both buffers are aligned to the element (`elem` bytes): what every kernel needs.
+inline bool element_aligned(const void* in, const void* out, std::size_t elem) {
+  return reinterpret_cast<std::uintptr_t>(in) % elem == 0 &&
+         reinterpret_cast<std::uintptr_t>(out) % elem == 0;
+}
+
 /// Whether every output row of `s` (resolved) at `out`, elements of `elem` bytes, starts on an
 /// `align`-byte boundary: output pointer, pitch and (batched) batch stride multiples of `align`.
 inline bool output_rows_aligned(const void* out, const TransposeShape& s, std::int64_t elem,

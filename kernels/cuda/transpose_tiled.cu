@@ -161,8 +161,7 @@ struct Peeled {
 template <class T, int TS, int NT, int MINB, int G, int HINT>
 struct Rotated {
   static bool accepts(const void* in, const void* out, const TransposeShape&) {
-    return reinterpret_cast<std::uintptr_t>(in) % sizeof(T) == 0 &&
-           reinterpret_cast<std::uintptr_t>(out) % sizeof(T) == 0 &&
+    return cuda_tile::element_aligned(in, out, sizeof(T)) &&
            cuda_tile::rotated_oop_fits_device<T, TS>();
   }
   static constexpr int tile_rows() { return TS; }
@@ -183,8 +182,7 @@ template <class T, int TS, int NT, int MINB, int G, bool ROT = false>
 struct Narrow {
   using Elem = T;
   static bool accepts(const void* in, const void* out, const TransposeShape&) {
-    return reinterpret_cast<std::uintptr_t>(in) % sizeof(T) == 0 &&
-           reinterpret_cast<std::uintptr_t>(out) % sizeof(T) == 0 &&
+    return cuda_tile::element_aligned(in, out, sizeof(T)) &&
            cuda_tile::narrow_fits_device<T, TS, false>();
   }
   static constexpr int tile_rows() { return TS; }
@@ -205,9 +203,7 @@ template <class C, int G>
 struct NarrowSkewed {
   using Elem = typename C::Elem;
   static bool accepts(const void* in, const void* out, const TransposeShape&) {
-    return reinterpret_cast<std::uintptr_t>(in) % C::S == 0 &&
-           reinterpret_cast<std::uintptr_t>(out) % C::S == 0 &&
-           cuda_tile::narrow_skew_fits_device<C>();
+    return cuda_tile::element_aligned(in, out, C::S) && cuda_tile::narrow_skew_fits_device<C>();
   }
   static constexpr int tile_rows() { return C::TH; }
   static constexpr int extra_rows() { return C::M - 1; }
