@@ -26,8 +26,12 @@
 ///    bytes, 128 x 128 elsewhere; u16 128 x 128; in place u8 256 x 256 and u16 128 x 128 pairs
 ///    with one tile's rows in registers at a time (SEQ).
 ///  - Tiles clipped by the matrix edge, and those whose first or last row's words would reach
-///    outside the matrix (a buffer off 4 bytes), go element by element (rotated_tile_generic,
-///    rotated_swap_generic).
+///    outside the matrix (a buffer off 4 bytes): out of place, the same word path with guards
+///    (only the words that hold the tile's elements are read, bytes outside the matrix not at
+///    all; output words that hold other elements too are written element by element); until
+///    run 23 they went element by element, which cost 20-50 % where they are many or wide
+///    (kernels/NOTES.md, run 22 calls 8-9). In place, pairs clipped so go element by element
+///    (rotated_swap_generic).
 /// Plain loads, stores, shuffles, funnel shifts and __syncthreads: sm_35 and newer (CUDA 9 for
 /// __shfl_sync).
 #pragma once
@@ -62,6 +66,19 @@ __device__ __forceinline__ unsigned narrow_offset(const void* p) {
   return static_cast<unsigned>(reinterpret_cast<std::uintptr_t>(p)) & 3u;
 }
 
+/// The aligned 4-byte word at `w`, read whole where it lies inside [lo, hi); otherwise only its
+/// bytes inside, with zeros for the rest (edge tiles: the matrix's first and last words).
+__device__ __forceinline__ std::uint32_t narrow_guarded_word(const char* w, const char* lo,
+                                                             const char* hi) {
+  if (w >= lo && w + 4 <= hi) return *reinterpret_cast<const std::uint32_t*>(w);
+  std::uint32_t v = 0;
+#pragma unroll
+  for (int b = 0; b < 4; ++b)
+    if (w + b >= lo && w + b < hi)
+      v |= static_cast<std::uint32_t>(static_cast<unsigned char>(w[b])) << (8 * b);
+  return v;
+}
+
 /// The first word of a piece's aligned words (starting at `base`) that starts a 128-byte line.
 __device__ __forceinline__ int narrow_line_word(const void* base) {
   const unsigned a = static_cast<unsigned>(reinterpret_cast<std::uintptr_t>(base)) & 127u;
@@ -90,6 +107,24 @@ struct NarrowRow {
     for (int k = 0; k < L::K; ++k) w[k] = base[(q0 + 32 * k + lane) & (L::WB - 1)];
     x = 0;
     if (off != 0 && ((q0 + lane) & 31) == 31) x = base[L::WB];  // the lane of word WB - 1
+  }
+  /// load for tiles at the matrix's edges: only the words that hold the piece's first n
+  /// elements are read (the others are zero), each through narrow_guarded_word (bytes outside
+  /// [lo, hi) read as zeros).
+  __device__ __forceinline__ void load_guarded(const char* row, int lane, int n, const char* lo,
+                                               const char* hi) {
+    const unsigned off = narrow_offset(row);
+    const char* base = row - off;
+    const int q0 = first(base);
+    const int nb = static_cast<int>(off) + n * static_cast<int>(sizeof(T));  // bytes used
+#pragma unroll
+    for (int k = 0; k < L::K; ++k) {
+      const int q = (q0 + 32 * k + lane) & (L::WB - 1);
+      w[k] = 4 * q < nb ? narrow_guarded_word(base + 4 * q, lo, hi) : 0;
+    }
+    x = 0;
+    if (off != 0 && ((q0 + lane) & 31) == 31 && 4 * L::WB < nb)
+      x = narrow_guarded_word(base + 4 * L::WB, lo, hi);
   }
   /// Row s of the shared tile: word 32 k + l of the piece itself, funnel-shifted from the word
   /// this lane read and the next one (the next lane's, or `x` past the last); `row` the piece's
@@ -129,9 +164,12 @@ struct NarrowRow {
 /// with byte permutes into the sequence P:Q, whose funnel shift by the row's offset is the word.
 /// The first and the last word of a piece off 4 bytes are written only where they hold this piece's
 /// elements: at most a 1-byte and a 2-byte store each, by lanes 0 and 31 at once.
-template <class T, int TS>
+/// EDGE (tiles at the matrix's edges): only the first `rows` of the E rows and the first `h`
+/// elements of each are written; words that hold other elements too, element by element.
+template <class T, int TS, bool EDGE = false>
 __device__ __forceinline__ void narrow_store_rows(char* row0, std::int64_t pitch,
-                                                  const std::uint32_t* tile, int cg, int lane) {
+                                                  const std::uint32_t* tile, int cg, int lane,
+                                                  int rows = 4, int h = TS) {
   using L = NarrowTile<T, TS>;
   constexpr int E = L::E, S = L::S, J = 2 * E - 1;
   const int wc = cg / E;  // the shared word column of these E output rows
@@ -164,6 +202,26 @@ __device__ __forceinline__ void narrow_store_rows(char* row0, std::int64_t pitch
       // word q holds elements E q - m + t (t < E), m = off / S: elements E - 1 - m + t of lo:hi
       const unsigned sh = 8 * (4 - S - off);
       const std::uint32_t v = __funnelshift_r(lo, hi, sh);
+      if constexpr (EDGE) {
+        if (i >= rows) break;
+        const int m = static_cast<int>(off) / S, j0 = E * q - m;  // word q's first element
+        if (j0 >= 0 && j0 + E <= h) {
+          base[q] = v;
+        } else {
+#pragma unroll
+          for (int t = 0; t < E; ++t)
+            if (j0 + t >= 0 && j0 + t < h)
+              reinterpret_cast<T*>(base + q)[t] = static_cast<T>(v >> (8 * S * t));
+        }
+        if (off != 0 && q == L::WB - 1) {  // elements TS - m + t (t < m) in the word after it
+          const std::uint32_t ev = hi >> sh;
+#pragma unroll
+          for (int t = 0; t < E - 1; ++t)
+            if (t < m && TS - m + t < h)
+              reinterpret_cast<T*>(base + L::WB)[t] = static_cast<T>(ev >> (8 * S * t));
+        }
+        continue;
+      }
       if (q > 0 || off == 0) base[q] = v;
       if (off != 0 && (q == 0 || q == L::WB - 1)) {
         // lane of word 0: its bytes [off, 4); lane of the last word: the bytes [0, off) of the
@@ -223,19 +281,70 @@ struct NarrowWarp {
       narrow_store_rows<T, TS>(base + rg * pitch, pitch, tile, rg, lane);
     }
   }
+  /// write for a tile at the matrix's edges: its first w output rows' first h elements.
+  __device__ __forceinline__ static void write_edge(char* base, std::int64_t pitch,
+                                                    const std::uint32_t* tile, int warp, int lane,
+                                                    int h, int w) {
+#pragma unroll
+    for (int a = 0; a < R / E; ++a) {
+      const int rg = E * (warp + a * WARPS);
+      if (rg >= w) break;  // the warp's later row groups lie further down
+      narrow_store_rows<T, TS, true>(base + rg * pitch, pitch, tile, rg, lane, w - rg, h);
+    }
+  }
 };
 
 /// Shared memory of one tile of narrow_kernel<T, TS> (inplace_narrow_kernel: two): the larger
-/// of the word tile and the edge tiles' element-wise tile (rows rotated_pitch apart).
+/// of the word tile and the in-place edge pairs' element-wise tile (rows rotated_pitch apart;
+/// out of place the same size, so that its launch is as it was measured).
 template <class T, int TS>
 constexpr std::size_t narrow_tile_bytes() {
   return std::max<std::size_t>(rotated_smem_bytes<T, TS>() / 2, TS * TS * sizeof(T));
 }
 
+/// narrow_kernel's tiles at the matrix's edges: the word path with
+/// guards, CH rows a warp in flight at a time (all R inlined beside the unguarded path made the
+/// u8 256 x 256 kernel spill; a call, __noinline__, spilled more). Ends with a barrier.
+template <class T, int TS, int NT, bool ROT, int CH = 4>
+__device__ __forceinline__ void narrow_edge_tile(const TiledParams& p, const char* in,
+                                                 char* out, std::int64_t r0, std::int64_t c0,
+                                                 std::uint32_t* tile, int warp, int lane) {
+  const char* end = in + (p.rows - 1) * p.in_pitch_bytes + p.cols * sizeof(T);
+  using W = NarrowWarp<T, TS, NT, ROT>;
+  static_assert(W::R % CH == 0, "whole chunks of rows");
+  const char* src = in + r0 * p.in_pitch_bytes + c0 * sizeof(T);
+  char* dst = out + c0 * p.out_pitch_bytes + r0 * sizeof(T);
+  const int h = static_cast<int>(std::min<std::int64_t>(TS, p.rows - r0));
+  const int w = static_cast<int>(std::min<std::int64_t>(TS, p.cols - c0));
+#pragma unroll 1
+  for (int a0 = 0; a0 < W::R; a0 += CH) {
+    NarrowRow<T, TS, ROT> u[CH];
+#pragma unroll
+    for (int c = 0; c < CH; ++c) {
+      const int s = warp + (a0 + c) * W::WARPS;
+      if (s < h) {
+        u[c].load_guarded(src + s * p.in_pitch_bytes, lane, w, in, end);
+      } else {
+#pragma unroll
+        for (int k = 0; k < NarrowTile<T, TS>::K; ++k) u[c].w[k] = 0;
+        u[c].x = 0;
+      }
+    }
+#pragma unroll
+    for (int c = 0; c < CH; ++c) {
+      const int s = warp + (a0 + c) * W::WARPS;
+      u[c].store(tile, s, lane, src + s * p.in_pitch_bytes);
+    }
+  }
+  __syncthreads();
+  W::write_edge(dst, p.out_pitch_bytes, tile, warp, lane, h, w);
+  __syncthreads();
+}
+
 /// Out of place: see the file comment. NT threads, MINB blocks an SM, TS x TS tiles; ROT as
 /// NarrowRow's (the loads only: the word gathers share each shared word among E rows whose line
-/// offsets differ).
-template <class T, int TS, int NT, int MINB, bool ROT = false>
+/// offsets differ); WORD_EDGE false: edge tiles element by element, as before run 23.
+template <class T, int TS, int NT, int MINB, bool ROT = false, bool WORD_EDGE = true>
 __global__ void __launch_bounds__(NT, MINB) narrow_kernel(TiledParams p) {
   using W = NarrowWarp<T, TS, NT, ROT>;
   extern __shared__ uint4 narrow_smem_raw[];
@@ -246,7 +355,10 @@ __global__ void __launch_bounds__(NT, MINB) narrow_kernel(TiledParams p) {
     if (r0 + TS > p.rows || c0 + TS > p.cols ||
         !narrow_words_inside<T, TS>(src, src + (TS - 1) * p.in_pitch_bytes, in,
                                     in + (p.rows - 1) * p.in_pitch_bytes + p.cols * sizeof(T))) {
-      rotated_tile_generic<T, TS, NT>(p, in, out, r0, c0, reinterpret_cast<T*>(tile));
+      if constexpr (WORD_EDGE)
+        narrow_edge_tile<T, TS, NT, ROT>(p, in, out, r0, c0, tile, warp, lane);
+      else  // until run 23 (a candidate, to compare): element by element
+        rotated_tile_generic<T, TS, NT>(p, in, out, r0, c0, reinterpret_cast<T*>(tile));
       return;
     }
     char* dst = out + c0 * p.out_pitch_bytes + r0 * sizeof(T);  // TS output rows
@@ -261,10 +373,10 @@ __global__ void __launch_bounds__(NT, MINB) narrow_kernel(TiledParams p) {
 
 /// Launches narrow_kernel<T, TS, NT, MINB> on `stream`, tiles in tile_of's order with `group`.
 /// `s` must be resolved and non-empty, the buffers aligned to the element.
-template <class T, int TS, int NT, int MINB, bool ROT = false>
+template <class T, int TS, int NT, int MINB, bool ROT = false, bool WORD_EDGE = true>
 void launch_narrow(const void* in, void* out, const TransposeShape& s, cudaStream_t stream,
                    int group) {
-  launch_tiles(narrow_kernel<T, TS, NT, MINB, ROT>, "narrow_kernel", TS, TS, 0, sizeof(T), NT,
+  launch_tiles(narrow_kernel<T, TS, NT, MINB, ROT, WORD_EDGE>, "narrow_kernel", TS, TS, 0, sizeof(T), NT,
                narrow_tile_bytes<T, TS>(), in, out, s, stream, group);
 }
 

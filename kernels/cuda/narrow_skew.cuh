@@ -80,19 +80,6 @@ struct NarrowSkewConfig {
   }
 };
 
-/// The aligned 4-byte word at `w`, read whole where it lies inside [lo, hi); otherwise only its
-/// bytes inside, with zeros for the rest (edge tiles: the matrix's first and last words).
-__device__ __forceinline__ std::uint32_t narrow_guarded_word(const char* w, const char* lo,
-                                                             const char* hi) {
-  if (w >= lo && w + 4 <= hi) return *reinterpret_cast<const std::uint32_t*>(w);
-  std::uint32_t v = 0;
-#pragma unroll
-  for (int b = 0; b < 4; ++b)
-    if (w + b >= lo && w + b < hi)
-      v |= static_cast<std::uint32_t>(static_cast<unsigned char>(w[b])) << (8 * b);
-  return v;
-}
-
 /// Column u (0 .. E - 1) of the E x E block of elements in words r[0 .. E - 1] (word t a row):
 /// element t of the result is element u of r[t].
 template <int E>

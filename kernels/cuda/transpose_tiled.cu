@@ -178,7 +178,7 @@ struct Rotated {
 // narrow_kernel (narrow.cuh): 1- and 2-byte elements in TS x TS tiles, every global access an
 // aligned 4-byte word on rows of any alignment; G as tile_of's group. Any layout aligned to the
 // element.
-template <class T, int TS, int NT, int MINB, int G, bool ROT = false>
+template <class T, int TS, int NT, int MINB, int G, bool ROT = false, bool WORD_EDGE = true>
 struct Narrow {
   using Elem = T;
   static bool accepts(const void* in, const void* out, const TransposeShape&) {
@@ -189,7 +189,7 @@ struct Narrow {
   static constexpr int extra_rows() { return 0; }
   static void launch_group(const void* in, void* out, const TransposeShape& s, cudaStream_t st,
                            int group) {
-    cuda_tile::launch_narrow<T, TS, NT, MINB, ROT>(in, out, s, st, group);
+    cuda_tile::launch_narrow<T, TS, NT, MINB, ROT, WORD_EDGE>(in, out, s, st, group);
   }
   static void launch(const void* in, void* out, const TransposeShape& s, cudaStream_t st) {
     launch_group(in, out, s, st, G);
@@ -440,6 +440,9 @@ const Entry kEntries[] = {
     {1, "narrow-128-t256-b4-sweep", run_kernel<Swept<U8Narrow>>},
     {1, "narrow-256-t512-b2-sweep", run_kernel<Swept<U8Narrow256>>},
     {1, "narrow-256-t512-b2-sweep-rot", run_kernel<Swept<U8Narrow256Rot>>},
+    // -eledge: edge tiles element by element, as before run 23 (the others: guarded words)
+    {1, "narrow-256-t512-b2-sweep-eledge",
+     run_kernel<Swept<Narrow<std::uint8_t, 256, 512, 2, kSkewOrder, false, false>>>},
     // nskew-THxTW-tNT-bMINB-nBATCH: narrow_skew_kernel (narrow_skew.cuh), TH input rows x TW
     // input columns a tile, output pieces on 32-byte boundaries, BATCH row groups a warp's loads.
     // Pruned after run 22 (calls 1-2): u8 256x128, 128x128, 256x256 with 256 / 1024 threads or
@@ -461,6 +464,8 @@ const Entry kEntries[] = {
     {2, "narrow-128-t512-b2-cm-rot",
      run_kernel<Narrow<std::uint16_t, 128, 512, 2, kSkewOrder, true>>},
     {2, "narrow-128-t512-b2-sweep", run_kernel<Swept<U16Narrow>>},
+    {2, "narrow-128-t512-b2-sweep-eledge",
+     run_kernel<Swept<Narrow<std::uint16_t, 128, 512, 2, kSkewOrder, false, false>>>},
     {2, "rot-128x128-t512-b3-sweep", run_kernel<Swept<U16Rotated>>},
     {2, "nskew-128x128-t512-b2-n5-cm",
      run_kernel<NarrowSkewed<NarrowSkewConfig<std::uint16_t, 128, 128, 512, 2, 5>, kSkewOrder>>},

@@ -402,9 +402,29 @@ TEST_F(CudaKernels, NarrowDefaults) {
     check_transpose(e, TransposeShape::dense(1024, 777));
     check_transpose(e, TransposeShape::dense(1040, 1031, 2));
     check_transpose(e, TransposeShape::dense(64000, 261));
-    for (std::int64_t n : {1040, 1031, 768}) check_inplace(e, n, 1, 0);
+
     check_inplace(e, 1040, 2, 3);
   }
+}
+
+// The narrow kernels' edge tiles (guarded words), for the library's choice and every narrow-*
+// candidate: output rows on 16 bytes, tiles clipped on the right, at the bottom and both, the
+// first and last tiles' words reaching outside the input (buffers off 4 bytes), pitched with
+// gaps, a batch.
+TEST_F(CudaKernels, NarrowEdgeTiles) {
+  int ran = 0;
+  for (std::size_t e : {std::size_t{1}, std::size_t{2}}) {
+    for (const std::string& v : xpose::kernels::variants::out_of_place(e)) {
+      if (v != "default" && v.rfind("narrow-", 0) != 0) continue;
+      ++ran;
+      check_transpose(e, TransposeShape::dense(1040, 1001), 1, 0, v);
+      check_transpose(e, TransposeShape::dense(2064, 300), 3, 0, v);
+      check_transpose(e, TransposeShape::dense(528, 257, 3), 2, 0, v);
+      check_transpose(e, TransposeShape::dense(4096, 4099), 0, 0, v);
+      check_transpose(e, pitched(1104, 333, 2, 337, 1120, 3, 16), 1, 0, v);
+    }
+  }
+  EXPECT_GT(ran, 2);
 }
 
 // A sub-block of a wider input into a sub-block of a wider output, batched with gaps.
@@ -521,6 +541,7 @@ TEST_F(CudaKernels, SanitizerShapes) {
     check_transpose(e, TransposeShape::dense(130, 257, 2));
     check_transpose(e, TransposeShape::dense(130, 257), 1, 3);
     check_transpose(e, TransposeShape::dense(160, 257));  // 1, 2 bytes: output rows on 16 only
+    check_transpose(e, TransposeShape::dense(160, 257), 1, 0);  // and the input off 4 bytes
     check_inplace(e, 33, 1);
     check_inplace(e, 200, 2);
     check_inplace(e, 130, 1, 1);
