@@ -302,11 +302,14 @@ constexpr std::size_t narrow_tile_bytes() {
   return std::max<std::size_t>(rotated_smem_bytes<T, TS>() / 2, TS * TS * sizeof(T));
 }
 
-/// narrow_kernel's tiles at the matrix's edges: the word path with
-/// guards, CH rows a warp in flight at a time (all R inlined beside the unguarded path made the
-/// u8 256 x 256 kernel spill; a call, __noinline__, spilled more). Ends with a barrier.
+/// narrow_kernel's tiles at the matrix's edges: the word path with guards, CH rows a warp in
+/// flight at a time. A call, not inlined: inlined, it took nothing from the unguarded path's
+/// instructions but ptxas spilled two of its registers and hoisted its addresses differently, and
+/// u8 tiles on 16-byte rows ran 1.1-1.8 % slower (kernels/NOTES.md, run 23 call 1); as a call
+/// with all R rows in flight the kernel spilled 148-632 bytes, with CH = 4 none. Ends with a
+/// barrier.
 template <class T, int TS, int NT, bool ROT, int CH = 4>
-__device__ __forceinline__ void narrow_edge_tile(const TiledParams& p, const char* in,
+__device__ __noinline__ void narrow_edge_tile(const TiledParams& p, const char* in,
                                                  char* out, std::int64_t r0, std::int64_t c0,
                                                  std::uint32_t* tile, int warp, int lane) {
   const char* end = in + (p.rows - 1) * p.in_pitch_bytes + p.cols * sizeof(T);
