@@ -302,14 +302,20 @@ constexpr std::size_t narrow_tile_bytes() {
   return std::max<std::size_t>(rotated_smem_bytes<T, TS>() / 2, TS * TS * sizeof(T));
 }
 
+/// How narrow_kernel moves its tiles at the matrix's edges (kernels/NOTES.md, run 23).
+enum class NarrowEdge {
+  kElements,  ///< element by element (rotated_tile_generic), as until run 23
+  kWords,     ///< guarded words, inlined (narrow_edge_tile)
+  kWordsCall  ///< guarded words, called (narrow_edge_tile_call): not measured yet
+};
+
 /// narrow_kernel's tiles at the matrix's edges: the word path with guards, CH rows a warp in
-/// flight at a time. A call, not inlined: inlined, it took nothing from the unguarded path's
-/// instructions but ptxas spilled two of its registers and hoisted its addresses differently, and
-/// u8 tiles on 16-byte rows ran 1.1-1.8 % slower (kernels/NOTES.md, run 23 call 1); as a call
-/// with all R rows in flight the kernel spilled 148-632 bytes, with CH = 4 none. Ends with a
-/// barrier.
+/// flight at a time. Inlined, it leaves the unguarded path's PTX as it was, but ptxas then
+/// allocates that path differently (two lane constants spilled, addresses in the uniform
+/// datapath) and u8 256 x 256 tiles where both matrices' rows are on 16 bytes ran 1.1-1.8 %
+/// slower (run 23 call 1; elsewhere level). Ends with a barrier.
 template <class T, int TS, int NT, bool ROT, int CH = 4>
-__device__ __noinline__ void narrow_edge_tile(const TiledParams& p, const char* in,
+__device__ __forceinline__ void narrow_edge_tile(const TiledParams& p, const char* in,
                                                  char* out, std::int64_t r0, std::int64_t c0,
                                                  std::uint32_t* tile, int warp, int lane) {
   const char* end = in + (p.rows - 1) * p.in_pitch_bytes + p.cols * sizeof(T);
@@ -344,10 +350,22 @@ __device__ __noinline__ void narrow_edge_tile(const TiledParams& p, const char* 
   __syncthreads();
 }
 
+/// narrow_edge_tile as a call: then the u8 256 x 256 kernel has no spill (ptxas: 88 bytes of stack
+/// for the call; all R rows in flight instead of CH = 4, it spilled 148-632 bytes). Whether its
+/// unguarded tiles then run as fast as the element path's kernel was not measured (run 23: no
+/// device for call 2).
+template <class T, int TS, int NT, bool ROT>
+__device__ __noinline__ void narrow_edge_tile_call(const TiledParams& p, const char* in,
+                                                   char* out, std::int64_t r0, std::int64_t c0,
+                                                   std::uint32_t* tile, int warp, int lane) {
+  narrow_edge_tile<T, TS, NT, ROT>(p, in, out, r0, c0, tile, warp, lane);
+}
+
 /// Out of place: see the file comment. NT threads, MINB blocks an SM, TS x TS tiles; ROT as
 /// NarrowRow's (the loads only: the word gathers share each shared word among E rows whose line
-/// offsets differ); WORD_EDGE false: edge tiles element by element, as before run 23.
-template <class T, int TS, int NT, int MINB, bool ROT = false, bool WORD_EDGE = true>
+/// offsets differ); EDGE: how tiles at the matrix's edges are moved.
+template <class T, int TS, int NT, int MINB, bool ROT = false,
+          NarrowEdge EDGE = NarrowEdge::kWords>
 __global__ void __launch_bounds__(NT, MINB) narrow_kernel(TiledParams p) {
   using W = NarrowWarp<T, TS, NT, ROT>;
   extern __shared__ uint4 narrow_smem_raw[];
@@ -358,9 +376,11 @@ __global__ void __launch_bounds__(NT, MINB) narrow_kernel(TiledParams p) {
     if (r0 + TS > p.rows || c0 + TS > p.cols ||
         !narrow_words_inside<T, TS>(src, src + (TS - 1) * p.in_pitch_bytes, in,
                                     in + (p.rows - 1) * p.in_pitch_bytes + p.cols * sizeof(T))) {
-      if constexpr (WORD_EDGE)
+      if constexpr (EDGE == NarrowEdge::kWords)
         narrow_edge_tile<T, TS, NT, ROT>(p, in, out, r0, c0, tile, warp, lane);
-      else  // until run 23 (a candidate, to compare): element by element
+      else if constexpr (EDGE == NarrowEdge::kWordsCall)
+        narrow_edge_tile_call<T, TS, NT, ROT>(p, in, out, r0, c0, tile, warp, lane);
+      else
         rotated_tile_generic<T, TS, NT>(p, in, out, r0, c0, reinterpret_cast<T*>(tile));
       return;
     }
@@ -376,10 +396,11 @@ __global__ void __launch_bounds__(NT, MINB) narrow_kernel(TiledParams p) {
 
 /// Launches narrow_kernel<T, TS, NT, MINB> on `stream`, tiles in tile_of's order with `group`.
 /// `s` must be resolved and non-empty, the buffers aligned to the element.
-template <class T, int TS, int NT, int MINB, bool ROT = false, bool WORD_EDGE = true>
+template <class T, int TS, int NT, int MINB, bool ROT = false,
+          NarrowEdge EDGE = NarrowEdge::kWords>
 void launch_narrow(const void* in, void* out, const TransposeShape& s, cudaStream_t stream,
                    int group) {
-  launch_tiles(narrow_kernel<T, TS, NT, MINB, ROT, WORD_EDGE>, "narrow_kernel", TS, TS, 0, sizeof(T), NT,
+  launch_tiles(narrow_kernel<T, TS, NT, MINB, ROT, EDGE>, "narrow_kernel", TS, TS, 0, sizeof(T), NT,
                narrow_tile_bytes<T, TS>(), in, out, s, stream, group);
 }
 

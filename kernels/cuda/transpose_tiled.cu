@@ -178,7 +178,8 @@ struct Rotated {
 // narrow_kernel (narrow.cuh): 1- and 2-byte elements in TS x TS tiles, every global access an
 // aligned 4-byte word on rows of any alignment; G as tile_of's group. Any layout aligned to the
 // element.
-template <class T, int TS, int NT, int MINB, int G, bool ROT = false, bool WORD_EDGE = true>
+template <class T, int TS, int NT, int MINB, int G, bool ROT = false,
+          cuda_tile::NarrowEdge EDGE = cuda_tile::NarrowEdge::kWords>
 struct Narrow {
   using Elem = T;
   static bool accepts(const void* in, const void* out, const TransposeShape&) {
@@ -189,7 +190,7 @@ struct Narrow {
   static constexpr int extra_rows() { return 0; }
   static void launch_group(const void* in, void* out, const TransposeShape& s, cudaStream_t st,
                            int group) {
-    cuda_tile::launch_narrow<T, TS, NT, MINB, ROT, WORD_EDGE>(in, out, s, st, group);
+    cuda_tile::launch_narrow<T, TS, NT, MINB, ROT, EDGE>(in, out, s, st, group);
   }
   static void launch(const void* in, void* out, const TransposeShape& s, cudaStream_t st) {
     launch_group(in, out, s, st, G);
@@ -336,6 +337,18 @@ using U8Narrow = Narrow<std::uint8_t, 128, 256, 4, kSkewOrder>;
 using U8Narrow256 = Narrow<std::uint8_t, 256, 512, 2, kSkewOrder>;
 using U8Narrow256Rot = Narrow<std::uint8_t, 256, 512, 2, kSkewOrder, true>;
 using U16Narrow = Narrow<std::uint16_t, 128, 512, 2, kSkewOrder>;
+// Run 23 (NOTES.md, call 1): the narrow kernel's edge tiles on guarded words instead of element
+// by element (U8Narrow256, U16Narrow above). x memcpy, new / old, where output rows are on 16
+// bytes and input rows are not: u8 16384x12003 0.850 / 0.657, 16384x9001 0.848 / 0.822,
+// 65536x1001 0.746 / 0.383 (the narrow skewed kernel still takes the u8 inputs with 4 % or more
+// partial tiles: 30000x3001 0.850 against 0.829); u16 200000x1001 0.860 / 0.705, 65536x1001
+// 0.864 / 0.687, 30000x3001 0.915 / 0.877, whole tiles level (16384² 0.958 / 0.959). Where both
+// matrices' rows are on 16 bytes, u8's kernel with the new edges ran 1.1-1.8 % slower on whole
+// tiles (16384² 0.917 / 0.927, 65536x16384, 16400² 0.880 / 0.896), so that class keeps the
+// element edges (U8Narrow256Elem); kEdgeCall, the edge path as a call, is the candidate for it.
+using U8Narrow256Elem =
+    Narrow<std::uint8_t, 256, 512, 2, kSkewOrder, false, cuda_tile::NarrowEdge::kElements>;
+constexpr auto kEdgeCall = cuda_tile::NarrowEdge::kWordsCall;
 // Run 22 (NOTES.md, calls 1-6, x memcpy, new against old): the narrow skewed kernel
 // (narrow_skew.cuh), output pieces on 32-byte sectors, in column sweeps capped at 32000 rows.
 // u8: 256 x 256 tiles, 512 threads, 2 blocks an SM, three row groups a warp a batch, wherever the
@@ -370,7 +383,7 @@ void transpose_cuda(const void* in, void* out, std::size_t elem_size, const Tran
   auto* st = static_cast<cudaStream_t>(stream);
   switch (elem_size) {
     case 1:
-      dispatch<RowsOn<U8Narrow256, 16>, Tiled<U8Tile, 256>,
+      dispatch<RowsOn<U8Narrow256Elem, 16>, Tiled<U8Tile, 256>,
                OutRowsOn<MostlyWhole<Swept<U8Narrow256>, 4>, 16>, Swept<U8NarrowSkew>, U8Narrow>(
           in, out, elem_size, s, st);
       break;
@@ -440,9 +453,13 @@ const Entry kEntries[] = {
     {1, "narrow-128-t256-b4-sweep", run_kernel<Swept<U8Narrow>>},
     {1, "narrow-256-t512-b2-sweep", run_kernel<Swept<U8Narrow256>>},
     {1, "narrow-256-t512-b2-sweep-rot", run_kernel<Swept<U8Narrow256Rot>>},
-    // -eledge: edge tiles element by element, as before run 23 (the others: guarded words)
-    {1, "narrow-256-t512-b2-sweep-eledge",
-     run_kernel<Swept<Narrow<std::uint8_t, 256, 512, 2, kSkewOrder, false, false>>>},
+    // -eledge: edge tiles element by element, as before run 23 (the others: guarded words);
+    // -calledge: guarded words as a call (narrow_edge_tile_call), not measured yet
+    {1, "narrow-256-t512-b2-sweep-eledge", run_kernel<Swept<U8Narrow256Elem>>},
+    {1, "narrow-256-t512-b2-cm-calledge",
+     run_kernel<Narrow<std::uint8_t, 256, 512, 2, kSkewOrder, false, kEdgeCall>>},
+    {1, "narrow-256-t512-b2-sweep-calledge",
+     run_kernel<Swept<Narrow<std::uint8_t, 256, 512, 2, kSkewOrder, false, kEdgeCall>>>},
     // nskew-THxTW-tNT-bMINB-nBATCH: narrow_skew_kernel (narrow_skew.cuh), TH input rows x TW
     // input columns a tile, output pieces on 32-byte boundaries, BATCH row groups a warp's loads.
     // Pruned after run 22 (calls 1-2): u8 256x128, 128x128, 256x256 with 256 / 1024 threads or
@@ -465,7 +482,8 @@ const Entry kEntries[] = {
      run_kernel<Narrow<std::uint16_t, 128, 512, 2, kSkewOrder, true>>},
     {2, "narrow-128-t512-b2-sweep", run_kernel<Swept<U16Narrow>>},
     {2, "narrow-128-t512-b2-sweep-eledge",
-     run_kernel<Swept<Narrow<std::uint16_t, 128, 512, 2, kSkewOrder, false, false>>>},
+     run_kernel<Swept<Narrow<std::uint16_t, 128, 512, 2, kSkewOrder, false,
+                             cuda_tile::NarrowEdge::kElements>>>},
     {2, "rot-128x128-t512-b3-sweep", run_kernel<Swept<U16Rotated>>},
     {2, "nskew-128x128-t512-b2-n5-cm",
      run_kernel<NarrowSkewed<NarrowSkewConfig<std::uint16_t, 128, 128, 512, 2, 5>, kSkewOrder>>},
