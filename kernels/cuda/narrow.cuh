@@ -28,10 +28,11 @@
 ///  - Tiles clipped by the matrix edge, and those whose first or last row's words would reach
 ///    outside the matrix (a buffer off 4 bytes): out of place, the same word path with guards
 ///    (only the words that hold the tile's elements are read, bytes outside the matrix not at
-///    all; output words that hold other elements too are written element by element); until
-///    run 23 they went element by element, which cost 20-50 % where they are many or wide
-///    (kernels/NOTES.md, run 22 calls 8-9). In place, pairs clipped so go element by element
-///    (rotated_swap_generic).
+///    all; output words that hold other elements too are written element by element), or element
+///    by element (rotated_tile_generic), as NarrowEdge says: the element path cost 20-50 % where
+///    edge tiles are many or wide (kernels/NOTES.md, run 22 calls 8-9; run 23), but the library
+///    keeps it for u8 where both matrices' rows are on 16 bytes (see narrow_edge_tile). In place,
+///    pairs clipped so go element by element (rotated_swap_generic).
 /// Plain loads, stores, shuffles, funnel shifts and __syncthreads: sm_35 and newer (CUDA 9 for
 /// __shfl_sync).
 #pragma once
@@ -169,7 +170,7 @@ struct NarrowRow {
 template <class T, int TS, bool EDGE = false>
 __device__ __forceinline__ void narrow_store_rows(char* row0, std::int64_t pitch,
                                                   const std::uint32_t* tile, int cg, int lane,
-                                                  int rows = 4, int h = TS) {
+                                                  int rows = NarrowTile<T, TS>::E, int h = TS) {
   using L = NarrowTile<T, TS>;
   constexpr int E = L::E, S = L::S, J = 2 * E - 1;
   const int wc = cg / E;  // the shared word column of these E output rows
@@ -315,8 +316,8 @@ enum class NarrowEdge {
 /// datapath) and u8 256 x 256 tiles where both matrices' rows are on 16 bytes ran 1.1-1.8 %
 /// slower (run 23 call 1; elsewhere level). Ends with a barrier.
 template <class T, int TS, int NT, bool ROT, int CH = 4>
-__device__ __forceinline__ void narrow_edge_tile(const TiledParams& p, const char* in,
-                                                 char* out, std::int64_t r0, std::int64_t c0,
+__device__ __forceinline__ void narrow_edge_tile(const TiledParams& p, const char* in, char* out,
+                                                 std::int64_t r0, std::int64_t c0,
                                                  std::uint32_t* tile, int warp, int lane) {
   const char* end = in + (p.rows - 1) * p.in_pitch_bytes + p.cols * sizeof(T);
   using W = NarrowWarp<T, TS, NT, ROT>;
@@ -355,8 +356,8 @@ __device__ __forceinline__ void narrow_edge_tile(const TiledParams& p, const cha
 /// unguarded tiles then run as fast as the element path's kernel was not measured (run 23: no
 /// device for call 2).
 template <class T, int TS, int NT, bool ROT>
-__device__ __noinline__ void narrow_edge_tile_call(const TiledParams& p, const char* in,
-                                                   char* out, std::int64_t r0, std::int64_t c0,
+__device__ __noinline__ void narrow_edge_tile_call(const TiledParams& p, const char* in, char* out,
+                                                   std::int64_t r0, std::int64_t c0,
                                                    std::uint32_t* tile, int warp, int lane) {
   narrow_edge_tile<T, TS, NT, ROT>(p, in, out, r0, c0, tile, warp, lane);
 }
@@ -364,8 +365,7 @@ __device__ __noinline__ void narrow_edge_tile_call(const TiledParams& p, const c
 /// Out of place: see the file comment. NT threads, MINB blocks an SM, TS x TS tiles; ROT as
 /// NarrowRow's (the loads only: the word gathers share each shared word among E rows whose line
 /// offsets differ); EDGE: how tiles at the matrix's edges are moved.
-template <class T, int TS, int NT, int MINB, bool ROT = false,
-          NarrowEdge EDGE = NarrowEdge::kWords>
+template <class T, int TS, int NT, int MINB, bool ROT = false, NarrowEdge EDGE = NarrowEdge::kWords>
 __global__ void __launch_bounds__(NT, MINB) narrow_kernel(TiledParams p) {
   using W = NarrowWarp<T, TS, NT, ROT>;
   extern __shared__ uint4 narrow_smem_raw[];
@@ -390,14 +390,13 @@ __global__ void __launch_bounds__(NT, MINB) narrow_kernel(TiledParams p) {
     u.put(tile, src, p.in_pitch_bytes, warp, lane);
     __syncthreads();
     W::write(dst, p.out_pitch_bytes, tile, warp, lane);  // output row r <- input column r
-    __syncthreads();  // the next tile overwrites shared memory
+    __syncthreads();                                     // the next tile overwrites shared memory
   });
 }
 
 /// Launches narrow_kernel<T, TS, NT, MINB> on `stream`, tiles in tile_of's order with `group`.
 /// `s` must be resolved and non-empty, the buffers aligned to the element.
-template <class T, int TS, int NT, int MINB, bool ROT = false,
-          NarrowEdge EDGE = NarrowEdge::kWords>
+template <class T, int TS, int NT, int MINB, bool ROT = false, NarrowEdge EDGE = NarrowEdge::kWords>
 void launch_narrow(const void* in, void* out, const TransposeShape& s, cudaStream_t stream,
                    int group) {
   launch_tiles(narrow_kernel<T, TS, NT, MINB, ROT, EDGE>, "narrow_kernel", TS, TS, 0, sizeof(T), NT,

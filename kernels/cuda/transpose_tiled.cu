@@ -482,8 +482,8 @@ const Entry kEntries[] = {
      run_kernel<Narrow<std::uint16_t, 128, 512, 2, kSkewOrder, true>>},
     {2, "narrow-128-t512-b2-sweep", run_kernel<Swept<U16Narrow>>},
     {2, "narrow-128-t512-b2-sweep-eledge",
-     run_kernel<Swept<Narrow<std::uint16_t, 128, 512, 2, kSkewOrder, false,
-                             cuda_tile::NarrowEdge::kElements>>>},
+     run_kernel<Swept<
+         Narrow<std::uint16_t, 128, 512, 2, kSkewOrder, false, cuda_tile::NarrowEdge::kElements>>>},
     {2, "rot-128x128-t512-b3-sweep", run_kernel<Swept<U16Rotated>>},
     {2, "nskew-128x128-t512-b2-n5-cm",
      run_kernel<NarrowSkewed<NarrowSkewConfig<std::uint16_t, 128, 128, 512, 2, 5>, kSkewOrder>>},
