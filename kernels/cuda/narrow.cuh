@@ -310,22 +310,15 @@ enum class NarrowEdge {
   kWordsCall  ///< guarded words, called (narrow_edge_tile_call): not measured yet
 };
 
-/// narrow_kernel's tiles at the matrix's edges: the word path with guards, CH rows a warp in
-/// flight at a time. Inlined, it leaves the unguarded path's PTX as it was, but ptxas then
-/// allocates that path differently (two lane constants spilled, addresses in the uniform
-/// datapath) and u8 256 x 256 tiles where both matrices' rows are on 16 bytes ran 1.1-1.8 %
-/// slower (run 23 call 1; elsewhere level). Ends with a barrier.
+/// Loads the first h rows' first w elements of the TS x TS tile at `src` (rows `pitch` bytes
+/// apart) into the shared word tile `tile` through guarded words (NarrowRow::load_guarded, bytes
+/// outside [lo, hi) not read), CH rows a warp in flight at a time; the other rows' words are zero.
 template <class T, int TS, int NT, bool ROT, int CH = 4>
-__device__ __forceinline__ void narrow_edge_tile(const TiledParams& p, const char* in, char* out,
-                                                 std::int64_t r0, std::int64_t c0,
-                                                 std::uint32_t* tile, int warp, int lane) {
-  const char* end = in + (p.rows - 1) * p.in_pitch_bytes + p.cols * sizeof(T);
+__device__ __forceinline__ void narrow_load_edge(std::uint32_t* tile, const char* src,
+                                                 std::int64_t pitch, int h, int w, const char* lo,
+                                                 const char* hi, int warp, int lane) {
   using W = NarrowWarp<T, TS, NT, ROT>;
   static_assert(W::R % CH == 0, "whole chunks of rows");
-  const char* src = in + r0 * p.in_pitch_bytes + c0 * sizeof(T);
-  char* dst = out + c0 * p.out_pitch_bytes + r0 * sizeof(T);
-  const int h = static_cast<int>(std::min<std::int64_t>(TS, p.rows - r0));
-  const int w = static_cast<int>(std::min<std::int64_t>(TS, p.cols - c0));
 #pragma unroll 1
   for (int a0 = 0; a0 < W::R; a0 += CH) {
     NarrowRow<T, TS, ROT> u[CH];
@@ -333,7 +326,7 @@ __device__ __forceinline__ void narrow_edge_tile(const TiledParams& p, const cha
     for (int c = 0; c < CH; ++c) {
       const int s = warp + (a0 + c) * W::WARPS;
       if (s < h) {
-        u[c].load_guarded(src + s * p.in_pitch_bytes, lane, w, in, end);
+        u[c].load_guarded(src + s * pitch, lane, w, lo, hi);
       } else {
 #pragma unroll
         for (int k = 0; k < NarrowTile<T, TS>::K; ++k) u[c].w[k] = 0;
@@ -343,11 +336,28 @@ __device__ __forceinline__ void narrow_edge_tile(const TiledParams& p, const cha
 #pragma unroll
     for (int c = 0; c < CH; ++c) {
       const int s = warp + (a0 + c) * W::WARPS;
-      u[c].store(tile, s, lane, src + s * p.in_pitch_bytes);
+      u[c].store(tile, s, lane, src + s * pitch);
     }
   }
+}
+
+/// narrow_kernel's tiles at the matrix's edges: the word path with guards (narrow_load_edge,
+/// NarrowWarp::write_edge). Inlined, it leaves the unguarded path's PTX as it was, but ptxas then
+/// allocates that path differently (two lane constants spilled, addresses in the uniform
+/// datapath) and u8 256 x 256 tiles where both matrices' rows are on 16 bytes ran 1.1-1.8 %
+/// slower (run 23 call 1; elsewhere level). Ends with a barrier.
+template <class T, int TS, int NT, bool ROT>
+__device__ __forceinline__ void narrow_edge_tile(const TiledParams& p, const char* in, char* out,
+                                                 std::int64_t r0, std::int64_t c0,
+                                                 std::uint32_t* tile, int warp, int lane) {
+  const char* end = in + (p.rows - 1) * p.in_pitch_bytes + p.cols * sizeof(T);
+  const char* src = in + r0 * p.in_pitch_bytes + c0 * sizeof(T);
+  char* dst = out + c0 * p.out_pitch_bytes + r0 * sizeof(T);
+  const int h = static_cast<int>(std::min<std::int64_t>(TS, p.rows - r0));
+  const int w = static_cast<int>(std::min<std::int64_t>(TS, p.cols - c0));
+  narrow_load_edge<T, TS, NT, ROT>(tile, src, p.in_pitch_bytes, h, w, in, end, warp, lane);
   __syncthreads();
-  W::write_edge(dst, p.out_pitch_bytes, tile, warp, lane, h, w);
+  NarrowWarp<T, TS, NT, ROT>::write_edge(dst, p.out_pitch_bytes, tile, warp, lane, h, w);
   __syncthreads();
 }
 
@@ -403,14 +413,49 @@ void launch_narrow(const void* in, void* out, const TransposeShape& s, cudaStrea
                narrow_tile_bytes<T, TS>(), in, out, s, stream, group);
 }
 
+/// inplace_narrow_kernel's pairs clipped by the matrix edge or with words outside [m, end): both
+/// tiles loaded through guarded words (narrow_load_edge) into A (tile (I, J) at `upper`, h x w)
+/// and B (tile (J, I) at `lower`, w x h), then each written over the other's place
+/// (NarrowWarp::write_edge); a diagonal tile (r0 == c0) through A alone. Ends with a barrier.
+template <class T, int TS, int NT>
+__device__ __forceinline__ void narrow_swap_edge(const InplaceParams& p, char* m, const char* end,
+                                                 std::int64_t r0, std::int64_t c0, std::uint32_t* A,
+                                                 std::uint32_t* B, int warp, int lane) {
+  using W = NarrowWarp<T, TS, NT>;
+  const int h = static_cast<int>(std::min<std::int64_t>(TS, p.n - r0));
+  const int w = static_cast<int>(std::min<std::int64_t>(TS, p.n - c0));
+  char* upper = m + r0 * p.pitch_bytes + c0 * sizeof(T);
+  char* lower = m + c0 * p.pitch_bytes + r0 * sizeof(T);
+  const bool diagonal = r0 == c0;
+  narrow_load_edge<T, TS, NT, false>(A, upper, p.pitch_bytes, h, w, m, end, warp, lane);
+  if (!diagonal)
+    narrow_load_edge<T, TS, NT, false>(B, lower, p.pitch_bytes, w, h, m, end, warp, lane);
+  __syncthreads();
+  if (!diagonal) W::write_edge(lower, p.pitch_bytes, A, warp, lane, h, w);
+  W::write_edge(upper, p.pitch_bytes, diagonal ? A : B, warp, lane, diagonal ? h : w,
+                diagonal ? w : h);
+  __syncthreads();
+}
+
+/// narrow_swap_edge as a call (see narrow_edge_tile_call).
+template <class T, int TS, int NT>
+__device__ __noinline__ void narrow_swap_edge_call(const InplaceParams& p, char* m, const char* end,
+                                                   std::int64_t r0, std::int64_t c0,
+                                                   std::uint32_t* A, std::uint32_t* B, int warp,
+                                                   int lane) {
+  narrow_swap_edge<T, TS, NT>(p, m, end, r0, c0, A, B, warp, lane);
+}
+
 /// In place for any n: square TS x TS tile pairs in the grouped order, both tiles read into two
 /// shared tiles as narrow_kernel reads its one, then each written over the other's place,
 /// transposed, as narrow_kernel writes. Diagonal tiles through one tile; pairs clipped by the
 /// matrix edge, or whose words would reach outside the matrix, element by element
-/// (rotated_swap_generic). SEQ: tile (I, J)'s rows are loaded and stored to shared memory before
+/// (rotated_swap_generic), or through guarded words (EDGE: narrow_swap_edge, candidates only, not
+/// measured yet). SEQ: tile (I, J)'s rows are loaded and stored to shared memory before
 /// tile (J, I)'s are read, half the registers a thread (u8 256 x 256 pairs without spills, u16
 /// with two blocks an SM: run 20, call 7).
-template <class T, int TS, int NT, int MINB, bool SEQ = false>
+template <class T, int TS, int NT, int MINB, bool SEQ = false,
+          NarrowEdge EDGE = NarrowEdge::kElements>
 __global__ void __launch_bounds__(NT, MINB) inplace_narrow_kernel(InplaceParams p) {
   using L = NarrowTile<T, TS>;
   using W = NarrowWarp<T, TS, NT>;
@@ -432,8 +477,13 @@ __global__ void __launch_bounds__(NT, MINB) inplace_narrow_kernel(InplaceParams 
       if (c0 + TS > p.n ||  // clipped by the matrix edge (c0 >= r0: tile (J, J) bounds both)
           !narrow_words_inside<T, TS>(upper, upper + kLast * p.pitch_bytes, m, end) ||
           !narrow_words_inside<T, TS>(lower, lower + kLast * p.pitch_bytes, m, end)) {
-        rotated_swap_generic<T, TS, NT>(p, m, r0, c0, reinterpret_cast<T*>(A),
-                                        reinterpret_cast<T*>(A) + TS * rotated_pitch<T, TS>());
+        if constexpr (EDGE == NarrowEdge::kWords)
+          narrow_swap_edge<T, TS, NT>(p, m, end, r0, c0, A, B, warp, lane);
+        else if constexpr (EDGE == NarrowEdge::kWordsCall)
+          narrow_swap_edge_call<T, TS, NT>(p, m, end, r0, c0, A, B, warp, lane);
+        else
+          rotated_swap_generic<T, TS, NT>(p, m, r0, c0, reinterpret_cast<T*>(A),
+                                          reinterpret_cast<T*>(A) + TS * rotated_pitch<T, TS>());
         continue;
       }
       const bool diagonal = tp.row == tp.col;
@@ -478,12 +528,13 @@ struct NarrowShape {
 
 /// Launches inplace_narrow_kernel<T, TS, NT, MINB> (G tile rows a group in the grouped order)
 /// over `batch` dense n x n matrices at `buf` on `stream`.
-template <class T, int TS, int NT, int MINB, bool SEQ = false>
+template <class T, int TS, int NT, int MINB, bool SEQ = false,
+          NarrowEdge EDGE = NarrowEdge::kElements>
 void launch_inplace_narrow(void* buf, std::int64_t n, std::int64_t batch, cudaStream_t stream,
                            int group) {
   launch_inplace_with<NarrowShape<T, TS, NT>, PairOrder::Grouped>(
-      inplace_narrow_kernel<T, TS, NT, MINB, SEQ>, "inplace_narrow_kernel", buf, n, batch, stream,
-      0, group);
+      inplace_narrow_kernel<T, TS, NT, MINB, SEQ, EDGE>, "inplace_narrow_kernel", buf, n, batch,
+      stream, 0, group);
 }
 
 }  // namespace xpose::kernels::cuda_tile

@@ -74,14 +74,15 @@ struct Rotated {
 // inplace_narrow_kernel (narrow.cuh): TS x TS pairs of 1- or 2-byte elements, every global access
 // an aligned 4-byte word, NT threads, MINB blocks an SM, grouped order with G tile rows a group;
 // any n.
-template <class T, int TS, int NT, int MINB, int G, bool SEQ = false>
+template <class T, int TS, int NT, int MINB, int G, bool SEQ = false,
+          cuda_tile::NarrowEdge EDGE = cuda_tile::NarrowEdge::kElements>
 struct Narrow {
   static bool accepts(void* buf, std::int64_t) {
     return reinterpret_cast<std::uintptr_t>(buf) % sizeof(T) == 0 &&
            cuda_tile::narrow_fits_device<T, TS, true>();
   }
   static void launch(void* buf, std::int64_t n, std::int64_t batch, cudaStream_t st) {
-    cuda_tile::launch_inplace_narrow<T, TS, NT, MINB, SEQ>(buf, n, batch, st, G);
+    cuda_tile::launch_inplace_narrow<T, TS, NT, MINB, SEQ, EDGE>(buf, n, batch, st, G);
   }
 };
 // K, only where every row (and the buffer) starts on a 256-byte boundary. Every element size of
@@ -267,6 +268,12 @@ const Entry kEntries[] = {
     // -seq: one tile's rows in registers at a time (tile (I, J) stored before (J, I) is read)
     {1, "narrow256-t1024-g16-seq", run_kernel<U8NarrowSeq>},
     {1, "narrow128-t512-b2-g32-seq", run_kernel<Narrow<std::uint8_t, 128, 512, 2, 32, true>>},
+    // -wedge / -calledge: pairs at the matrix's edge through guarded words, inlined or as a call
+    // (narrow_swap_edge), instead of element by element; written in run 23, not run on a GPU yet
+    {1, "narrow256-t1024-g16-seq-wedge",
+     run_kernel<Narrow<std::uint8_t, 256, 1024, 1, 16, true, cuda_tile::NarrowEdge::kWords>>},
+    {1, "narrow256-t1024-g16-seq-calledge",
+     run_kernel<Narrow<std::uint8_t, 256, 1024, 1, 16, true, cuda_tile::NarrowEdge::kWordsCall>>},
     {2, "tile-64w16-stag", run_kernel<Tiled<TileConfig<2, 16, 8, 8, 64>, kStag>>},
     {2, "tile-64w16-row", run_kernel<Tiled<TileConfig<2, 16, 8, 8, 64>, kRow>>},
     {2, "tile-32w4-row", run_kernel<Tiled<TileConfig<2, 4, 32, 32, 256>, kRow>>},
@@ -276,6 +283,10 @@ const Entry kEntries[] = {
     {2, "narrow128-t1024-g32", run_kernel<Narrow<std::uint16_t, 128, 1024, 1, 32>>},
     {2, "narrow128-t1024-g8", run_kernel<U16Narrow>},
     {2, "narrow128-t512-b2-g8-seq", run_kernel<U16NarrowSeq>},
+    {2, "narrow128-t512-b2-g8-seq-wedge",
+     run_kernel<Narrow<std::uint16_t, 128, 512, 2, 8, true, cuda_tile::NarrowEdge::kWords>>},
+    {2, "narrow128-t512-b2-g8-seq-calledge",
+     run_kernel<Narrow<std::uint16_t, 128, 512, 2, 8, true, cuda_tile::NarrowEdge::kWordsCall>>},
     // f32
     {4, "tile-64w16-stag", run_kernel<Tiled<TileConfig<4, 16, 16, 16, 256>, kStag>>},
     {4, "tile-64w16-row", run_kernel<Tiled<TileConfig<4, 16, 16, 16, 256>, kRow>>},

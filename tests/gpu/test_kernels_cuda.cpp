@@ -427,6 +427,24 @@ TEST_F(CudaKernels, NarrowEdgeTiles) {
   EXPECT_GT(ran, 2);
 }
 
+// In place, the narrow kernels' pairs at the matrix's edge (the default and every narrow*
+// candidate): n just past a tile, far past it, odd, a batch, a buffer off 4 bytes (the first
+// pair's words reach outside the matrix).
+TEST_F(CudaKernels, NarrowEdgePairs) {
+  int ran = 0;
+  for (std::size_t e : {std::size_t{1}, std::size_t{2}}) {
+    for (const std::string& v : xpose::kernels::variants::in_place(e)) {
+      if (v != "default" && v.rfind("narrow", 0) != 0) continue;
+      ++ran;
+      check_inplace(e, 257, 1, 0, v);
+      check_inplace(e, 456, 1, 0, v);
+      check_inplace(e, 1031, 1, 0, v);
+      check_inplace(e, 300, 2, 1, v);
+    }
+  }
+  EXPECT_GT(ran, 2);
+}
+
 // A sub-block of a wider input into a sub-block of a wider output, batched with gaps.
 TEST_F(CudaKernels, PitchedSubBlocks) {
   for (std::size_t e : kElemSizes) {
