@@ -35,6 +35,7 @@ namespace xpose::kernels {
 namespace {
 
 using cuda_tile::kFetch256;
+using cuda_tile::NarrowEdge;
 using cuda_tile::PairOrder;
 using cuda_tile::TileConfig;
 
@@ -75,7 +76,7 @@ struct Rotated {
 // an aligned 4-byte word, NT threads, MINB blocks an SM, grouped order with G tile rows a group;
 // any n.
 template <class T, int TS, int NT, int MINB, int G, bool SEQ = false,
-          cuda_tile::NarrowEdge EDGE = cuda_tile::NarrowEdge::kElements>
+          NarrowEdge EDGE = NarrowEdge::kElements>
 struct Narrow {
   static bool accepts(void* buf, std::int64_t) {
     return reinterpret_cast<std::uintptr_t>(buf) % sizeof(T) == 0 &&
@@ -271,9 +272,9 @@ const Entry kEntries[] = {
     // -wedge / -calledge: pairs at the matrix's edge through guarded words, inlined or as a call
     // (narrow_swap_edge), instead of element by element; written in run 23, not run on a GPU yet
     {1, "narrow256-t1024-g16-seq-wedge",
-     run_kernel<Narrow<std::uint8_t, 256, 1024, 1, 16, true, cuda_tile::NarrowEdge::kWords>>},
+     run_kernel<Narrow<std::uint8_t, 256, 1024, 1, 16, true, NarrowEdge::kWords>>},
     {1, "narrow256-t1024-g16-seq-calledge",
-     run_kernel<Narrow<std::uint8_t, 256, 1024, 1, 16, true, cuda_tile::NarrowEdge::kWordsCall>>},
+     run_kernel<Narrow<std::uint8_t, 256, 1024, 1, 16, true, NarrowEdge::kWordsCall>>},
     {2, "tile-64w16-stag", run_kernel<Tiled<TileConfig<2, 16, 8, 8, 64>, kStag>>},
     {2, "tile-64w16-row", run_kernel<Tiled<TileConfig<2, 16, 8, 8, 64>, kRow>>},
     {2, "tile-32w4-row", run_kernel<Tiled<TileConfig<2, 4, 32, 32, 256>, kRow>>},
@@ -284,9 +285,9 @@ const Entry kEntries[] = {
     {2, "narrow128-t1024-g8", run_kernel<U16Narrow>},
     {2, "narrow128-t512-b2-g8-seq", run_kernel<U16NarrowSeq>},
     {2, "narrow128-t512-b2-g8-seq-wedge",
-     run_kernel<Narrow<std::uint16_t, 128, 512, 2, 8, true, cuda_tile::NarrowEdge::kWords>>},
+     run_kernel<Narrow<std::uint16_t, 128, 512, 2, 8, true, NarrowEdge::kWords>>},
     {2, "narrow128-t512-b2-g8-seq-calledge",
-     run_kernel<Narrow<std::uint16_t, 128, 512, 2, 8, true, cuda_tile::NarrowEdge::kWordsCall>>},
+     run_kernel<Narrow<std::uint16_t, 128, 512, 2, 8, true, NarrowEdge::kWordsCall>>},
     // f32
     {4, "tile-64w16-stag", run_kernel<Tiled<TileConfig<4, 16, 16, 16, 256>, kStag>>},
     {4, "tile-64w16-row", run_kernel<Tiled<TileConfig<4, 16, 16, 16, 256>, kRow>>},

@@ -34,6 +34,7 @@ namespace xpose::kernels {
 
 namespace {
 
+using cuda_tile::NarrowEdge;
 using cuda_tile::NarrowSkewConfig;
 using cuda_tile::RealignConfig;
 using cuda_tile::SkewConfig;
@@ -179,7 +180,7 @@ struct Rotated {
 // aligned 4-byte word on rows of any alignment; G as tile_of's group. Any layout aligned to the
 // element.
 template <class T, int TS, int NT, int MINB, int G, bool ROT = false,
-          cuda_tile::NarrowEdge EDGE = cuda_tile::NarrowEdge::kWords>
+          NarrowEdge EDGE = NarrowEdge::kWords>
 struct Narrow {
   using Elem = T;
   static bool accepts(const void* in, const void* out, const TransposeShape&) {
@@ -345,10 +346,9 @@ using U16Narrow = Narrow<std::uint16_t, 128, 512, 2, kSkewOrder>;
 // 0.864 / 0.687, 30000x3001 0.915 / 0.877, whole tiles level (16384² 0.958 / 0.959). Where both
 // matrices' rows are on 16 bytes, u8's kernel with the new edges ran 1.1-1.8 % slower on whole
 // tiles (16384² 0.917 / 0.927, 65536x16384, 16400² 0.880 / 0.896), so that class keeps the
-// element edges (U8Narrow256Elem); kEdgeCall, the edge path as a call, is the candidate for it.
-using U8Narrow256Elem =
-    Narrow<std::uint8_t, 256, 512, 2, kSkewOrder, false, cuda_tile::NarrowEdge::kElements>;
-constexpr auto kEdgeCall = cuda_tile::NarrowEdge::kWordsCall;
+// element edges (U8Narrow256Elem); the edge path as a call (NarrowEdge::kWordsCall) is the
+// candidate for it.
+using U8Narrow256Elem = Narrow<std::uint8_t, 256, 512, 2, kSkewOrder, false, NarrowEdge::kElements>;
 // Run 22 (NOTES.md, calls 1-6, x memcpy, new against old): the narrow skewed kernel
 // (narrow_skew.cuh), output pieces on 32-byte sectors, in column sweeps capped at 32000 rows.
 // u8: 256 x 256 tiles, 512 threads, 2 blocks an SM, three row groups a warp a batch, wherever the
@@ -457,9 +457,10 @@ const Entry kEntries[] = {
     // -calledge: guarded words as a call (narrow_edge_tile_call), not measured yet
     {1, "narrow-256-t512-b2-sweep-eledge", run_kernel<Swept<U8Narrow256Elem>>},
     {1, "narrow-256-t512-b2-cm-calledge",
-     run_kernel<Narrow<std::uint8_t, 256, 512, 2, kSkewOrder, false, kEdgeCall>>},
+     run_kernel<Narrow<std::uint8_t, 256, 512, 2, kSkewOrder, false, NarrowEdge::kWordsCall>>},
     {1, "narrow-256-t512-b2-sweep-calledge",
-     run_kernel<Swept<Narrow<std::uint8_t, 256, 512, 2, kSkewOrder, false, kEdgeCall>>>},
+     run_kernel<
+         Swept<Narrow<std::uint8_t, 256, 512, 2, kSkewOrder, false, NarrowEdge::kWordsCall>>>},
     // nskew-THxTW-tNT-bMINB-nBATCH: narrow_skew_kernel (narrow_skew.cuh), TH input rows x TW
     // input columns a tile, output pieces on 32-byte boundaries, BATCH row groups a warp's loads.
     // Pruned after run 22 (calls 1-2): u8 256x128, 128x128, 256x256 with 256 / 1024 threads or
@@ -482,8 +483,8 @@ const Entry kEntries[] = {
      run_kernel<Narrow<std::uint16_t, 128, 512, 2, kSkewOrder, true>>},
     {2, "narrow-128-t512-b2-sweep", run_kernel<Swept<U16Narrow>>},
     {2, "narrow-128-t512-b2-sweep-eledge",
-     run_kernel<Swept<
-         Narrow<std::uint16_t, 128, 512, 2, kSkewOrder, false, cuda_tile::NarrowEdge::kElements>>>},
+     run_kernel<
+         Swept<Narrow<std::uint16_t, 128, 512, 2, kSkewOrder, false, NarrowEdge::kElements>>>},
     {2, "rot-128x128-t512-b3-sweep", run_kernel<Swept<U16Rotated>>},
     {2, "nskew-128x128-t512-b2-n5-cm",
      run_kernel<NarrowSkewed<NarrowSkewConfig<std::uint16_t, 128, 128, 512, 2, 5>, kSkewOrder>>},

@@ -402,7 +402,7 @@ TEST_F(CudaKernels, NarrowDefaults) {
     check_transpose(e, TransposeShape::dense(1024, 777));
     check_transpose(e, TransposeShape::dense(1040, 1031, 2));
     check_transpose(e, TransposeShape::dense(64000, 261));
-
+    for (std::int64_t n : {1040, 1031, 768}) check_inplace(e, n, 1, 0);
     check_inplace(e, 1040, 2, 3);
   }
 }
