@@ -30,9 +30,10 @@
 ///    (only the words that hold the tile's elements are read, bytes outside the matrix not at
 ///    all; output words that hold other elements too are written element by element), or element
 ///    by element (rotated_tile_generic), as NarrowEdge says: the element path cost 20-50 % where
-///    edge tiles are many or wide (kernels/NOTES.md, run 22 calls 8-9; run 23), but the library
-///    keeps it for u8 where both matrices' rows are on 16 bytes (see narrow_edge_tile). In place,
-///    pairs clipped so go element by element (rotated_swap_generic).
+///    edge tiles are many or wide (kernels/NOTES.md, run 22 calls 8-9; run 23), so the library
+///    keeps it only for u8 where both matrices' rows are on 16 bytes and no tile is partial (see
+///    narrow_edge_tile). In place, pairs clipped so go element by element (rotated_swap_generic)
+///    or through guarded words (narrow_swap_edge), as NarrowEdge says.
 /// Plain loads, stores, shuffles, funnel shifts and __syncthreads: sm_35 and newer (CUDA 9 for
 /// __shfl_sync).
 #pragma once
@@ -306,8 +307,8 @@ constexpr std::size_t narrow_tile_bytes() {
 /// How narrow_kernel moves its tiles at the matrix's edges (kernels/NOTES.md, run 23).
 enum class NarrowEdge {
   kElements,  ///< element by element (rotated_tile_generic), as until run 23
-  kWords,     ///< guarded words, inlined (narrow_edge_tile)
-  kWordsCall  ///< guarded words, called (narrow_edge_tile_call): not measured yet
+  kWords      ///< guarded words (narrow_edge_tile); as a __noinline__ call (run 24 call 1) the
+              ///< kernels ran 12-30 % slower on every shape, whole tiles too
 };
 
 /// Loads the first h rows' first w elements of the TS x TS tile at `src` (rows `pitch` bytes
@@ -361,17 +362,6 @@ __device__ __forceinline__ void narrow_edge_tile(const TiledParams& p, const cha
   __syncthreads();
 }
 
-/// narrow_edge_tile as a call: then the u8 256 x 256 kernel has no spill (ptxas: 88 bytes of stack
-/// for the call; all R rows in flight instead of CH = 4, it spilled 148-632 bytes). Whether its
-/// unguarded tiles then run as fast as the element path's kernel was not measured (run 23: no
-/// device for call 2).
-template <class T, int TS, int NT, bool ROT>
-__device__ __noinline__ void narrow_edge_tile_call(const TiledParams& p, const char* in, char* out,
-                                                   std::int64_t r0, std::int64_t c0,
-                                                   std::uint32_t* tile, int warp, int lane) {
-  narrow_edge_tile<T, TS, NT, ROT>(p, in, out, r0, c0, tile, warp, lane);
-}
-
 /// Out of place: see the file comment. NT threads, MINB blocks an SM, TS x TS tiles; ROT as
 /// NarrowRow's (the loads only: the word gathers share each shared word among E rows whose line
 /// offsets differ); EDGE: how tiles at the matrix's edges are moved.
@@ -388,8 +378,6 @@ __global__ void __launch_bounds__(NT, MINB) narrow_kernel(TiledParams p) {
                                     in + (p.rows - 1) * p.in_pitch_bytes + p.cols * sizeof(T))) {
       if constexpr (EDGE == NarrowEdge::kWords)
         narrow_edge_tile<T, TS, NT, ROT>(p, in, out, r0, c0, tile, warp, lane);
-      else if constexpr (EDGE == NarrowEdge::kWordsCall)
-        narrow_edge_tile_call<T, TS, NT, ROT>(p, in, out, r0, c0, tile, warp, lane);
       else
         rotated_tile_generic<T, TS, NT>(p, in, out, r0, c0, reinterpret_cast<T*>(tile));
       return;
@@ -438,21 +426,12 @@ __device__ __forceinline__ void narrow_swap_edge(const InplaceParams& p, char* m
   __syncthreads();
 }
 
-/// narrow_swap_edge as a call (see narrow_edge_tile_call).
-template <class T, int TS, int NT>
-__device__ __noinline__ void narrow_swap_edge_call(const InplaceParams& p, char* m, const char* end,
-                                                   std::int64_t r0, std::int64_t c0,
-                                                   std::uint32_t* A, std::uint32_t* B, int warp,
-                                                   int lane) {
-  narrow_swap_edge<T, TS, NT>(p, m, end, r0, c0, A, B, warp, lane);
-}
-
 /// In place for any n: square TS x TS tile pairs in the grouped order, both tiles read into two
 /// shared tiles as narrow_kernel reads its one, then each written over the other's place,
 /// transposed, as narrow_kernel writes. Diagonal tiles through one tile; pairs clipped by the
 /// matrix edge, or whose words would reach outside the matrix, element by element
-/// (rotated_swap_generic), or through guarded words (EDGE: narrow_swap_edge, candidates only, not
-/// measured yet). SEQ: tile (I, J)'s rows are loaded and stored to shared memory before
+/// (rotated_swap_generic), or through guarded words (EDGE: narrow_swap_edge; run 24 call 1: 22 %
+/// ahead where the edge pairs are wide, u8 n = 16584, but 2-6 % behind on the other pairs). SEQ: tile (I, J)'s rows are loaded and stored to shared memory before
 /// tile (J, I)'s are read, half the registers a thread (u8 256 x 256 pairs without spills, u16
 /// with two blocks an SM: run 20, call 7).
 template <class T, int TS, int NT, int MINB, bool SEQ = false,
@@ -480,8 +459,6 @@ __global__ void __launch_bounds__(NT, MINB) inplace_narrow_kernel(InplaceParams 
           !narrow_words_inside<T, TS>(lower, lower + kLast * p.pitch_bytes, m, end)) {
         if constexpr (EDGE == NarrowEdge::kWords)
           narrow_swap_edge<T, TS, NT>(p, m, end, r0, c0, A, B, warp, lane);
-        else if constexpr (EDGE == NarrowEdge::kWordsCall)
-          narrow_swap_edge_call<T, TS, NT>(p, m, end, r0, c0, A, B, warp, lane);
         else
           rotated_swap_generic<T, TS, NT>(p, m, r0, c0, reinterpret_cast<T*>(A),
                                           reinterpret_cast<T*>(A) + TS * rotated_pitch<T, TS>());

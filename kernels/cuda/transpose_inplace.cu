@@ -269,12 +269,11 @@ const Entry kEntries[] = {
     // -seq: one tile's rows in registers at a time (tile (I, J) stored before (J, I) is read)
     {1, "narrow256-t1024-g16-seq", run_kernel<U8NarrowSeq>},
     {1, "narrow128-t512-b2-g32-seq", run_kernel<Narrow<std::uint8_t, 128, 512, 2, 32, true>>},
-    // -wedge / -calledge: pairs at the matrix's edge through guarded words, inlined or as a call
-    // (narrow_swap_edge), instead of element by element; written in run 23, not run on a GPU yet
+    // -wedge: pairs at the matrix's edge through guarded words (narrow_swap_edge) instead of
+    // element by element (run 23). Pruned after run 24 call 1: -calledge (the same as a
+    // __noinline__ call), 12-20 % behind -wedge on every n (commit 7326483 has it).
     {1, "narrow256-t1024-g16-seq-wedge",
      run_kernel<Narrow<std::uint8_t, 256, 1024, 1, 16, true, NarrowEdge::kWords>>},
-    {1, "narrow256-t1024-g16-seq-calledge",
-     run_kernel<Narrow<std::uint8_t, 256, 1024, 1, 16, true, NarrowEdge::kWordsCall>>},
     {2, "tile-64w16-stag", run_kernel<Tiled<TileConfig<2, 16, 8, 8, 64>, kStag>>},
     {2, "tile-64w16-row", run_kernel<Tiled<TileConfig<2, 16, 8, 8, 64>, kRow>>},
     {2, "tile-32w4-row", run_kernel<Tiled<TileConfig<2, 4, 32, 32, 256>, kRow>>},
@@ -286,8 +285,6 @@ const Entry kEntries[] = {
     {2, "narrow128-t512-b2-g8-seq", run_kernel<U16NarrowSeq>},
     {2, "narrow128-t512-b2-g8-seq-wedge",
      run_kernel<Narrow<std::uint16_t, 128, 512, 2, 8, true, NarrowEdge::kWords>>},
-    {2, "narrow128-t512-b2-g8-seq-calledge",
-     run_kernel<Narrow<std::uint16_t, 128, 512, 2, 8, true, NarrowEdge::kWordsCall>>},
     // f32
     {4, "tile-64w16-stag", run_kernel<Tiled<TileConfig<4, 16, 16, 16, 256>, kStag>>},
     {4, "tile-64w16-row", run_kernel<Tiled<TileConfig<4, 16, 16, 16, 256>, kRow>>},

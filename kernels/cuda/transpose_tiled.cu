@@ -238,6 +238,15 @@ struct MostlyWhole : K {
   }
 };
 
+// K (square tiles of K::tile_rows()), only where no tile is clipped by the matrix's edges.
+template <class K>
+struct WholeTiles : K {
+  static bool accepts(const void* in, const void* out, const TransposeShape& s) {
+    const std::int64_t ts = K::tile_rows();
+    return s.rows % ts == 0 && s.cols % ts == 0 && K::accepts(in, out, s);
+  }
+};
+
 // K, only where the output matrix's rows start on ALIGN-byte boundaries (the input's any).
 template <class K, int ALIGN>
 struct OutRowsOn : K {
@@ -346,8 +355,13 @@ using U16Narrow = Narrow<std::uint16_t, 128, 512, 2, kSkewOrder>;
 // 0.864 / 0.687, 30000x3001 0.915 / 0.877, whole tiles level (16384² 0.958 / 0.959). Where both
 // matrices' rows are on 16 bytes, u8's kernel with the new edges ran 1.1-1.8 % slower on whole
 // tiles (16384² 0.917 / 0.927, 65536x16384, 16400² 0.880 / 0.896), so that class keeps the
-// element edges (U8Narrow256Elem); the edge path as a call (NarrowEdge::kWordsCall) is the
-// candidate for it.
+// element edges (U8Narrow256Elem), but since run 24 only where no tile is partial (WholeTiles):
+// with partial tiles the narrow skewed kernel is far ahead there (run 24 call 1, x memcpy,
+// element edges / guarded edges / narrow skewed kernel, column-major: 16400x5008 0.598 / 0.854 /
+// 0.871, 200000x1008 0.400 / 0.794 / 0.781, 30000x3008 0.530 / 0.845 / 0.874, 16384x12000 0.644
+// / 0.856 / 0.868, 16400² 0.886 / 0.884 / 0.910; whole tiles 16384² 0.926 / 0.916 / 0.920,
+// 32768² 0.951 / 0.941 / 0.953, 65536x16384 0.941 / 0.929 / 0.946). The edge path as a call
+// (-calledge, run 23) ran 0.62-0.72 on every one of these shapes, whole tiles too, and is gone.
 using U8Narrow256Elem = Narrow<std::uint8_t, 256, 512, 2, kSkewOrder, false, NarrowEdge::kElements>;
 // Run 22 (NOTES.md, calls 1-6, x memcpy, new against old): the narrow skewed kernel
 // (narrow_skew.cuh), output pieces on 32-byte sectors, in column sweeps capped at 32000 rows.
@@ -383,9 +397,9 @@ void transpose_cuda(const void* in, void* out, std::size_t elem_size, const Tran
   auto* st = static_cast<cudaStream_t>(stream);
   switch (elem_size) {
     case 1:
-      dispatch<RowsOn<U8Narrow256Elem, 16>, Tiled<U8Tile, 256>,
-               OutRowsOn<MostlyWhole<Swept<U8Narrow256>, 4>, 16>, Swept<U8NarrowSkew>, U8Narrow>(
-          in, out, elem_size, s, st);
+      dispatch<RowsOn<WholeTiles<U8Narrow256Elem>, 16>, RowsOn<Swept<U8NarrowSkew>, 16>,
+               Tiled<U8Tile, 256>, OutRowsOn<MostlyWhole<Swept<U8Narrow256>, 4>, 16>,
+               Swept<U8NarrowSkew>, U8Narrow>(in, out, elem_size, s, st);
       break;
     case 2:
       dispatch<RowsOn<U16Narrow, 16>, OutRowsOn<Swept<U16Narrow>, 16>, Swept<U16NarrowSkew>,
@@ -453,14 +467,11 @@ const Entry kEntries[] = {
     {1, "narrow-128-t256-b4-sweep", run_kernel<Swept<U8Narrow>>},
     {1, "narrow-256-t512-b2-sweep", run_kernel<Swept<U8Narrow256>>},
     {1, "narrow-256-t512-b2-sweep-rot", run_kernel<Swept<U8Narrow256Rot>>},
-    // -eledge: edge tiles element by element, as before run 23 (the others: guarded words);
-    // -calledge: guarded words as a call (narrow_edge_tile_call), not measured yet
+    // -eledge: edge tiles element by element, as before run 23 (the others: guarded words).
+    // Pruned after run 24 call 1: -calledge (guarded words as a __noinline__ call), 0.62-0.72 x
+    // memcpy on every shape, whole tiles too (commit 7326483 has it).
+    {1, "narrow-256-t512-b2-cm-eledge", run_kernel<U8Narrow256Elem>},
     {1, "narrow-256-t512-b2-sweep-eledge", run_kernel<Swept<U8Narrow256Elem>>},
-    {1, "narrow-256-t512-b2-cm-calledge",
-     run_kernel<Narrow<std::uint8_t, 256, 512, 2, kSkewOrder, false, NarrowEdge::kWordsCall>>},
-    {1, "narrow-256-t512-b2-sweep-calledge",
-     run_kernel<
-         Swept<Narrow<std::uint8_t, 256, 512, 2, kSkewOrder, false, NarrowEdge::kWordsCall>>>},
     // nskew-THxTW-tNT-bMINB-nBATCH: narrow_skew_kernel (narrow_skew.cuh), TH input rows x TW
     // input columns a tile, output pieces on 32-byte boundaries, BATCH row groups a warp's loads.
     // Pruned after run 22 (calls 1-2): u8 256x128, 128x128, 256x256 with 256 / 1024 threads or

@@ -402,6 +402,11 @@ TEST_F(CudaKernels, NarrowDefaults) {
     check_transpose(e, TransposeShape::dense(1024, 777));
     check_transpose(e, TransposeShape::dense(1040, 1031, 2));
     check_transpose(e, TransposeShape::dense(64000, 261));
+    // Both matrices' rows on 16 bytes with partial tiles (u8: the narrow skewed kernel since run
+    // 24), clipped on the right, at the bottom and both, batched.
+    check_transpose(e, TransposeShape::dense(1024, 1040));
+    check_transpose(e, TransposeShape::dense(1040, 1024, 2));
+    check_transpose(e, TransposeShape::dense(1296, 528), 16, 32);
     for (std::int64_t n : {1040, 1031, 768}) check_inplace(e, n, 1, 0);
     check_inplace(e, 1040, 2, 3);
   }
