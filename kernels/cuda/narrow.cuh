@@ -431,9 +431,10 @@ __device__ __forceinline__ void narrow_swap_edge(const InplaceParams& p, char* m
 /// transposed, as narrow_kernel writes. Diagonal tiles through one tile; pairs clipped by the
 /// matrix edge, or whose words would reach outside the matrix, element by element
 /// (rotated_swap_generic), or through guarded words (EDGE: narrow_swap_edge; run 24 call 1: 22 %
-/// ahead where the edge pairs are wide, u8 n = 16584, but 2-6 % behind on the other pairs). SEQ: tile (I, J)'s rows are loaded and stored to shared memory before
-/// tile (J, I)'s are read, half the registers a thread (u8 256 x 256 pairs without spills, u16
-/// with two blocks an SM: run 20, call 7).
+/// ahead where the edge pairs are wide, u8 n = 16584, but 2-6 % behind on the other pairs). SEQ:
+/// tile (I, J)'s rows are loaded and stored to shared memory before tile (J, I)'s are read, half
+/// the registers a thread (u8 256 x 256 pairs without spills, u16 with two blocks an SM: run 20,
+/// call 7).
 template <class T, int TS, int NT, int MINB, bool SEQ = false,
           NarrowEdge EDGE = NarrowEdge::kElements>
 __global__ void __launch_bounds__(NT, MINB) inplace_narrow_kernel(InplaceParams p) {

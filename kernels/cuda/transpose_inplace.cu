@@ -78,12 +78,20 @@ struct Rotated {
 template <class T, int TS, int NT, int MINB, int G, bool SEQ = false,
           NarrowEdge EDGE = NarrowEdge::kElements>
 struct Narrow {
+  static constexpr int tile_rows() { return TS; }
   static bool accepts(void* buf, std::int64_t) {
     return reinterpret_cast<std::uintptr_t>(buf) % sizeof(T) == 0 &&
            cuda_tile::narrow_fits_device<T, TS, true>();
   }
   static void launch(void* buf, std::int64_t n, std::int64_t batch, cudaStream_t st) {
     cuda_tile::launch_inplace_narrow<T, TS, NT, MINB, SEQ, EDGE>(buf, n, batch, st, G);
+  }
+};
+// K (a Narrow), only where the pairs at the matrix's edge are at least MIN elements wide.
+template <class K, int MIN>
+struct WideEdge : K {
+  static bool accepts(void* buf, std::int64_t n) {
+    return n % K::tile_rows() >= MIN && K::accepts(buf, n);
   }
 };
 // K, only where every row (and the buffer) starts on a 256-byte boundary. Every element size of
@@ -172,6 +180,20 @@ using U16Narrow = Narrow<std::uint16_t, 128, 1024, 1, 8>;
 // above.
 using U8NarrowSeq = Narrow<std::uint8_t, 256, 1024, 1, 16, true>;
 using U16NarrowSeq = Narrow<std::uint16_t, 128, 512, 2, 8, true>;
+// Run 24 (NOTES.md, calls 1-2, x memcpy, element edges / guarded edges): the same kernels with
+// the pairs at the matrix's edge through guarded words (narrow_swap_edge) where the edge is wide.
+// The inlined edge path costs the whole pairs 2-6 % (u16 16384² 0.939 / 0.882, u8 16400² 0.769 /
+// 0.751) and saves in proportion to the edge's width: u8 edge (n mod 256) 16 / 27 / 32 0.769 /
+// 0.751, 0.691 / 0.679, 0.742 / 0.744, from 48 on ahead at every width measured (48 / 64 / 96 /
+// 128 / 160 / 192 / 200 / 224: 0.725 / 0.752, 0.706 / 0.754, 0.690 / 0.755, 0.640 / 0.751, 0.631 /
+// 0.747, 0.657 / 0.748, 0.609 / 0.741, 0.596 / 0.746); u16 edge (n mod 128) 16 / 64 behind (0.860
+// / 0.846, 0.864 / 0.825: n = 16448 has rows on 128-byte lines, where the whole pairs run
+// fastest), 27 / 40 / 48 ahead by 2 %, from 72 on ahead at every width measured (72 / 96 / 120:
+// 0.798 / 0.832, 0.816 / 0.838, 0.776 / 0.835).
+using U8NarrowSeqWide =
+    WideEdge<Narrow<std::uint8_t, 256, 1024, 1, 16, true, NarrowEdge::kWords>, 48>;
+using U16NarrowSeqWide =
+    WideEdge<Narrow<std::uint16_t, 128, 512, 2, 8, true, NarrowEdge::kWords>, 72>;
 // f64 where rows are off 256 bytes (odd n among them): the strip kernel with 64 tile rows a group
 // (run 10).
 using F64OddN = Strip<TileConfig<8, 8, 32, 32, 512, 2, kFetch256>, 64, 4, 128, kFetch256>;
@@ -199,11 +221,12 @@ void transpose_inplace_cuda(void* buf, std::size_t elem_size, std::int64_t n, st
   auto* st = static_cast<cudaStream_t>(stream);
   switch (elem_size) {
     case 1:  // the word kernel on 256-byte rows, the narrow kernel elsewhere (run 20)
-      dispatch<On256<Tiled<TileConfig<1, 16, 8, 8, 64>>>, U8NarrowSeq, U8Narrow>(buf, n, batch, st);
+      dispatch<On256<Tiled<TileConfig<1, 16, 8, 8, 64>>>, U8NarrowSeqWide, U8NarrowSeq, U8Narrow>(
+          buf, n, batch, st);
       break;
     case 2:  // the narrow kernel, on 256-byte rows too (run 20)
-      dispatch<U16NarrowSeq, On256<Tiled<TileConfig<2, 16, 8, 8, 64>>>, U16Narrow, U16Rotated,
-               Tiled<TileConfig<2, 16, 8, 8, 64>>, Tiled<TileConfig<2, 4, 32, 32, 256>>,
+      dispatch<U16NarrowSeqWide, U16NarrowSeq, On256<Tiled<TileConfig<2, 16, 8, 8, 64>>>, U16Narrow,
+               U16Rotated, Tiled<TileConfig<2, 16, 8, 8, 64>>, Tiled<TileConfig<2, 4, 32, 32, 256>>,
                Tiled<TileConfig<2, 2, 32, 32, 256>>>(buf, n, batch, st);
       break;
     case 4:
