@@ -527,6 +527,7 @@ const Entry kEntries[] = {
     // -bandNk: column bands of at most N x 1024 input columns, one launch each (TiledBands)
     {4, "tile-64x64w8-band16k", run_kernel<TiledBands<F32Tile, 16384>>},
     {4, "tile-64x64w8-band8k", run_kernel<TiledBands<F32Tile, 8192>>},
+    {4, "tile-64x64w8-band4k", run_kernel<TiledBands<F32Tile, 4096>>},
     {4, "skew-64x64w16-b4", run_kernel<Skewed<SkewConfig<4, 16, 64, 64, 256, 32, 4>>>},
     {4, "skew-64x64w16-b4-cm",
      run_kernel<Skewed<SkewConfig<4, 16, 64, 64, 256, 32, 4>, kSkewOrder>>},
@@ -549,6 +550,7 @@ const Entry kEntries[] = {
     {8, "tile-32x64w8-b3-band16k", run_kernel<TiledBands<F64Tile, 16384>>},
     {8, "tile-32x64w8-b3-band8k", run_kernel<TiledBands<F64Tile, 8192>>},
     {8, "tile-32x64w8-b3-band4k", run_kernel<TiledBands<F64Tile, 4096>>},
+    {8, "tile-32x64w8-b3-band2k", run_kernel<TiledBands<F64Tile, 2048>>},
     {8, "tile-32x64w8-b4", run_kernel<Tiled<TileConfig<8, 8, 32, 64, 256, 4>>>},
     {8, "tile-64x64w16-b2", run_kernel<Tiled<TileConfig<8, 16, 32, 32, 256, 2>>>},
     {8, "skew-64x64w16", run_kernel<Skewed<SkewConfig<8, 16, 64, 64, 256, 32>>>},
@@ -564,8 +566,10 @@ const Entry kEntries[] = {
     // complex128
     {16, "tile-16x16", run_kernel<Tiled<C128Tile>>},
     {16, "peel-16x16", run_kernel<Peeled<C128Tile, Skewed<C128Skew, kSkewOrder>>>},
+    {16, "tile-16x16-band16k", run_kernel<TiledBands<C128Tile, 16384>>},
     {16, "tile-16x16-band8k", run_kernel<TiledBands<C128Tile, 8192>>},
     {16, "tile-16x16-band4k", run_kernel<TiledBands<C128Tile, 4096>>},
+    {16, "tile-16x16-band2k", run_kernel<TiledBands<C128Tile, 2048>>},
     {16, "tile-16x16-t128", run_kernel<Tiled<TileConfig<16, 16, 16, 16, 128>>>},
     {16, "tile-32x16", run_kernel<Tiled<TileConfig<16, 16, 32, 16, 256>>>},
     {16, "skew-32x64-b2", run_kernel<Skewed<SkewConfig<16, 16, 32, 64, 256, 32, 2>>>},
