@@ -178,8 +178,12 @@ using U16Narrow = Narrow<std::uint16_t, 128, 1024, 1, 8>;
 // 0.789 / 0.784 / 0.783 / 0.777 / 0.709 (everywhere, 256-byte rows too). Shared memory a block:
 // u8 130 KiB (sm_80 and newer), u16 65 KiB (sm_70 and newer); older devices take the kernels
 // above.
-using U8NarrowSeq = Narrow<std::uint8_t, 256, 1024, 1, 16, true>;
-using U16NarrowSeq = Narrow<std::uint16_t, 128, 512, 2, 8, true>;
+template <NarrowEdge EDGE>
+using U8NarrowSeqEdge = Narrow<std::uint8_t, 256, 1024, 1, 16, true, EDGE>;
+template <NarrowEdge EDGE>
+using U16NarrowSeqEdge = Narrow<std::uint16_t, 128, 512, 2, 8, true, EDGE>;
+using U8NarrowSeq = U8NarrowSeqEdge<NarrowEdge::kElements>;
+using U16NarrowSeq = U16NarrowSeqEdge<NarrowEdge::kElements>;
 // Run 24 (NOTES.md, calls 1-2, x memcpy, element edges / guarded edges): the same kernels with
 // the pairs at the matrix's edge through guarded words (narrow_swap_edge) where the edge is wide.
 // The inlined edge path costs the whole pairs 2-6 % (u16 16384² 0.939 / 0.882, u8 16400² 0.769 /
@@ -190,10 +194,8 @@ using U16NarrowSeq = Narrow<std::uint16_t, 128, 512, 2, 8, true>;
 // / 0.846, 0.864 / 0.825: n = 16448 has rows on 128-byte lines, where the whole pairs run
 // fastest), 27 / 40 / 48 ahead by 2 %, from 72 on ahead at every width measured (72 / 96 / 120:
 // 0.798 / 0.832, 0.816 / 0.838, 0.776 / 0.835).
-using U8NarrowSeqWide =
-    WideEdge<Narrow<std::uint8_t, 256, 1024, 1, 16, true, NarrowEdge::kWords>, 48>;
-using U16NarrowSeqWide =
-    WideEdge<Narrow<std::uint16_t, 128, 512, 2, 8, true, NarrowEdge::kWords>, 72>;
+using U8NarrowSeqWide = WideEdge<U8NarrowSeqEdge<NarrowEdge::kWords>, 48>;
+using U16NarrowSeqWide = WideEdge<U16NarrowSeqEdge<NarrowEdge::kWords>, 72>;
 // f64 where rows are off 256 bytes (odd n among them): the strip kernel with 64 tile rows a group
 // (run 10).
 using F64OddN = Strip<TileConfig<8, 8, 32, 32, 512, 2, kFetch256>, 64, 4, 128, kFetch256>;
@@ -295,8 +297,7 @@ const Entry kEntries[] = {
     // -wedge: pairs at the matrix's edge through guarded words (narrow_swap_edge) instead of
     // element by element (run 23). Pruned after run 24 call 1: -calledge (the same as a
     // __noinline__ call), 12-20 % behind -wedge on every n (commit 7326483 has it).
-    {1, "narrow256-t1024-g16-seq-wedge",
-     run_kernel<Narrow<std::uint8_t, 256, 1024, 1, 16, true, NarrowEdge::kWords>>},
+    {1, "narrow256-t1024-g16-seq-wedge", run_kernel<U8NarrowSeqEdge<NarrowEdge::kWords>>},
     {2, "tile-64w16-stag", run_kernel<Tiled<TileConfig<2, 16, 8, 8, 64>, kStag>>},
     {2, "tile-64w16-row", run_kernel<Tiled<TileConfig<2, 16, 8, 8, 64>, kRow>>},
     {2, "tile-32w4-row", run_kernel<Tiled<TileConfig<2, 4, 32, 32, 256>, kRow>>},
@@ -306,8 +307,7 @@ const Entry kEntries[] = {
     {2, "narrow128-t1024-g32", run_kernel<Narrow<std::uint16_t, 128, 1024, 1, 32>>},
     {2, "narrow128-t1024-g8", run_kernel<U16Narrow>},
     {2, "narrow128-t512-b2-g8-seq", run_kernel<U16NarrowSeq>},
-    {2, "narrow128-t512-b2-g8-seq-wedge",
-     run_kernel<Narrow<std::uint16_t, 128, 512, 2, 8, true, NarrowEdge::kWords>>},
+    {2, "narrow128-t512-b2-g8-seq-wedge", run_kernel<U16NarrowSeqEdge<NarrowEdge::kWords>>},
     // f32
     {4, "tile-64w16-stag", run_kernel<Tiled<TileConfig<4, 16, 16, 16, 256>, kStag>>},
     {4, "tile-64w16-row", run_kernel<Tiled<TileConfig<4, 16, 16, 16, 256>, kRow>>},
