@@ -1,0 +1,226 @@
+// bench_pitch: the library's out-of-place transpose on rows padded apart, against cudaMemcpy D2D
+// of the same bytes. Answers one question (kernels/NOTES.md, run 25): is the plateau of the
+// aligned square shapes (about 0.96-0.97 x memcpy at 32768^2) the transposed write pattern as
+// such, or the power-of-two distance between the rows it writes? The matrix and its elements are
+// the same for every padding; only the pitches move (input rows cols + pad elements apart,
+// output rows rows + pad apart), so a ratio that moves with the padding is the address pattern.
+//
+//   bench_pitch [--reps N] [--types f32,f64,c128] [--shapes RxC[,RxC...]] [--pads B[,B...]]
+// --pads: bytes added to every row of both matrices (default 0,256,512,1024,4096; each a
+// multiple of 256, so the rows stay on the tiled kernels' alignment). Median of N timed runs
+// (default 20) after 3 warm-ups; GB/s = 2 x matrix bytes / time. memcpy: cudaMemcpyAsync of the
+// dense matrix's bytes; memcpy2D: cudaMemcpy2DAsync of the padded input's rows (the same layout
+// as the transpose's input, not transposed). Every transposed element is checked on the device
+// against the input it must hold, and the padding of the output must still hold its poison.
+// Exit status: 0 all right, 1 a wrong element, 2 bad options, 10 a CUDA failure.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <exception>
+#include <string>
+#include <vector>
+
+#include "bench/arg_list.h"
+#include "bench/device_pattern.cuh"
+#include "bench/stats.h"
+#include "bench/timing.cuh"
+#include "kernels/cuda/check.h"
+#include "kernels/transpose.h"
+
+namespace {
+
+using namespace xpose::bench;
+using xpose::kernels::TransposeShape;
+
+constexpr unsigned char kPoison = 0x5a;
+
+/// Element (r, c) of the rows x cols input, rows `pitch` bytes apart, holds pattern index
+/// r * cols + c (the dense index, whatever the padding).
+template <int S>
+__global__ void fill_pitched(unsigned char* buf, std::int64_t rows, std::int64_t cols,
+                             std::int64_t pitch, std::uint64_t seed) {
+  const std::uint64_t count = static_cast<std::uint64_t>(rows) * cols;
+  for (std::uint64_t i = blockIdx.x * std::uint64_t(blockDim.x) + threadIdx.x; i < count;
+       i += std::uint64_t(gridDim.x) * blockDim.x) {
+    const std::uint64_t r = i / cols, c = i % cols;
+    pattern_element<S>(seed, i, buf + r * pitch + c * S);
+  }
+}
+
+/// Every byte of the cols x rows output, rows `pitch` bytes apart: element (c, r) must hold input
+/// element (r, c), and the padding after each row must still hold kPoison.
+template <int S>
+__global__ void verify_pitched(const unsigned char* out, std::int64_t rows, std::int64_t cols,
+                               std::int64_t pitch, std::uint64_t seed, unsigned long long* bad) {
+  const std::int64_t row_bytes = rows * S;
+  const std::uint64_t count = static_cast<std::uint64_t>(cols) * pitch;
+  unsigned long long local = 0;
+  for (std::uint64_t i = blockIdx.x * std::uint64_t(blockDim.x) + threadIdx.x; i < count;
+       i += std::uint64_t(gridDim.x) * blockDim.x) {
+    const std::int64_t c = static_cast<std::int64_t>(i / pitch);
+    const std::int64_t b = static_cast<std::int64_t>(i % pitch);
+    unsigned char want = kPoison;
+    if (b < row_bytes) {
+      const std::int64_t r = b / S;
+      unsigned char e[S];
+      pattern_element<S>(seed, static_cast<std::uint64_t>(r) * cols + c, e);
+      want = e[b % S];
+    }
+    local += out[i] != want;
+  }
+  if (local) atomicAdd(bad, local);
+}
+
+struct Shape {
+  std::int64_t rows, cols;
+};
+
+double gbps(std::int64_t bytes, double ms) { return 2.0 * double(bytes) / (ms * 1e-3) / 1e9; }
+
+template <int S>
+int run_type(const char* type, const std::vector<Shape>& shapes,
+             const std::vector<std::int64_t>& pads, int reps, cudaStream_t st, int sms,
+             unsigned long long* bad) {
+  int failures = 0;
+  for (const Shape& sh : shapes) {
+    const std::int64_t dense = sh.rows * sh.cols * S;
+    std::int64_t max_pad = 0;
+    for (std::int64_t p : pads) max_pad = std::max(max_pad, p);
+    const std::int64_t cap = std::max(sh.rows * (sh.cols * S + max_pad),
+                                      sh.cols * (sh.rows * S + max_pad));
+    unsigned char *a = nullptr, *b = nullptr;
+    XPOSE_CHECK_CUDA(cudaMalloc(&a, cap));
+    XPOSE_CHECK_CUDA(cudaMalloc(&b, cap));
+    const Spread mc = median_spread(time_each_run(st, 3, reps, [&] {
+      XPOSE_CHECK_CUDA(cudaMemcpyAsync(b, a, dense, cudaMemcpyDeviceToDevice, st));
+    }));
+    const double mc_gbps = gbps(dense, mc.median);
+    std::printf("%-5s %6lldx%-6lld %6s %9s %9s | %8.1f  memcpy (iqr %.2f %%)\n", type,
+                static_cast<long long>(sh.rows), static_cast<long long>(sh.cols), "-", "-", "-",
+                mc_gbps, mc.iqr_pct);
+    for (const std::int64_t pad : pads) {
+      const std::int64_t in_pitch = sh.cols * S + pad, out_pitch = sh.rows * S + pad;
+      const std::uint64_t seed = 0x1234 + static_cast<std::uint64_t>(pad) * 7 + S;
+      fill_pitched<S><<<sms * 8, 256, 0, st>>>(a, sh.rows, sh.cols, in_pitch, seed);
+      XPOSE_CHECK_CUDA(cudaGetLastError());
+      TransposeShape ts;
+      ts.rows = sh.rows;
+      ts.cols = sh.cols;
+      ts.in_pitch = in_pitch / S;
+      ts.out_pitch = out_pitch / S;
+      ts = ts.resolved();
+      const Spread m2 = median_spread(time_each_run(st, 3, reps, [&] {
+        XPOSE_CHECK_CUDA(cudaMemcpy2DAsync(b, in_pitch, a, in_pitch, sh.cols * S, sh.rows,
+                                           cudaMemcpyDeviceToDevice, st));
+      }));
+      XPOSE_CHECK_CUDA(cudaMemsetAsync(b, kPoison, cap, st));
+      const Spread tx = median_spread(time_each_run(st, 3, reps, [&] {
+        xpose::kernels::transpose_cuda(a, b, S, ts, st);
+      }));
+      XPOSE_CHECK_CUDA(cudaMemsetAsync(bad, 0, sizeof(*bad), st));
+      verify_pitched<S><<<sms * 8, 256, 0, st>>>(b, sh.rows, sh.cols, out_pitch, seed, bad);
+      XPOSE_CHECK_CUDA(cudaGetLastError());
+      unsigned long long nbad = 0;
+      XPOSE_CHECK_CUDA(cudaMemcpyAsync(&nbad, bad, sizeof(nbad), cudaMemcpyDeviceToHost, st));
+      XPOSE_CHECK_CUDA(cudaStreamSynchronize(st));
+      failures += nbad != 0;
+      const double t_gbps = gbps(dense, tx.median), m2_gbps = gbps(dense, m2.median);
+      std::printf("%-5s %6lldx%-6lld %6lld %9lld %9lld | %8.1f %8.1f %7.4f %7.4f %6.2f  %s\n",
+                  type, static_cast<long long>(sh.rows), static_cast<long long>(sh.cols),
+                  static_cast<long long>(pad), static_cast<long long>(in_pitch),
+                  static_cast<long long>(out_pitch), t_gbps, m2_gbps, t_gbps / mc_gbps,
+                  m2_gbps / mc_gbps, tx.iqr_pct, nbad == 0 ? "ok" : "FAILED");
+    }
+    XPOSE_CHECK_CUDA(cudaFree(a));
+    XPOSE_CHECK_CUDA(cudaFree(b));
+  }
+  return failures;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int reps = 20;
+  std::vector<std::string> types = {"f32", "f64", "c128"};
+  std::vector<Shape> shapes = {{16384, 16384}, {32768, 32768}};
+  std::vector<std::int64_t> pads = {0, 256, 512, 1024, 4096};
+  const char* usage =
+      "usage: bench_pitch [--reps N] [--types f32,f64,c128] [--shapes RxC[,RxC...]] "
+      "[--pads B[,B...]]\n";
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--reps" && i + 1 < argc) {
+      long long r = 0;
+      if (!parse_whole(argv[++i], 1, 100000, r)) {
+        std::fprintf(stderr, "--reps: '%s' is not a count (1 to 100000)\n", argv[i]);
+        return 2;
+      }
+      reps = static_cast<int>(r);
+    } else if (a == "--types" && i + 1 < argc) {
+      types = split_list(argv[++i]);
+      for (const std::string& t : types)
+        if (t != "f32" && t != "f64" && t != "c128") {
+          std::fprintf(stderr, "--types: '%s' is not one of f32, f64, c128\n", t.c_str());
+          return 2;
+        }
+    } else if (a == "--shapes" && i + 1 < argc) {
+      shapes.clear();
+      for (const std::string& item : split_list(argv[++i])) {
+        const std::size_t x = item.find('x');
+        long long r = 0, c = 0;
+        if (x == std::string::npos || !parse_whole(item.substr(0, x), 1, 1LL << 20, r) ||
+            !parse_whole(item.substr(x + 1), 1, 1LL << 20, c) || r * c > (1LL << 30)) {
+          std::fprintf(stderr, "--shapes: '%s' is not RxC with R*C <= 32768^2\n", item.c_str());
+          return 2;
+        }
+        shapes.push_back({r, c});
+      }
+    } else if (a == "--pads" && i + 1 < argc) {
+      pads.clear();
+      for (const std::string& item : split_list(argv[++i])) {
+        long long p = 0;
+        if (!parse_whole(item, 0, 1 << 20, p) || p % 256 != 0) {
+          std::fprintf(stderr, "--pads: '%s' is not a byte count that is a multiple of 256\n",
+                       item.c_str());
+          return 2;
+        }
+        pads.push_back(p);
+      }
+    } else {
+      std::fputs(usage, a == "--help" || a == "-h" ? stdout : stderr);
+      return a == "--help" || a == "-h" ? 0 : 2;
+    }
+  }
+  if (shapes.empty() || pads.empty() || types.empty()) {
+    std::fputs(usage, stderr);
+    return 2;
+  }
+  try {
+    int sms = 0;
+    XPOSE_CHECK_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+    cudaDeviceProp prop{};
+    XPOSE_CHECK_CUDA(cudaGetDeviceProperties(&prop, 0));
+    std::printf("# device: %s, %d SMs; 3 warm-up + %d timed runs, median; GB/s = 2 x matrix "
+                "bytes / time; ratios to memcpy of the dense matrix\n",
+                prop.name, sms, reps);
+    std::printf("%-5s %13s %6s %9s %9s | %8s %8s %7s %7s %6s  %s\n", "type", "shape", "pad B",
+                "in pitch", "out pitch", "xpose", "mcpy2D", "x mcpy", "2D/mcpy", "iqr%", "check");
+    cudaStream_t st;
+    XPOSE_CHECK_CUDA(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking));
+    unsigned long long* bad = nullptr;
+    XPOSE_CHECK_CUDA(cudaMalloc(&bad, sizeof(*bad)));
+    int failures = 0;
+    for (const std::string& t : types) {
+      if (t == "f32") failures += run_type<4>("f32", shapes, pads, reps, st, sms, bad);
+      if (t == "f64") failures += run_type<8>("f64", shapes, pads, reps, st, sms, bad);
+      if (t == "c128") failures += run_type<16>("c128", shapes, pads, reps, st, sms, bad);
+    }
+    XPOSE_CHECK_CUDA(cudaFree(bad));
+    return failures == 0 ? 0 : 1;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "bench_pitch: %s\n", e.what());
+    return 10;
+  }
+}
