@@ -12,5 +12,5 @@ for run in 1 2; do
   echo "pitch run $run rc=$? (${SECONDS}s)" | tee -a $O/logs/summary.txt
 done
 paste -d' ' <(awk '$3!="-" && $1!="type" && $1!~/^#/{print $1,$2,$3,$9,$10}' $O/logs/pitch1.log) \
-            <(awk '$3!="-" && $1!="type" && $1!~/^#/{print $9,$13}' $O/logs/pitch2.log) |
+            <(awk '$3!="-" && $1!="type" && $1!~/^#/{print $9,$12}' $O/logs/pitch2.log) |
   awk 'BEGIN{print "type shape pad x_mcpy(run1) 2D/mcpy x_mcpy(run2) check"} {print}'
