@@ -6,9 +6,14 @@
 // output rows rows + pad apart), so a ratio that moves with the padding is the address pattern.
 //
 //   bench_pitch [--reps N] [--types f32,f64,c128] [--shapes RxC[,RxC...]] [--pads B[,B...]]
+//               [--shifts K[,K...]] [--back-to-back]
 // --pads: bytes added to every row of both matrices (default 0,256,512,1024,4096; each a
-// multiple of 256, so the rows stay on the tiled kernels' alignment). Median of N timed runs
-// (default 20) after 3 warm-ups; GB/s = 2 x matrix bytes / time. memcpy: cudaMemcpyAsync of the
+// multiple of 256, so the rows stay on the tiled kernels' alignment). --shifts: where the output
+// starts, in KiB past the start of its allocation (default 0; the input always starts at its
+// allocation's start): the same matrix at other relative places of input and output, each with
+// its own memcpy between the same two places. Median of N timed runs (default 20) after 3
+// warm-ups, each run waited for alone, or with --back-to-back all runs queued between their
+// events and waited for once (as bench_kernels does); GB/s = 2 x matrix bytes / time. memcpy: cudaMemcpyAsync of the
 // dense matrix's bytes; memcpy2D: cudaMemcpy2DAsync of the padded input's rows (the same layout
 // as the transpose's input, not transposed). Every transposed element is checked on the device
 // against the input it must hold, and the padding of the output must still hold its poison.
@@ -79,62 +84,98 @@ struct Shape {
 
 double gbps(std::int64_t bytes, double ms) { return 2.0 * double(bytes) / (ms * 1e-3) / 1e9; }
 
+/// Median of `reps` timed calls of fn after 3 warm-ups: each waited for alone, or (back_to_back)
+/// all queued between their own events and waited for once.
+template <class F>
+Spread timed(cudaStream_t st, int reps, bool back_to_back, F&& fn) {
+  if (!back_to_back) return median_spread(time_each_run(st, 3, reps, fn));
+  for (int i = 0; i < 3; ++i) fn();
+  std::vector<cudaEvent_t> ev(2 * reps);
+  for (auto& e : ev) XPOSE_CHECK_CUDA(cudaEventCreate(&e));
+  for (int i = 0; i < reps; ++i) {
+    XPOSE_CHECK_CUDA(cudaEventRecord(ev[2 * i], st));
+    fn();
+    XPOSE_CHECK_CUDA(cudaEventRecord(ev[2 * i + 1], st));
+  }
+  XPOSE_CHECK_CUDA(cudaStreamSynchronize(st));
+  std::vector<double> t(reps);
+  for (int i = 0; i < reps; ++i) {
+    float ms = 0;
+    XPOSE_CHECK_CUDA(cudaEventElapsedTime(&ms, ev[2 * i], ev[2 * i + 1]));
+    t[i] = ms;
+  }
+  for (auto& e : ev) XPOSE_CHECK_CUDA(cudaEventDestroy(e));
+  return median_spread(std::move(t));
+}
+
+struct Options {
+  int reps = 20;
+  bool back_to_back = false;
+  std::vector<Shape> shapes = {{16384, 16384}, {32768, 32768}};
+  std::vector<std::int64_t> pads = {0, 256, 512, 1024, 4096};
+  std::vector<std::int64_t> shifts_kib = {0};
+};
+
 template <int S>
-int run_type(const char* type, const std::vector<Shape>& shapes,
-             const std::vector<std::int64_t>& pads, int reps, cudaStream_t st, int sms,
+int run_type(const char* type, const Options& opt, cudaStream_t st, int sms,
              unsigned long long* bad) {
   int failures = 0;
-  for (const Shape& sh : shapes) {
+  std::int64_t max_pad = 0, max_shift = 0;
+  for (std::int64_t p : opt.pads) max_pad = std::max(max_pad, p);
+  for (std::int64_t k : opt.shifts_kib) max_shift = std::max(max_shift, k << 10);
+  for (const Shape& sh : opt.shapes) {
     const std::int64_t dense = sh.rows * sh.cols * S;
-    std::int64_t max_pad = 0;
-    for (std::int64_t p : pads) max_pad = std::max(max_pad, p);
     const std::int64_t cap = std::max(sh.rows * (sh.cols * S + max_pad),
                                       sh.cols * (sh.rows * S + max_pad));
-    unsigned char *a = nullptr, *b = nullptr;
+    unsigned char *a = nullptr, *pool = nullptr;
     XPOSE_CHECK_CUDA(cudaMalloc(&a, cap));
-    XPOSE_CHECK_CUDA(cudaMalloc(&b, cap));
-    const Spread mc = median_spread(time_each_run(st, 3, reps, [&] {
-      XPOSE_CHECK_CUDA(cudaMemcpyAsync(b, a, dense, cudaMemcpyDeviceToDevice, st));
-    }));
-    const double mc_gbps = gbps(dense, mc.median);
-    std::printf("%-5s %6lldx%-6lld %6s %9s %9s | %8.1f  memcpy (iqr %.2f %%)\n", type,
-                static_cast<long long>(sh.rows), static_cast<long long>(sh.cols), "-", "-", "-",
-                mc_gbps, mc.iqr_pct);
-    for (const std::int64_t pad : pads) {
-      const std::int64_t in_pitch = sh.cols * S + pad, out_pitch = sh.rows * S + pad;
-      const std::uint64_t seed = 0x1234 + static_cast<std::uint64_t>(pad) * 7 + S;
-      fill_pitched<S><<<sms * 8, 256, 0, st>>>(a, sh.rows, sh.cols, in_pitch, seed);
-      XPOSE_CHECK_CUDA(cudaGetLastError());
-      TransposeShape ts;
-      ts.rows = sh.rows;
-      ts.cols = sh.cols;
-      ts.in_pitch = in_pitch / S;
-      ts.out_pitch = out_pitch / S;
-      ts = ts.resolved();
-      const Spread m2 = median_spread(time_each_run(st, 3, reps, [&] {
-        XPOSE_CHECK_CUDA(cudaMemcpy2DAsync(b, in_pitch, a, in_pitch, sh.cols * S, sh.rows,
-                                           cudaMemcpyDeviceToDevice, st));
-      }));
-      XPOSE_CHECK_CUDA(cudaMemsetAsync(b, kPoison, cap, st));
-      const Spread tx = median_spread(time_each_run(st, 3, reps, [&] {
-        xpose::kernels::transpose_cuda(a, b, S, ts, st);
-      }));
-      XPOSE_CHECK_CUDA(cudaMemsetAsync(bad, 0, sizeof(*bad), st));
-      verify_pitched<S><<<sms * 8, 256, 0, st>>>(b, sh.rows, sh.cols, out_pitch, seed, bad);
-      XPOSE_CHECK_CUDA(cudaGetLastError());
-      unsigned long long nbad = 0;
-      XPOSE_CHECK_CUDA(cudaMemcpyAsync(&nbad, bad, sizeof(nbad), cudaMemcpyDeviceToHost, st));
-      XPOSE_CHECK_CUDA(cudaStreamSynchronize(st));
-      failures += nbad != 0;
-      const double t_gbps = gbps(dense, tx.median), m2_gbps = gbps(dense, m2.median);
-      std::printf("%-5s %6lldx%-6lld %6lld %9lld %9lld | %8.1f %8.1f %7.4f %7.4f %6.2f  %s\n",
-                  type, static_cast<long long>(sh.rows), static_cast<long long>(sh.cols),
-                  static_cast<long long>(pad), static_cast<long long>(in_pitch),
-                  static_cast<long long>(out_pitch), t_gbps, m2_gbps, t_gbps / mc_gbps,
-                  m2_gbps / mc_gbps, tx.iqr_pct, nbad == 0 ? "ok" : "FAILED");
+    XPOSE_CHECK_CUDA(cudaMalloc(&pool, cap + max_shift));
+    for (const std::int64_t shift_kib : opt.shifts_kib) {
+      unsigned char* b = pool + (shift_kib << 10);
+      const Spread mc = timed(st, opt.reps, opt.back_to_back, [&] {
+        XPOSE_CHECK_CUDA(cudaMemcpyAsync(b, a, dense, cudaMemcpyDeviceToDevice, st));
+      });
+      const double mc_gbps = gbps(dense, mc.median);
+      std::printf("%-5s %6lldx%-6lld %7lld %6s %9s %9s | %8.1f  memcpy (iqr %.2f %%)\n", type,
+                  static_cast<long long>(sh.rows), static_cast<long long>(sh.cols),
+                  static_cast<long long>(shift_kib), "-", "-", "-", mc_gbps, mc.iqr_pct);
+      for (const std::int64_t pad : opt.pads) {
+        const std::int64_t in_pitch = sh.cols * S + pad, out_pitch = sh.rows * S + pad;
+        const std::uint64_t seed = 0x1234 + static_cast<std::uint64_t>(pad) * 7 + S;
+        fill_pitched<S><<<sms * 8, 256, 0, st>>>(a, sh.rows, sh.cols, in_pitch, seed);
+        XPOSE_CHECK_CUDA(cudaGetLastError());
+        TransposeShape ts;
+        ts.rows = sh.rows;
+        ts.cols = sh.cols;
+        ts.in_pitch = in_pitch / S;
+        ts.out_pitch = out_pitch / S;
+        ts = ts.resolved();
+        const Spread m2 = timed(st, opt.reps, opt.back_to_back, [&] {
+          XPOSE_CHECK_CUDA(cudaMemcpy2DAsync(b, in_pitch, a, in_pitch, sh.cols * S, sh.rows,
+                                             cudaMemcpyDeviceToDevice, st));
+        });
+        XPOSE_CHECK_CUDA(cudaMemsetAsync(b, kPoison, cap, st));
+        const Spread tx = timed(st, opt.reps, opt.back_to_back, [&] {
+          xpose::kernels::transpose_cuda(a, b, S, ts, st);
+        });
+        XPOSE_CHECK_CUDA(cudaMemsetAsync(bad, 0, sizeof(*bad), st));
+        verify_pitched<S><<<sms * 8, 256, 0, st>>>(b, sh.rows, sh.cols, out_pitch, seed, bad);
+        XPOSE_CHECK_CUDA(cudaGetLastError());
+        unsigned long long nbad = 0;
+        XPOSE_CHECK_CUDA(cudaMemcpyAsync(&nbad, bad, sizeof(nbad), cudaMemcpyDeviceToHost, st));
+        XPOSE_CHECK_CUDA(cudaStreamSynchronize(st));
+        failures += nbad != 0;
+        const double t_gbps = gbps(dense, tx.median), m2_gbps = gbps(dense, m2.median);
+        std::printf(
+            "%-5s %6lldx%-6lld %7lld %6lld %9lld %9lld | %8.1f %8.1f %7.4f %7.4f %6.2f  %s\n",
+            type, static_cast<long long>(sh.rows), static_cast<long long>(sh.cols),
+            static_cast<long long>(shift_kib), static_cast<long long>(pad),
+            static_cast<long long>(in_pitch), static_cast<long long>(out_pitch), t_gbps, m2_gbps,
+            t_gbps / mc_gbps, m2_gbps / mc_gbps, tx.iqr_pct, nbad == 0 ? "ok" : "FAILED");
+      }
     }
     XPOSE_CHECK_CUDA(cudaFree(a));
-    XPOSE_CHECK_CUDA(cudaFree(b));
+    XPOSE_CHECK_CUDA(cudaFree(pool));
   }
   return failures;
 }
@@ -142,13 +183,11 @@ int run_type(const char* type, const std::vector<Shape>& shapes,
 }  // namespace
 
 int main(int argc, char** argv) {
-  int reps = 20;
+  Options opt;
   std::vector<std::string> types = {"f32", "f64", "c128"};
-  std::vector<Shape> shapes = {{16384, 16384}, {32768, 32768}};
-  std::vector<std::int64_t> pads = {0, 256, 512, 1024, 4096};
   const char* usage =
       "usage: bench_pitch [--reps N] [--types f32,f64,c128] [--shapes RxC[,RxC...]] "
-      "[--pads B[,B...]]\n";
+      "[--pads B[,B...]] [--shifts KIB[,KIB...]] [--back-to-back]\n";
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--reps" && i + 1 < argc) {
@@ -157,7 +196,7 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "--reps: '%s' is not a count (1 to 100000)\n", argv[i]);
         return 2;
       }
-      reps = static_cast<int>(r);
+      opt.reps = static_cast<int>(r);
     } else if (a == "--types" && i + 1 < argc) {
       types = split_list(argv[++i]);
       for (const std::string& t : types)
@@ -166,7 +205,7 @@ int main(int argc, char** argv) {
           return 2;
         }
     } else if (a == "--shapes" && i + 1 < argc) {
-      shapes.clear();
+      opt.shapes.clear();
       for (const std::string& item : split_list(argv[++i])) {
         const std::size_t x = item.find('x');
         long long r = 0, c = 0;
@@ -175,10 +214,10 @@ int main(int argc, char** argv) {
           std::fprintf(stderr, "--shapes: '%s' is not RxC with R*C <= 32768^2\n", item.c_str());
           return 2;
         }
-        shapes.push_back({r, c});
+        opt.shapes.push_back({r, c});
       }
     } else if (a == "--pads" && i + 1 < argc) {
-      pads.clear();
+      opt.pads.clear();
       for (const std::string& item : split_list(argv[++i])) {
         long long p = 0;
         if (!parse_whole(item, 0, 1 << 20, p) || p % 256 != 0) {
@@ -186,14 +225,27 @@ int main(int argc, char** argv) {
                        item.c_str());
           return 2;
         }
-        pads.push_back(p);
+        opt.pads.push_back(p);
       }
+    } else if (a == "--shifts" && i + 1 < argc) {
+      opt.shifts_kib.clear();
+      for (const std::string& item : split_list(argv[++i])) {
+        long long k = 0;
+        if (!parse_whole(item, 0, 1 << 22, k)) {
+          std::fprintf(stderr, "--shifts: '%s' is not a KiB count (0 to 4194304)\n",
+                       item.c_str());
+          return 2;
+        }
+        opt.shifts_kib.push_back(k);
+      }
+    } else if (a == "--back-to-back") {
+      opt.back_to_back = true;
     } else {
       std::fputs(usage, a == "--help" || a == "-h" ? stdout : stderr);
       return a == "--help" || a == "-h" ? 0 : 2;
     }
   }
-  if (shapes.empty() || pads.empty() || types.empty()) {
+  if (opt.shapes.empty() || opt.pads.empty() || opt.shifts_kib.empty() || types.empty()) {
     std::fputs(usage, stderr);
     return 2;
   }
@@ -203,9 +255,11 @@ int main(int argc, char** argv) {
     cudaDeviceProp prop{};
     XPOSE_CHECK_CUDA(cudaGetDeviceProperties(&prop, 0));
     std::printf("# device: %s, %d SMs; 3 warm-up + %d timed runs, median; GB/s = 2 x matrix "
-                "bytes / time; ratios to memcpy of the dense matrix\n",
-                prop.name, sms, reps);
-    std::printf("%-5s %13s %6s %9s %9s | %8s %8s %7s %7s %6s  %s\n", "type", "shape", "pad B",
+                "bytes / time; ratios to memcpy of the dense matrix; %s\n",
+                prop.name, sms, opt.reps,
+                opt.back_to_back ? "runs queued back to back" : "each run waited for alone");
+    std::printf("%-5s %13s %7s %6s %9s %9s | %8s %8s %7s %7s %6s  %s\n", "type", "shape",
+                "out KiB", "pad B",
                 "in pitch", "out pitch", "xpose", "mcpy2D", "x mcpy", "2D/mcpy", "iqr%", "check");
     cudaStream_t st;
     XPOSE_CHECK_CUDA(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking));
@@ -213,9 +267,9 @@ int main(int argc, char** argv) {
     XPOSE_CHECK_CUDA(cudaMalloc(&bad, sizeof(*bad)));
     int failures = 0;
     for (const std::string& t : types) {
-      if (t == "f32") failures += run_type<4>("f32", shapes, pads, reps, st, sms, bad);
-      if (t == "f64") failures += run_type<8>("f64", shapes, pads, reps, st, sms, bad);
-      if (t == "c128") failures += run_type<16>("c128", shapes, pads, reps, st, sms, bad);
+      if (t == "f32") failures += run_type<4>("f32", opt, st, sms, bad);
+      if (t == "f64") failures += run_type<8>("f64", opt, st, sms, bad);
+      if (t == "c128") failures += run_type<16>("c128", opt, st, sms, bad);
     }
     XPOSE_CHECK_CUDA(cudaFree(bad));
     return failures == 0 ? 0 : 1;
