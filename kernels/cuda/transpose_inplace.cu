@@ -87,11 +87,13 @@ struct Narrow {
     cuda_tile::launch_inplace_narrow<T, TS, NT, MINB, SEQ, EDGE>(buf, n, batch, st, G);
   }
 };
-// K (a Narrow), only where the pairs at the matrix's edge are at least MIN elements wide.
-template <class K, int MIN>
+// K (a Narrow), only where the pairs at the matrix's edge are at least MIN elements wide and,
+// with OFF_LINES, where the rows are not all on 128-byte lines (n x ELEM a multiple of 128).
+template <class K, int MIN, bool OFF_LINES = false, int ELEM = 1>
 struct WideEdge : K {
   static bool accepts(void* buf, std::int64_t n) {
-    return n % K::tile_rows() >= MIN && K::accepts(buf, n);
+    return n % K::tile_rows() >= MIN && !(OFF_LINES && (n * ELEM) % 128 == 0) &&
+           K::accepts(buf, n);
   }
 };
 // K, only where every row (and the buffer) starts on a 256-byte boundary. Every element size of
@@ -193,9 +195,12 @@ using U16NarrowSeq = U16NarrowSeqEdge<NarrowEdge::kElements>;
 // 0.747, 0.657 / 0.748, 0.609 / 0.741, 0.596 / 0.746); u16 edge (n mod 128) 16 / 64 behind (0.860
 // / 0.846, 0.864 / 0.825: n = 16448 has rows on 128-byte lines, where the whole pairs run
 // fastest), 27 / 40 / 48 ahead by 2 %, from 72 on ahead at every width measured (72 / 96 / 120:
-// 0.798 / 0.832, 0.816 / 0.838, 0.776 / 0.835).
+// 0.798 / 0.832, 0.816 / 0.838, 0.776 / 0.835). Run 25 (call 3, held-out n, default / guarded):
+// u16 edge 20 / 24 +0.6 %, 28 +1.2 %, 32 -1.8 % (n = 16416) and +0.3 % (24608), 36 / 40 / 44 /
+// 56 +2.1-3.3 %, 64 -4.5 to -5.3 % (n = 16448, 24640: rows on 128-byte lines); so u16 takes the
+// guarded edge from 36 on, except where every row is on a 128-byte line.
 using U8NarrowSeqWide = WideEdge<U8NarrowSeqEdge<NarrowEdge::kWords>, 48>;
-using U16NarrowSeqWide = WideEdge<U16NarrowSeqEdge<NarrowEdge::kWords>, 72>;
+using U16NarrowSeqWide = WideEdge<U16NarrowSeqEdge<NarrowEdge::kWords>, 36, true, 2>;
 // f64 where rows are off 256 bytes (odd n among them): the strip kernel with 64 tile rows a group
 // (run 10).
 using F64OddN = Strip<TileConfig<8, 8, 32, 32, 512, 2, kFetch256>, 64, 4, 128, kFetch256>;

@@ -407,10 +407,12 @@ TEST_F(CudaKernels, NarrowDefaults) {
     check_transpose(e, TransposeShape::dense(1024, 1040));
     check_transpose(e, TransposeShape::dense(1040, 1024, 2));
     check_transpose(e, TransposeShape::dense(1296, 528), 16, 32);
-    // In place; 1000, 583 and 1100 have edge pairs wide enough for the guarded-word path (u8 n
-    // mod 256 >= 48, u16 n mod 128 >= 72), 1071 and 1047 just under it; batched, the buffer
-    // shifted by 3 elements and by 4 bytes.
-    for (std::int64_t n : {1040, 1031, 768, 1000, 1071, 1047, 583}) check_inplace(e, n, 1, 0);
+    // In place; the guarded-word path for the edge pairs takes u8 where n mod 256 >= 48 (1000,
+    // 583, 1100, 1088; 1071, 1059 and 1047 under it) and u16 where n mod 128 >= 36 with rows off
+    // 128-byte lines (1000, 583, 1100, 1071, 1060; 1059 and 1047 under it, 1088 on lines);
+    // batched, the buffer shifted by 3 elements and by 4 bytes.
+    for (std::int64_t n : {1040, 1031, 768, 1000, 1071, 1047, 583, 1059, 1060, 1088})
+      check_inplace(e, n, 1, 0);
     check_inplace(e, 1040, 2, 3);
     check_inplace(e, 1100, 2, 4 / e);
   }
