@@ -266,12 +266,7 @@ int main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--reps" && i + 1 < argc) {
-      long long r = 0;
-      if (!parse_whole(argv[++i], 1, 100000, r)) {
-        std::fprintf(stderr, "--reps: '%s' is not a count (1 to 100000)\n", argv[i]);
-        return 2;
-      }
-      reps = static_cast<int>(r);
+      if (!read_reps(argv[++i], reps)) return 2;
     } else if (a == "--n" && i + 1 < argc) {
       sides.clear();
       for (const std::string& item : split_list(argv[++i])) {

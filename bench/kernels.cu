@@ -32,6 +32,7 @@
 #include "bench/arg_list.h"
 #include "bench/stats.h"
 #include "bench/device_pattern.cuh"
+#include "bench/timing.cuh"
 #include "kernels/cuda/check.h"
 #include "kernels/cuda/inplace.cuh"
 #include "kernels/cuda/skew.cuh"
@@ -457,18 +458,8 @@ class Bench {
  public:
   Bench(const Options& opt, cudaStream_t st) : opt_(opt), stream_(st) {
     XPOSE_CHECK_CUDA(cudaMalloc(&bad_, 2 * sizeof(unsigned long long)));
-    start_.resize(opt.reps);
-    stop_.resize(opt.reps);
-    for (int i = 0; i < opt.reps; ++i) {
-      XPOSE_CHECK_CUDA(cudaEventCreate(&start_[i]));
-      XPOSE_CHECK_CUDA(cudaEventCreate(&stop_[i]));
-    }
   }
-  ~Bench() {
-    cudaFree(bad_);
-    for (auto e : start_) cudaEventDestroy(e);
-    for (auto e : stop_) cudaEventDestroy(e);
-  }
+  ~Bench() { cudaFree(bad_); }
 
   template <int S>
   void fill(void* buf, std::int64_t count, std::uint64_t seed) {
@@ -492,23 +483,11 @@ class Bench {
     return got[0];
   }
 
-  // Median and spread (max - min over the middle half, in %) of `reps` timed calls of fn.
+  // Median and spread (max - min over the middle half, in %) of `reps` timed calls of fn, queued
+  // back to back.
   template <class F>
   std::pair<double, double> time(F&& fn) {
-    for (int i = 0; i < opt_.warmup; ++i) fn();
-    for (int i = 0; i < opt_.reps; ++i) {
-      XPOSE_CHECK_CUDA(cudaEventRecord(start_[i], stream_));
-      fn();
-      XPOSE_CHECK_CUDA(cudaEventRecord(stop_[i], stream_));
-    }
-    XPOSE_CHECK_CUDA(cudaStreamSynchronize(stream_));
-    std::vector<double> t(opt_.reps);
-    for (int i = 0; i < opt_.reps; ++i) {
-      float ms = 0;
-      XPOSE_CHECK_CUDA(cudaEventElapsedTime(&ms, start_[i], stop_[i]));
-      t[i] = ms;
-    }
-    const Spread s = median_spread(std::move(t));
+    const Spread s = median_spread(time_back_to_back(stream_, opt_.warmup, opt_.reps, fn));
     return {s.median, s.iqr_pct};
   }
 
@@ -600,7 +579,6 @@ class Bench {
   Options opt_;
   cudaStream_t stream_;
   unsigned long long* bad_ = nullptr;
-  std::vector<cudaEvent_t> start_, stop_;
   int failures_ = 0;
 };
 
@@ -866,9 +844,7 @@ int main(int argc, char** argv) {
     } else if (a == "--shapes") {
       for (const std::string& item : split_list(next())) {
         long long r = 0, c = 0;
-        char tail = 0;
-        if (std::sscanf(item.c_str(), "%lldx%lld%c", &r, &c, &tail) != 2 || r < 1 || c < 1 ||
-            r * c > 32768LL * 32768LL) {
+        if (!parse_shape(item, 32768LL * 32768LL, r, c)) {
           std::fprintf(stderr, "--shapes: '%s' is not RxC with 1 <= R*C <= 32768^2\n",
                        item.c_str());
           return 2;

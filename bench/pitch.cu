@@ -54,26 +54,29 @@ __global__ void fill_pitched(unsigned char* buf, std::int64_t rows, std::int64_t
   }
 }
 
-/// Every byte of the cols x rows output, rows `pitch` bytes apart: element (c, r) must hold input
-/// element (r, c), and the padding after each row must still hold kPoison.
+/// The cols x rows output, rows `pitch` bytes apart: element (c, r) must hold input element (r, c),
+/// and every padding byte after a row must still hold kPoison. Counts the wrong elements and bytes.
 template <int S>
 __global__ void verify_pitched(const unsigned char* out, std::int64_t rows, std::int64_t cols,
                                std::int64_t pitch, std::uint64_t seed, unsigned long long* bad) {
-  const std::int64_t row_bytes = rows * S;
-  const std::uint64_t count = static_cast<std::uint64_t>(cols) * pitch;
+  const std::int64_t row_bytes = rows * S, pad = pitch - row_bytes;
+  const std::uint64_t elems = static_cast<std::uint64_t>(cols) * rows;
+  const std::uint64_t count = elems + static_cast<std::uint64_t>(cols) * pad;
   unsigned long long local = 0;
   for (std::uint64_t i = blockIdx.x * std::uint64_t(blockDim.x) + threadIdx.x; i < count;
        i += std::uint64_t(gridDim.x) * blockDim.x) {
-    const std::int64_t c = static_cast<std::int64_t>(i / pitch);
-    const std::int64_t b = static_cast<std::int64_t>(i % pitch);
-    unsigned char want = kPoison;
-    if (b < row_bytes) {
-      const std::int64_t r = b / S;
-      unsigned char e[S];
-      pattern_element<S>(seed, static_cast<std::uint64_t>(r) * cols + c, e);
-      want = e[b % S];
+    if (i < elems) {
+      const std::uint64_t c = i / rows, r = i % rows;
+      unsigned char want[S];
+      pattern_element<S>(seed, r * cols + c, want);
+      const unsigned char* got = out + c * pitch + r * S;
+      bool same = true;
+      for (int k = 0; k < S; ++k) same &= got[k] == want[k];
+      local += !same;
+    } else {
+      const std::uint64_t j = i - elems;
+      local += out[(j / pad) * pitch + row_bytes + j % pad] != kPoison;
     }
-    local += out[i] != want;
   }
   if (local) atomicAdd(bad, local);
 }
@@ -85,27 +88,11 @@ struct Shape {
 double gbps(std::int64_t bytes, double ms) { return 2.0 * double(bytes) / (ms * 1e-3) / 1e9; }
 
 /// Median of `reps` timed calls of fn after 3 warm-ups: each waited for alone, or (back_to_back)
-/// all queued between their own events and waited for once.
+/// all queued before one wait.
 template <class F>
 Spread timed(cudaStream_t st, int reps, bool back_to_back, F&& fn) {
-  if (!back_to_back) return median_spread(time_each_run(st, 3, reps, fn));
-  for (int i = 0; i < 3; ++i) fn();
-  std::vector<cudaEvent_t> ev(2 * reps);
-  for (auto& e : ev) XPOSE_CHECK_CUDA(cudaEventCreate(&e));
-  for (int i = 0; i < reps; ++i) {
-    XPOSE_CHECK_CUDA(cudaEventRecord(ev[2 * i], st));
-    fn();
-    XPOSE_CHECK_CUDA(cudaEventRecord(ev[2 * i + 1], st));
-  }
-  XPOSE_CHECK_CUDA(cudaStreamSynchronize(st));
-  std::vector<double> t(reps);
-  for (int i = 0; i < reps; ++i) {
-    float ms = 0;
-    XPOSE_CHECK_CUDA(cudaEventElapsedTime(&ms, ev[2 * i], ev[2 * i + 1]));
-    t[i] = ms;
-  }
-  for (auto& e : ev) XPOSE_CHECK_CUDA(cudaEventDestroy(e));
-  return median_spread(std::move(t));
+  return median_spread(back_to_back ? time_back_to_back(st, 3, reps, fn)
+                                    : time_each_run(st, 3, reps, fn));
 }
 
 struct Options {
@@ -191,12 +178,7 @@ int main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--reps" && i + 1 < argc) {
-      long long r = 0;
-      if (!parse_whole(argv[++i], 1, 100000, r)) {
-        std::fprintf(stderr, "--reps: '%s' is not a count (1 to 100000)\n", argv[i]);
-        return 2;
-      }
-      opt.reps = static_cast<int>(r);
+      if (!read_reps(argv[++i], opt.reps)) return 2;
     } else if (a == "--types" && i + 1 < argc) {
       types = split_list(argv[++i]);
       for (const std::string& t : types)
@@ -207,11 +189,10 @@ int main(int argc, char** argv) {
     } else if (a == "--shapes" && i + 1 < argc) {
       opt.shapes.clear();
       for (const std::string& item : split_list(argv[++i])) {
-        const std::size_t x = item.find('x');
         long long r = 0, c = 0;
-        if (x == std::string::npos || !parse_whole(item.substr(0, x), 1, 1LL << 20, r) ||
-            !parse_whole(item.substr(x + 1), 1, 1LL << 20, c) || r * c > (1LL << 30)) {
-          std::fprintf(stderr, "--shapes: '%s' is not RxC with R*C <= 32768^2\n", item.c_str());
+        if (!parse_shape(item, 1LL << 30, r, c)) {
+          std::fprintf(stderr, "--shapes: '%s' is not RxC with 1 <= R*C <= 32768^2\n",
+                       item.c_str());
           return 2;
         }
         opt.shapes.push_back({r, c});

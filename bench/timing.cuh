@@ -1,6 +1,7 @@
 /// @file
-/// Timing with CUDA events for the bench programs that wait for each run on its own
-/// (bench_copy_ceiling, bench_inplace_pattern).
+/// Timing with CUDA events for the bench programs: each run waited for on its own
+/// (bench_copy_ceiling, bench_inplace_pattern, bench_pitch), or all runs queued back to back
+/// (bench_kernels, bench_pitch --back-to-back).
 #pragma once
 
 #include <cuda_runtime.h>
@@ -30,6 +31,30 @@ std::vector<double> time_each_run(cudaStream_t stream, int warmup, int reps, F&&
   }
   XPOSE_CHECK_CUDA(cudaEventDestroy(e0));
   XPOSE_CHECK_CUDA(cudaEventDestroy(e1));
+  return t;
+}
+
+/// Calls fn() `warmup` times untimed, then `reps` times, each between two events of its own on
+/// `stream`, all queued before one wait, so the runs follow each other without a gap. Returns the
+/// times in ms.
+template <class F>
+std::vector<double> time_back_to_back(cudaStream_t stream, int warmup, int reps, F&& fn) {
+  for (int r = 0; r < warmup; ++r) fn();
+  std::vector<cudaEvent_t> ev(2 * static_cast<std::size_t>(reps));
+  for (auto& e : ev) XPOSE_CHECK_CUDA(cudaEventCreate(&e));
+  for (int r = 0; r < reps; ++r) {
+    XPOSE_CHECK_CUDA(cudaEventRecord(ev[2 * r], stream));
+    fn();
+    XPOSE_CHECK_CUDA(cudaEventRecord(ev[2 * r + 1], stream));
+  }
+  XPOSE_CHECK_CUDA(cudaStreamSynchronize(stream));
+  std::vector<double> t(reps);
+  for (int r = 0; r < reps; ++r) {
+    float ms = 0;
+    XPOSE_CHECK_CUDA(cudaEventElapsedTime(&ms, ev[2 * r], ev[2 * r + 1]));
+    t[r] = ms;
+  }
+  for (auto e : ev) XPOSE_CHECK_CUDA(cudaEventDestroy(e));
   return t;
 }
 

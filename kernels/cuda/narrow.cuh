@@ -388,8 +388,7 @@ __global__ void __launch_bounds__(NT, MINB) narrow_kernel(TiledParams p) {
     u.put(tile, src, p.in_pitch_bytes, warp, lane);
     __syncthreads();
     W::write(dst, p.out_pitch_bytes, tile, warp, lane);  // output row r <- input column r
-    // the next tile overwrites shared memory
-    __syncthreads();
+    __syncthreads();                                     // the next tile overwrites shared memory
   });
 }
 

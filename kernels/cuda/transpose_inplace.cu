@@ -78,6 +78,7 @@ struct Rotated {
 template <class T, int TS, int NT, int MINB, int G, bool SEQ = false,
           NarrowEdge EDGE = NarrowEdge::kElements>
 struct Narrow {
+  using Elem = T;
   static constexpr int tile_rows() { return TS; }
   static bool accepts(void* buf, std::int64_t) {
     return reinterpret_cast<std::uintptr_t>(buf) % sizeof(T) == 0 &&
@@ -88,12 +89,13 @@ struct Narrow {
   }
 };
 // K (a Narrow), only where the pairs at the matrix's edge are at least MIN elements wide and,
-// with OFF_LINES, where the rows are not all on 128-byte lines (n x ELEM a multiple of 128).
-template <class K, int MIN, bool OFF_LINES = false, int ELEM = 1>
+// with OFF_LINES, where the rows are not all on 128-byte lines (n elements a multiple of 128
+// bytes).
+template <class K, int MIN, bool OFF_LINES = false>
 struct WideEdge : K {
   static bool accepts(void* buf, std::int64_t n) {
-    return n % K::tile_rows() >= MIN && !(OFF_LINES && (n * ELEM) % 128 == 0) &&
-           K::accepts(buf, n);
+    const bool on_lines = (n * std::int64_t(sizeof(typename K::Elem))) % 128 == 0;
+    return n % K::tile_rows() >= MIN && !(OFF_LINES && on_lines) && K::accepts(buf, n);
   }
 };
 // K, only where every row (and the buffer) starts on a 256-byte boundary. Every element size of
@@ -200,7 +202,7 @@ using U16NarrowSeq = U16NarrowSeqEdge<NarrowEdge::kElements>;
 // 56 +2.1-3.3 %, 64 -4.5 to -5.3 % (n = 16448, 24640: rows on 128-byte lines); so u16 takes the
 // guarded edge from 36 on, except where every row is on a 128-byte line.
 using U8NarrowSeqWide = WideEdge<U8NarrowSeqEdge<NarrowEdge::kWords>, 48>;
-using U16NarrowSeqWide = WideEdge<U16NarrowSeqEdge<NarrowEdge::kWords>, 36, true, 2>;
+using U16NarrowSeqWide = WideEdge<U16NarrowSeqEdge<NarrowEdge::kWords>, 36, true>;
 // f64 where rows are off 256 bytes (odd n among them): the strip kernel with 64 tile rows a group
 // (run 10).
 using F64OddN = Strip<TileConfig<8, 8, 32, 32, 512, 2, kFetch256>, 64, 4, 128, kFetch256>;

@@ -30,6 +30,30 @@ TEST(BenchArgs, ParsesWholeNumbersInRangeOnly) {
   EXPECT_EQ(v, -1) << "a refused value leaves the output alone";
 }
 
+TEST(BenchArgs, ParsesShapesWithinTheElementLimit) {
+  long long r = -1, c = -1;
+  EXPECT_TRUE(parse_shape("16384x16384", 32768LL * 32768LL, r, c));
+  EXPECT_EQ(r, 16384);
+  EXPECT_EQ(c, 16384);
+  EXPECT_TRUE(parse_shape("1x1073741824", 1LL << 30, r, c));
+  EXPECT_EQ(r, 1);
+  EXPECT_EQ(c, 1LL << 30);
+  r = c = -1;
+  for (const char* bad : {"", "16384", "x5", "5x", "0x5", "5x0", "2x3x4", "32769x32768",
+                          "1073741825x1", "-2x-3", "99999999999x99999999999"})
+    EXPECT_FALSE(parse_shape(bad, 32768LL * 32768LL, r, c)) << "'" << bad << "'";
+  EXPECT_EQ(r, -1) << "a refused shape leaves the outputs alone";
+  EXPECT_EQ(c, -1);
+}
+
+TEST(BenchArgs, ReadsRepetitionCounts) {
+  int reps = 7;
+  EXPECT_TRUE(read_reps("20", reps));
+  EXPECT_EQ(reps, 20);
+  for (const char* bad : {"0", "100001", "ten", ""}) EXPECT_FALSE(read_reps(bad, reps)) << bad;
+  EXPECT_EQ(reps, 20);
+}
+
 TEST(BenchStats, MedianAndInterquartileSpread) {
   // Odd count, any order: the middle value; quartiles t[n/4] = 2 and t[3n/4] = 4 of 1..5.
   Spread s = median_spread({5, 1, 4, 2, 3});
