@@ -33,6 +33,15 @@ bool run_in_place(const std::string&, void*, std::size_t, std::int64_t, std::int
   throw NotCompiledError("the CUDA in-place transpose kernels");
 }
 
+DispatchChoice default_out_of_place(const void*, const void*, std::size_t,
+                                    const TransposeShape&) {
+  throw NotCompiledError("the CUDA transpose kernels");
+}
+
+DispatchChoice default_in_place(void*, std::size_t, std::int64_t) {
+  throw NotCompiledError("the CUDA in-place transpose kernels");
+}
+
 }  // namespace variants
 
 }  // namespace xpose::kernels

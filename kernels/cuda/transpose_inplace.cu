@@ -126,6 +126,11 @@ struct Realigned {
   }
 };
 
+// The library's kernels for one element size, in the order the dispatch tries them.
+template <class... K>
+struct KernelList {};
+
+// The first kernel that accepts the buffer and n runs; the last one takes whatever is left.
 template <class K, class... Rest>
 void dispatch(void* buf, std::int64_t n, std::int64_t batch, cudaStream_t stream) {
   if constexpr (sizeof...(Rest) == 0) {
@@ -136,6 +141,29 @@ void dispatch(void* buf, std::int64_t n, std::int64_t batch, cudaStream_t stream
     else
       dispatch<Rest...>(buf, n, batch, stream);
   }
+}
+template <class... K>
+void dispatch(KernelList<K...>, void* buf, std::int64_t n, std::int64_t batch,
+              cudaStream_t stream) {
+  dispatch<K...>(buf, n, batch, stream);
+}
+
+// The position in the list of the kernel that dispatch runs.
+template <class K, class... Rest>
+int choose(void* buf, std::int64_t n, int i = 0) {
+  if constexpr (sizeof...(Rest) == 0) {
+    return i;
+  } else {
+    return K::accepts(buf, n) ? i : choose<Rest...>(buf, n, i + 1);
+  }
+}
+template <class... K>
+int choose(KernelList<K...>, void* buf, std::int64_t n) {
+  return choose<K...>(buf, n);
+}
+template <class... K>
+constexpr int list_size(KernelList<K...>) {
+  return static_cast<int>(sizeof...(K));
 }
 
 // The library's kernels where rows are off sectors; each is also a named candidate below.
@@ -213,6 +241,18 @@ using F64OddN = Strip<TileConfig<8, 8, 32, 32, 512, 2, kFetch256>, 64, 4, 128, k
 using C128OffSector =
     Tiled<TileConfig<16, 16, 32, 32, 256, 1, kFetch256>, PairOrder::Grouped, 32, 2>;
 
+// The dispatch, per element size.
+using U8Kernels =
+    KernelList<On256<Tiled<TileConfig<1, 16, 8, 8, 64>>>, U8NarrowSeqWide, U8NarrowSeq, U8Narrow>;
+using U16Kernels =
+    KernelList<U16NarrowSeqWide, U16NarrowSeq, On256<Tiled<TileConfig<2, 16, 8, 8, 64>>>, U16Narrow,
+               U16Rotated, Tiled<TileConfig<2, 16, 8, 8, 64>>, Tiled<TileConfig<2, 4, 32, 32, 256>>,
+               Tiled<TileConfig<2, 2, 32, 32, 256>>>;
+using F32Kernels = KernelList<On256<F32Words16>, On256<F32Words8>, F32Rotated, F32Words16,
+                              F32Words8, F32Strip>;
+using F64Kernels = KernelList<On256<Tiled<TileConfig<8, 16, 16, 16, 256>>>, F64OddN>;
+using C128Kernels = KernelList<On256<Tiled<TileConfig<16, 16, 32, 32, 256>>>, C128OffSector>;
+
 }  // namespace
 
 void transpose_inplace_cuda(void* buf, std::size_t elem_size, std::int64_t n, std::int64_t batch,
@@ -230,25 +270,21 @@ void transpose_inplace_cuda(void* buf, std::size_t elem_size, std::int64_t n, st
   auto* st = static_cast<cudaStream_t>(stream);
   switch (elem_size) {
     case 1:  // the word kernel on 256-byte rows, the narrow kernel elsewhere (run 20)
-      dispatch<On256<Tiled<TileConfig<1, 16, 8, 8, 64>>>, U8NarrowSeqWide, U8NarrowSeq, U8Narrow>(
-          buf, n, batch, st);
+      dispatch(U8Kernels{}, buf, n, batch, st);
       break;
     case 2:  // the narrow kernel, on 256-byte rows too (run 20)
-      dispatch<U16NarrowSeqWide, U16NarrowSeq, On256<Tiled<TileConfig<2, 16, 8, 8, 64>>>, U16Narrow,
-               U16Rotated, Tiled<TileConfig<2, 16, 8, 8, 64>>, Tiled<TileConfig<2, 4, 32, 32, 256>>,
-               Tiled<TileConfig<2, 2, 32, 32, 256>>>(buf, n, batch, st);
+      dispatch(U16Kernels{}, buf, n, batch, st);
       break;
     case 4:
       // Rows on 256 bytes: the word kernels; elsewhere the rotated kernel; where the device
       // cannot give it its shared memory, the word kernels where the words fit, else the strip.
-      dispatch<On256<F32Words16>, On256<F32Words8>, F32Rotated, F32Words16, F32Words8, F32Strip>(
-          buf, n, batch, st);
+      dispatch(F32Kernels{}, buf, n, batch, st);
       break;
     case 8:
-      dispatch<On256<Tiled<TileConfig<8, 16, 16, 16, 256>>>, F64OddN>(buf, n, batch, st);
+      dispatch(F64Kernels{}, buf, n, batch, st);
       break;
     case 16:
-      dispatch<On256<Tiled<TileConfig<16, 16, 32, 32, 256>>>, C128OffSector>(buf, n, batch, st);
+      dispatch(C128Kernels{}, buf, n, batch, st);
       break;
     default:
       throw UnsupportedInputError(cat("transpose_inplace_cuda: element size ", elem_size,
@@ -430,6 +466,25 @@ bool run_in_place(const std::string& name, void* buf, std::size_t elem_size, std
   }
   throw UnsupportedInputError(
       cat("transpose_inplace_cuda: no variant '", name, "' for element size ", elem_size));
+}
+
+DispatchChoice default_in_place(void* buf, std::size_t elem_size, std::int64_t n) {
+  auto pick = [&](auto list) { return DispatchChoice{choose(list, buf, n), list_size(list)}; };
+  switch (elem_size) {
+    case 1:
+      return pick(U8Kernels{});
+    case 2:
+      return pick(U16Kernels{});
+    case 4:
+      return pick(F32Kernels{});
+    case 8:
+      return pick(F64Kernels{});
+    case 16:
+      return pick(C128Kernels{});
+    default:
+      throw UnsupportedInputError(
+          cat("default_in_place: element size ", elem_size, " bytes (supported: 1, 2, 4, 8, 16)"));
+  }
 }
 
 }  // namespace variants

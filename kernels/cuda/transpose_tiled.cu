@@ -276,6 +276,10 @@ bool run_tma(const void* in, void* out, const TransposeShape& s, cudaStream_t st
 }
 #endif
 
+// The library's kernels for one element size, in the order the dispatch tries them.
+template <class... K>
+struct KernelList {};
+
 // The first kernel that accepts the layout runs.
 template <class K, class... Rest>
 void dispatch(const void* in, void* out, std::size_t elem_size, const TransposeShape& s,
@@ -288,6 +292,27 @@ void dispatch(const void* in, void* out, std::size_t elem_size, const TransposeS
     throw DimensionMismatch(cat("transpose_cuda: buffers must be aligned to the element size (",
                                 elem_size, " bytes); got ", in, " and ", out));
   }
+}
+template <class... K>
+void dispatch(KernelList<K...>, const void* in, void* out, std::size_t elem_size,
+              const TransposeShape& s, cudaStream_t stream) {
+  dispatch<K...>(in, out, elem_size, s, stream);
+}
+
+// The position in the list of the kernel that dispatch runs; -1 where none accepts.
+template <class K, class... Rest>
+int choose(const void* in, const void* out, const TransposeShape& s, int i = 0) {
+  if (K::accepts(in, out, s)) return i;
+  if constexpr (sizeof...(Rest) > 0) return choose<Rest...>(in, out, s, i + 1);
+  return -1;
+}
+template <class... K>
+int choose(KernelList<K...>, const void* in, const void* out, const TransposeShape& s) {
+  return choose<K...>(in, out, s);
+}
+template <class... K>
+constexpr int list_size(KernelList<K...>) {
+  return static_cast<int>(sizeof...(K));
 }
 
 // The library's kernels per element size (NOTES.md has the measurements behind them).
@@ -386,6 +411,17 @@ using U8NarrowSkew = NarrowSkewed<NarrowSkewConfig<std::uint8_t, 256, 256, 512, 
 using U16NarrowSkew =
     NarrowSkewed<NarrowSkewConfig<std::uint16_t, 128, 256, 512, 2, 3>, kSkewOrder>;
 
+// The dispatch, per element size: the first kernel of the list that accepts the layout runs.
+using U8Kernels = KernelList<RowsOn<WholeTiles<U8Narrow256Elem>, 16>, RowsOn<Swept<U8NarrowSkew>, 16>,
+                             Tiled<U8Tile, 256>, OutRowsOn<MostlyWhole<Swept<U8Narrow256>, 4>, 16>,
+                             Swept<U8NarrowSkew>, U8Narrow>;
+using U16Kernels = KernelList<RowsOn<U16Narrow, 16>, OutRowsOn<Swept<U16Narrow>, 16>,
+                              Swept<U16NarrowSkew>, U16Rotated, Skewed<U16Skew>>;
+using F32Kernels =
+    KernelList<Tiled<F32Tile, 256>, MinRows<Tiled<F32Tile>, 200000>, SkewGroups<Skewed<F32Skew>>>;
+using F64Kernels = KernelList<Tiled<F64Tile, 256>, SkewGroups<Skewed<F64Skew>>>;
+using C128Kernels = KernelList<Tiled<C128Tile, 256>, SkewGroups<Skewed<C128Skew>>>;
+
 }  // namespace
 
 void transpose_cuda(const void* in, void* out, std::size_t elem_size, const TransposeShape& shape,
@@ -397,23 +433,19 @@ void transpose_cuda(const void* in, void* out, std::size_t elem_size, const Tran
   auto* st = static_cast<cudaStream_t>(stream);
   switch (elem_size) {
     case 1:
-      dispatch<RowsOn<WholeTiles<U8Narrow256Elem>, 16>, RowsOn<Swept<U8NarrowSkew>, 16>,
-               Tiled<U8Tile, 256>, OutRowsOn<MostlyWhole<Swept<U8Narrow256>, 4>, 16>,
-               Swept<U8NarrowSkew>, U8Narrow>(in, out, elem_size, s, st);
+      dispatch(U8Kernels{}, in, out, elem_size, s, st);
       break;
     case 2:
-      dispatch<RowsOn<U16Narrow, 16>, OutRowsOn<Swept<U16Narrow>, 16>, Swept<U16NarrowSkew>,
-               U16Rotated, Skewed<U16Skew>>(in, out, elem_size, s, st);
+      dispatch(U16Kernels{}, in, out, elem_size, s, st);
       break;
     case 4:
-      dispatch<Tiled<F32Tile, 256>, MinRows<Tiled<F32Tile>, 200000>, SkewGroups<Skewed<F32Skew>>>(
-          in, out, elem_size, s, st);
+      dispatch(F32Kernels{}, in, out, elem_size, s, st);
       break;
     case 8:
-      dispatch<Tiled<F64Tile, 256>, SkewGroups<Skewed<F64Skew>>>(in, out, elem_size, s, st);
+      dispatch(F64Kernels{}, in, out, elem_size, s, st);
       break;
     case 16:
-      dispatch<Tiled<C128Tile, 256>, SkewGroups<Skewed<C128Skew>>>(in, out, elem_size, s, st);
+      dispatch(C128Kernels{}, in, out, elem_size, s, st);
       break;
     default:
       throw UnsupportedInputError(
@@ -609,6 +641,27 @@ bool run_out_of_place(const std::string& name, const void* in, void* out, std::s
   }
   throw UnsupportedInputError(
       cat("transpose_cuda: no variant '", name, "' for element size ", elem_size));
+}
+
+DispatchChoice default_out_of_place(const void* in, const void* out, std::size_t elem_size,
+                                    const TransposeShape& shape) {
+  const TransposeShape s = shape.resolved();
+  auto pick = [&](auto list) { return DispatchChoice{choose(list, in, out, s), list_size(list)}; };
+  switch (elem_size) {
+    case 1:
+      return pick(U8Kernels{});
+    case 2:
+      return pick(U16Kernels{});
+    case 4:
+      return pick(F32Kernels{});
+    case 8:
+      return pick(F64Kernels{});
+    case 16:
+      return pick(C128Kernels{});
+    default:
+      throw UnsupportedInputError(
+          cat("default_out_of_place: element size ", elem_size, " bytes (supported: 1, 2, 4, 8, 16)"));
+  }
 }
 
 }  // namespace variants

@@ -33,4 +33,16 @@ bool run_out_of_place(const std::string& name, const void* in, void* out, std::s
 bool run_in_place(const std::string& name, void* buf, std::size_t elem_size, std::int64_t n,
                   std::int64_t batch, DeviceStream stream);
 
+/// Which of the library's kernels the default would run, without launching anything: its
+/// position in the element size's dispatch list (transpose_tiled.cu, transpose_inplace.cu; -1
+/// where none takes the layout) and the list's length. The tests count these to show which
+/// kernels a set of layouts reached.
+struct DispatchChoice {
+  int index = -1;
+  int count = 0;
+};
+DispatchChoice default_out_of_place(const void* in, const void* out, std::size_t elem_size,
+                                    const TransposeShape& shape);
+DispatchChoice default_in_place(void* buf, std::size_t elem_size, std::int64_t n);
+
 }  // namespace xpose::kernels::variants

@@ -8,7 +8,9 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <random>
 #include <string>
@@ -246,8 +248,10 @@ class CudaKernels : public ::testing::Test {
   // elements, to take the kernels off 16-byte alignment.
   // `variant`: a candidate by name (kernels/cuda/variants.h); empty: the library entry point. A
   // candidate that does not take the layout is skipped (nothing launched, nothing to check).
+  // `chosen`, where given (the library entry point only): which kernel the dispatch took.
   void check_transpose(std::size_t elem, TransposeShape shape, std::int64_t in_off = 0,
-                       std::int64_t out_off = 0, const std::string& variant = "") {
+                       std::int64_t out_off = 0, const std::string& variant = "",
+                       xpose::kernels::variants::DispatchChoice* chosen = nullptr) {
     const TransposeShape s = shape.resolved();
     SCOPED_TRACE(::testing::Message()
                  << (variant.empty() ? "transpose_cuda" : variant) << " elem=" << elem << " "
@@ -269,6 +273,9 @@ class CudaKernels : public ::testing::Test {
         cudaMemcpyAsync(din.ptr, in.data(), in.size(), cudaMemcpyHostToDevice, stream_));
     XPOSE_CHECK_CUDA(cudaMemsetAsync(dout.ptr, kPoison, dout.size, stream_));
     if (variant.empty()) {
+      if (chosen != nullptr)
+        *chosen = xpose::kernels::variants::default_out_of_place(
+            din.bytes() + in_off * elem, dout.bytes() + out_off * elem, elem, shape);
       xpose::kernels::transpose_cuda(din.bytes() + in_off * elem, dout.bytes() + out_off * elem,
                                      elem, shape, stream_);
     } else if (!xpose::kernels::variants::run_out_of_place(variant, din.bytes() + in_off * elem,
@@ -285,7 +292,8 @@ class CudaKernels : public ::testing::Test {
 
   // In place: equal to the CPU in-place result, and the second transpose gives the input back.
   void check_inplace(std::size_t elem, std::int64_t n, std::int64_t batch, std::int64_t off = 0,
-                     const std::string& variant = "") {
+                     const std::string& variant = "",
+                     xpose::kernels::variants::DispatchChoice* chosen = nullptr) {
     SCOPED_TRACE(::testing::Message()
                  << (variant.empty() ? "transpose_inplace_cuda" : variant) << " elem=" << elem
                  << " n=" << n << " batch=" << batch << " offset=" << off);
@@ -295,6 +303,8 @@ class CudaKernels : public ::testing::Test {
     xpose::kernels::transpose_inplace_cpu(want.data() + off * elem, elem, n, batch);
 
     DeviceBuffer d(orig.size());
+    if (variant.empty() && chosen != nullptr)
+      *chosen = xpose::kernels::variants::default_in_place(d.bytes() + off * elem, elem, n);
     XPOSE_CHECK_CUDA(
         cudaMemcpyAsync(d.ptr, orig.data(), orig.size(), cudaMemcpyHostToDevice, stream_));
     auto run = [&] {
@@ -551,6 +561,183 @@ TEST_F(CudaKernels, InPlaceLarger) {
   check_inplace(16, 2048, 1);
   check_inplace(1, 4111, 1);
   check_inplace(2, 2500, 2);
+}
+
+// ---- random layouts ---------------------------------------------------------------------------
+
+// The cases above take one layout per dispatch class by hand. These draw layouts at random from a
+// fixed seed and mix the classes: pitches dense or padded and rounded to a random alignment (1 to
+// 256 bytes), batches with gaps, pointers shifted by whole elements, small and medium shapes,
+// tall and wide ones past the column sweeps' height, multiples of the tile sizes, large u8 / u16
+// ones with few partial tiles, f32 inputs of 200000 rows. Each case's kernel is counted
+// (variants::default_out_of_place / default_in_place) and the counts printed; where the device
+// has an H100's shared memory (200 KiB or more a block), every kernel of the dispatch that such a
+// device runs must have been reached, so that the draw cannot silently miss a class. The other
+// entries are the fallbacks of devices that cannot give the narrow, narrow skewed and rotated
+// kernels their shared memory, and the f32 in-place 8-byte-word kernel on 256-byte rows (the
+// 16-byte one takes every such n first).
+class RandomLayout {
+ public:
+  explicit RandomLayout(std::uint64_t seed) : g_(seed) {}
+  std::int64_t in(std::int64_t lo, std::int64_t hi) {
+    return lo + static_cast<std::int64_t>(g_() % static_cast<std::uint64_t>(hi - lo + 1));
+  }
+  bool chance(int percent) { return static_cast<int>(g_() % 100) < percent; }
+  // Spread evenly over the orders of magnitude of [lo, hi].
+  std::int64_t size(std::int64_t lo, std::int64_t hi) {
+    const double u = static_cast<double>(g_() >> 11) / 9007199254740992.0;
+    const double v = std::exp(std::log(double(lo)) + u * (std::log(double(hi) + 1) - std::log(double(lo))));
+    return std::clamp(static_cast<std::int64_t>(v), lo, hi);
+  }
+  // Elements between rows of `min` elements: 0 (dense), or padded and rounded up to a random
+  // alignment in bytes.
+  std::int64_t pitch(std::size_t elem, std::int64_t min) {
+    if (chance(40)) return 0;
+    const std::int64_t align_bytes = std::int64_t{1} << in(0, 8);
+    const std::int64_t q = std::max<std::int64_t>(1, align_bytes / std::int64_t(elem));
+    const std::int64_t p = min + (chance(50) ? 0 : in(1, 40));
+    return (p + q - 1) / q * q;
+  }
+  // Elements between matrices beyond what their rows need.
+  std::int64_t gap(std::size_t elem) {
+    if (chance(40)) return 0;
+    if (chance(50)) return in(1, 63);
+    const std::int64_t q = std::max<std::int64_t>(1, 256 / std::int64_t(elem));
+    return (in(1, 300) + q - 1) / q * q;
+  }
+
+ private:
+  std::mt19937_64 g_;
+};
+
+std::string coverage_line(std::size_t elem, const std::vector<int>& hits) {
+  std::string line = std::to_string(elem) + "-byte elements, cases per dispatch entry:";
+  for (std::size_t i = 0; i < hits.size(); ++i)
+    line += " [" + std::to_string(i) + "] " + std::to_string(hits[i]);
+  return line;
+}
+
+bool device_has_h100_smem() {
+  int device = 0, optin = 0;
+  XPOSE_CHECK_CUDA(cudaGetDevice(&device));
+  XPOSE_CHECK_CUDA(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+  return optin >= 200 * 1024;
+}
+
+TEST_F(CudaKernels, RandomLayoutsOutOfPlace) {
+  RandomLayout r(20261127);
+  std::vector<std::vector<int>> hits(17);
+  const int kCases = 800;
+  for (int i = 0; i < kCases && !HasFailure(); ++i) {
+    const std::size_t e = kElemSizes[i % 5];
+    const int cls = static_cast<int>(r.in(0, 99));
+    std::int64_t rows = 0, cols = 0;
+    if (cls < 40) {  // small and medium
+      rows = r.size(1, 1500);
+      cols = r.size(1, 1500);
+    } else if (cls < 50) {  // tall: column sweeps past 28000 / 32000 rows
+      rows = r.in(26000, 70000);
+      cols = r.size(1, 40);
+    } else if (cls < 57) {  // wide
+      rows = r.size(1, 40);
+      cols = r.in(26000, 70000);
+    } else if (cls < 72) {  // whole tiles (u8 / u16: the 256 x 256 and 128 x 128 narrow tiles)
+      const std::int64_t t = e <= 2 ? 256 : std::int64_t{32} << r.in(0, 3);
+      rows = t * r.in(1, 6);
+      cols = t * r.in(1, 6);
+    } else if (cls < 84) {  // larger
+      rows = r.in(1000, 4200);
+      cols = r.in(1000, 4200);
+    } else if (cls < 94 && e <= 2) {  // under 4 % of the 256 x 256 tiles partial
+      rows = 256 * r.in(20, 32);
+      cols = r.in(7000, 8300);
+    } else if (cls < 94) {
+      rows = r.in(2000, 6000);
+      cols = r.in(100, 3000);
+    } else {  // 200000 rows and more (the f32 tiled kernel where output rows are off 256 bytes)
+      rows = 200008 + 8 * r.in(0, 11) + (r.chance(50) ? 0 : r.in(1, 7));
+      cols = r.in(1, 6);
+    }
+    const std::int64_t batch = rows * cols <= 3000000 && r.chance(25) ? r.in(2, 3) : 1;
+    TransposeShape s;
+    s.rows = rows;
+    s.cols = cols;
+    s.batch = batch;
+    s.in_pitch = r.pitch(e, cols);
+    s.out_pitch = r.pitch(e, rows);
+    const std::int64_t in_gap = r.gap(e), out_gap = r.gap(e);
+    if (batch > 1) {
+      s.in_batch_stride = rows * (s.in_pitch ? s.in_pitch : cols) + in_gap;
+      s.out_batch_stride = cols * (s.out_pitch ? s.out_pitch : rows) + out_gap;
+    }
+    const std::int64_t q = std::max<std::int64_t>(1, 64 / std::int64_t(e));
+    const std::int64_t in_off = r.chance(65) ? 0 : r.in(1, q);
+    const std::int64_t out_off = r.chance(65) ? 0 : r.in(1, q);
+    xpose::kernels::variants::DispatchChoice chosen;
+    SCOPED_TRACE(::testing::Message() << "case " << i << " of seed 20261127");
+    check_transpose(e, s, in_off, out_off, "", &chosen);
+    ASSERT_GE(chosen.index, 0);
+    hits[e].resize(static_cast<std::size_t>(chosen.count));
+    ++hits[e][static_cast<std::size_t>(chosen.index)];
+  }
+  const bool check_reach = device_has_h100_smem();
+  for (std::size_t e : kElemSizes) {
+    std::printf("  out of place, %s\n", coverage_line(e, hits[e]).c_str());
+    if (!check_reach) continue;
+    // u8: the narrow kernel on whole tiles, the narrow skewed kernel where both matrices' rows
+    // are on 16 bytes, the narrow kernel where the output's are and few tiles are partial, the
+    // narrow skewed kernel elsewhere; u16: the narrow kernel where both / the output's rows are
+    // on 16 bytes, the narrow skewed kernel; f32: the tiled kernel on 256-byte output rows and on
+    // 200000 rows or more, the skewed kernel; f64, c128: the tiled kernel, the skewed kernel.
+    const std::vector<int> reach = e == 1   ? std::vector<int>{0, 1, 3, 4}
+                                   : e == 2 ? std::vector<int>{0, 1, 2}
+                                   : e == 4 ? std::vector<int>{0, 1, 2}
+                                            : std::vector<int>{0, 1};
+    for (int k : reach)
+      EXPECT_TRUE(static_cast<std::size_t>(k) < hits[e].size() && hits[e][k] > 0)
+          << e << "-byte elements: no random case reached dispatch entry " << k;
+  }
+}
+
+TEST_F(CudaKernels, RandomLayoutsInPlace) {
+  RandomLayout r(20261128);
+  std::vector<std::vector<int>> hits(17);
+  const int kCases = 300;
+  for (int i = 0; i < kCases && !HasFailure(); ++i) {
+    const std::size_t e = kElemSizes[i % 5];
+    const int cls = static_cast<int>(r.in(0, 99));
+    std::int64_t n = 0;
+    if (cls < 55)
+      n = r.size(2, 1300);
+    else if (cls < 80)
+      n = r.in(1300, 4200);
+    else  // rows on 256 bytes
+      n = std::max<std::int64_t>(256 / std::int64_t(e), 1) * r.in(1, 12);
+    const std::int64_t batch = n <= 1500 && r.chance(25) ? r.in(2, 3) : 1;
+    const std::int64_t q = std::max<std::int64_t>(1, 64 / std::int64_t(e));
+    const std::int64_t off = r.chance(70) ? 0 : r.in(1, q);
+    xpose::kernels::variants::DispatchChoice chosen;
+    SCOPED_TRACE(::testing::Message() << "case " << i << " of seed 20261128");
+    check_inplace(e, n, batch, off, "", &chosen);
+    ASSERT_GE(chosen.index, 0);
+    hits[e].resize(static_cast<std::size_t>(chosen.count));
+    ++hits[e][static_cast<std::size_t>(chosen.index)];
+  }
+  const bool check_reach = device_has_h100_smem();
+  for (std::size_t e : kElemSizes) {
+    std::printf("  in place, %s\n", coverage_line(e, hits[e]).c_str());
+    if (!check_reach) continue;
+    // u8: the word kernel on 256-byte rows, the narrow kernel with and without guarded edges;
+    // u16: the narrow kernel with and without them; f32: the 16-byte-word kernel on 256-byte
+    // rows, the rotated kernel; f64 and c128: the word kernel on 256-byte rows, the other.
+    const std::vector<int> reach = e == 1 ? std::vector<int>{0, 1, 2}
+                                   : e == 2 ? std::vector<int>{0, 1}
+                                   : e == 4 ? std::vector<int>{0, 2}
+                                            : std::vector<int>{0, 1};
+    for (int k : reach)
+      EXPECT_TRUE(static_cast<std::size_t>(k) < hits[e].size() && hits[e][k] > 0)
+          << e << "-byte elements: no random case reached dispatch entry " << k;
+  }
 }
 
 // Results must not depend on timing: the same transposes on a second, busy stream.
