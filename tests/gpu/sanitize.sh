@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # compute-sanitizer over the kernels, on the small shapes of CudaKernels.SanitizerShapes (every
-# element size; full, edge and diagonal tiles; batches; misaligned fallbacks). Not part of ctest:
-# it needs a GPU and takes a minute. Run on a GPU machine:
+# element size; full, edge and diagonal tiles; batches; misaligned fallbacks) and the 150 small
+# random layouts of CudaKernels.SanitizerRandomLayouts (pitches, gaps, shifted pointers, tall
+# inputs in column sweeps). Not part of ctest: it needs a GPU and takes minutes. Run on a GPU
+# machine:
 #   tests/gpu/sanitize.sh build/bin/xpose_gpu_tests
 set -uo pipefail
 exe=${1:?usage: sanitize.sh PATH/TO/xpose_gpu_tests}
-filter='CudaKernels.SanitizerShapes'
+filter='CudaKernels.SanitizerShapes:CudaKernels.SanitizerRandomLayouts'
 status=0
 for tool in memcheck racecheck synccheck; do
   extra=()

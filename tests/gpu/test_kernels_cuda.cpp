@@ -624,120 +624,185 @@ bool device_has_h100_smem() {
   return optin >= 200 * 1024;
 }
 
+struct OutOfPlaceCase {
+  TransposeShape shape;
+  std::int64_t in_off = 0, out_off = 0;
+};
+
+// One random out-of-place layout of `elem`-byte elements. `small`: shapes that compute-sanitizer
+// runs through in moments (no large u8 / u16 class, tall inputs only a few columns wide).
+OutOfPlaceCase draw_out_of_place(RandomLayout& r, std::size_t elem, bool small) {
+  const int cls = static_cast<int>(r.in(0, 99));
+  const std::int64_t big = small ? 400 : 1500;
+  std::int64_t rows = 0, cols = 0;
+  if (cls < 40) {  // small and medium
+    rows = r.size(1, big);
+    cols = r.size(1, big);
+  } else if (cls < 50) {  // tall: column sweeps past 28000 / 32000 rows
+    rows = r.in(26000, small ? 40000 : 70000);
+    cols = r.size(1, small ? 4 : 40);
+  } else if (cls < 57) {  // wide
+    rows = r.size(1, small ? 4 : 40);
+    cols = r.in(26000, small ? 40000 : 70000);
+  } else if (cls < 72) {  // whole tiles (u8 / u16: the 256 x 256 and 128 x 128 narrow tiles)
+    const std::int64_t t = elem <= 2 ? 256 : std::int64_t{32} << r.in(0, 3);
+    rows = t * r.in(1, small ? 2 : 6);
+    cols = t * r.in(1, small ? 2 : 6);
+  } else if (cls < 84 || (small && cls < 94)) {  // larger
+    rows = r.in(small ? 300 : 1000, small ? 700 : 4200);
+    cols = r.in(small ? 300 : 1000, small ? 700 : 4200);
+  } else if (cls < 94 && elem <= 2) {  // under 4 % of the 256 x 256 tiles partial
+    rows = 256 * r.in(20, 32);
+    cols = r.in(7000, 8300);
+  } else if (cls < 94) {
+    rows = r.in(2000, 6000);
+    cols = r.in(100, 3000);
+  } else {  // 200000 rows and more (the f32 tiled kernel where output rows are off 256 bytes)
+    rows = 200008 + 8 * r.in(0, 11) + (r.chance(50) ? 0 : r.in(1, 7));
+    cols = r.in(1, small ? 2 : 6);
+  }
+  OutOfPlaceCase c;
+  TransposeShape& s = c.shape;
+  s.rows = rows;
+  s.cols = cols;
+  s.batch = rows * cols <= 3000000 && r.chance(25) ? r.in(2, 3) : 1;
+  s.in_pitch = r.pitch(elem, cols);
+  s.out_pitch = r.pitch(elem, rows);
+  const std::int64_t in_gap = r.gap(elem), out_gap = r.gap(elem);
+  if (s.batch > 1) {
+    s.in_batch_stride = rows * (s.in_pitch ? s.in_pitch : cols) + in_gap;
+    s.out_batch_stride = cols * (s.out_pitch ? s.out_pitch : rows) + out_gap;
+  }
+  const std::int64_t q = std::max<std::int64_t>(1, 64 / std::int64_t(elem));
+  c.in_off = r.chance(65) ? 0 : r.in(1, q);
+  c.out_off = r.chance(65) ? 0 : r.in(1, q);
+  return c;
+}
+
+// One random in-place n (batch, shift) of `elem`-byte elements.
+struct InPlaceCase {
+  std::int64_t n = 0, batch = 1, off = 0;
+};
+InPlaceCase draw_in_place(RandomLayout& r, std::size_t elem, bool small) {
+  const int cls = static_cast<int>(r.in(0, 99));
+  InPlaceCase c;
+  if (cls < 55)
+    c.n = r.size(2, small ? 400 : 1300);
+  else if (cls < 80)
+    c.n = small ? r.in(400, 700) : r.in(1300, 4200);
+  else  // rows on 256 bytes
+    c.n = std::max<std::int64_t>(256 / std::int64_t(elem), 1) * r.in(1, small ? 3 : 12);
+  c.batch = c.n <= 1500 && r.chance(25) ? r.in(2, 3) : 1;
+  const std::int64_t q = std::max<std::int64_t>(1, 64 / std::int64_t(elem));
+  c.off = r.chance(70) ? 0 : r.in(1, q);
+  return c;
+}
+
+// The dispatch entries an H100-class device runs, per element size (positions in the lists of
+// transpose_tiled.cu and transpose_inplace.cu).
+std::vector<int> reachable_out_of_place(std::size_t elem) {
+  // u8: the narrow kernel on whole tiles, the narrow skewed kernel where both matrices' rows are
+  // on 16 bytes, the narrow kernel where the output's are and few tiles are partial, the narrow
+  // skewed kernel elsewhere; u16: the narrow kernel where both / the output's rows are on 16
+  // bytes, the narrow skewed kernel; f32: the tiled kernel on 256-byte output rows and on 200000
+  // rows or more, the skewed kernel; f64, c128: the tiled kernel, the skewed kernel.
+  switch (elem) {
+    case 1:
+      return {0, 1, 3, 4};
+    case 2:
+    case 4:
+      return {0, 1, 2};
+    default:
+      return {0, 1};
+  }
+}
+std::vector<int> reachable_in_place(std::size_t elem) {
+  // u8: the word kernel on 256-byte rows, the narrow kernel with and without guarded edges; u16:
+  // the narrow kernel with and without them; f32: the 16-byte-word kernel on 256-byte rows, the
+  // rotated kernel; f64 and c128: the word kernel on 256-byte rows, the other.
+  switch (elem) {
+    case 1:
+      return {0, 1, 2};
+    case 4:
+      return {0, 2};
+    default:
+      return {0, 1};
+  }
+}
+
+using Hits = std::vector<std::vector<int>>;  // [element size][dispatch entry] -> cases
+
+void count(Hits& hits, std::size_t elem, const xpose::kernels::variants::DispatchChoice& c) {
+  ASSERT_GE(c.index, 0);
+  hits[elem].resize(static_cast<std::size_t>(c.count));
+  ++hits[elem][static_cast<std::size_t>(c.index)];
+}
+
+// Prints the counts; on an H100-class device, every entry in `reach` must have been taken.
+void report(const char* what, const Hits& hits, std::vector<int> (*reach)(std::size_t),
+            bool require) {
+  const bool check = require && device_has_h100_smem();
+  for (std::size_t e : kElemSizes) {
+    std::printf("  %s, %s\n", what, coverage_line(e, hits[e]).c_str());
+    if (!check) continue;
+    for (int k : reach(e))
+      EXPECT_TRUE(static_cast<std::size_t>(k) < hits[e].size() && hits[e][k] > 0)
+          << what << ", " << e << "-byte elements: no random case reached dispatch entry " << k;
+  }
+}
+
 TEST_F(CudaKernels, RandomLayoutsOutOfPlace) {
   RandomLayout r(20261127);
-  std::vector<std::vector<int>> hits(17);
-  const int kCases = 800;
-  for (int i = 0; i < kCases && !HasFailure(); ++i) {
+  Hits hits(17);
+  for (int i = 0; i < 800 && !HasFailure(); ++i) {
     const std::size_t e = kElemSizes[i % 5];
-    const int cls = static_cast<int>(r.in(0, 99));
-    std::int64_t rows = 0, cols = 0;
-    if (cls < 40) {  // small and medium
-      rows = r.size(1, 1500);
-      cols = r.size(1, 1500);
-    } else if (cls < 50) {  // tall: column sweeps past 28000 / 32000 rows
-      rows = r.in(26000, 70000);
-      cols = r.size(1, 40);
-    } else if (cls < 57) {  // wide
-      rows = r.size(1, 40);
-      cols = r.in(26000, 70000);
-    } else if (cls < 72) {  // whole tiles (u8 / u16: the 256 x 256 and 128 x 128 narrow tiles)
-      const std::int64_t t = e <= 2 ? 256 : std::int64_t{32} << r.in(0, 3);
-      rows = t * r.in(1, 6);
-      cols = t * r.in(1, 6);
-    } else if (cls < 84) {  // larger
-      rows = r.in(1000, 4200);
-      cols = r.in(1000, 4200);
-    } else if (cls < 94 && e <= 2) {  // under 4 % of the 256 x 256 tiles partial
-      rows = 256 * r.in(20, 32);
-      cols = r.in(7000, 8300);
-    } else if (cls < 94) {
-      rows = r.in(2000, 6000);
-      cols = r.in(100, 3000);
-    } else {  // 200000 rows and more (the f32 tiled kernel where output rows are off 256 bytes)
-      rows = 200008 + 8 * r.in(0, 11) + (r.chance(50) ? 0 : r.in(1, 7));
-      cols = r.in(1, 6);
-    }
-    const std::int64_t batch = rows * cols <= 3000000 && r.chance(25) ? r.in(2, 3) : 1;
-    TransposeShape s;
-    s.rows = rows;
-    s.cols = cols;
-    s.batch = batch;
-    s.in_pitch = r.pitch(e, cols);
-    s.out_pitch = r.pitch(e, rows);
-    const std::int64_t in_gap = r.gap(e), out_gap = r.gap(e);
-    if (batch > 1) {
-      s.in_batch_stride = rows * (s.in_pitch ? s.in_pitch : cols) + in_gap;
-      s.out_batch_stride = cols * (s.out_pitch ? s.out_pitch : rows) + out_gap;
-    }
-    const std::int64_t q = std::max<std::int64_t>(1, 64 / std::int64_t(e));
-    const std::int64_t in_off = r.chance(65) ? 0 : r.in(1, q);
-    const std::int64_t out_off = r.chance(65) ? 0 : r.in(1, q);
+    const OutOfPlaceCase c = draw_out_of_place(r, e, false);
     xpose::kernels::variants::DispatchChoice chosen;
     SCOPED_TRACE(::testing::Message() << "case " << i << " of seed 20261127");
-    check_transpose(e, s, in_off, out_off, "", &chosen);
-    ASSERT_GE(chosen.index, 0);
-    hits[e].resize(static_cast<std::size_t>(chosen.count));
-    ++hits[e][static_cast<std::size_t>(chosen.index)];
+    check_transpose(e, c.shape, c.in_off, c.out_off, "", &chosen);
+    count(hits, e, chosen);
   }
-  const bool check_reach = device_has_h100_smem();
-  for (std::size_t e : kElemSizes) {
-    std::printf("  out of place, %s\n", coverage_line(e, hits[e]).c_str());
-    if (!check_reach) continue;
-    // u8: the narrow kernel on whole tiles, the narrow skewed kernel where both matrices' rows
-    // are on 16 bytes, the narrow kernel where the output's are and few tiles are partial, the
-    // narrow skewed kernel elsewhere; u16: the narrow kernel where both / the output's rows are
-    // on 16 bytes, the narrow skewed kernel; f32: the tiled kernel on 256-byte output rows and on
-    // 200000 rows or more, the skewed kernel; f64, c128: the tiled kernel, the skewed kernel.
-    const std::vector<int> reach = e == 1   ? std::vector<int>{0, 1, 3, 4}
-                                   : e == 2 ? std::vector<int>{0, 1, 2}
-                                   : e == 4 ? std::vector<int>{0, 1, 2}
-                                            : std::vector<int>{0, 1};
-    for (int k : reach)
-      EXPECT_TRUE(static_cast<std::size_t>(k) < hits[e].size() && hits[e][k] > 0)
-          << e << "-byte elements: no random case reached dispatch entry " << k;
-  }
+  report("out of place", hits, reachable_out_of_place, true);
 }
 
 TEST_F(CudaKernels, RandomLayoutsInPlace) {
   RandomLayout r(20261128);
-  std::vector<std::vector<int>> hits(17);
-  const int kCases = 300;
-  for (int i = 0; i < kCases && !HasFailure(); ++i) {
+  Hits hits(17);
+  for (int i = 0; i < 300 && !HasFailure(); ++i) {
     const std::size_t e = kElemSizes[i % 5];
-    const int cls = static_cast<int>(r.in(0, 99));
-    std::int64_t n = 0;
-    if (cls < 55)
-      n = r.size(2, 1300);
-    else if (cls < 80)
-      n = r.in(1300, 4200);
-    else  // rows on 256 bytes
-      n = std::max<std::int64_t>(256 / std::int64_t(e), 1) * r.in(1, 12);
-    const std::int64_t batch = n <= 1500 && r.chance(25) ? r.in(2, 3) : 1;
-    const std::int64_t q = std::max<std::int64_t>(1, 64 / std::int64_t(e));
-    const std::int64_t off = r.chance(70) ? 0 : r.in(1, q);
+    const InPlaceCase c = draw_in_place(r, e, false);
     xpose::kernels::variants::DispatchChoice chosen;
     SCOPED_TRACE(::testing::Message() << "case " << i << " of seed 20261128");
-    check_inplace(e, n, batch, off, "", &chosen);
-    ASSERT_GE(chosen.index, 0);
-    hits[e].resize(static_cast<std::size_t>(chosen.count));
-    ++hits[e][static_cast<std::size_t>(chosen.index)];
+    check_inplace(e, c.n, c.batch, c.off, "", &chosen);
+    count(hits, e, chosen);
   }
-  const bool check_reach = device_has_h100_smem();
-  for (std::size_t e : kElemSizes) {
-    std::printf("  in place, %s\n", coverage_line(e, hits[e]).c_str());
-    if (!check_reach) continue;
-    // u8: the word kernel on 256-byte rows, the narrow kernel with and without guarded edges;
-    // u16: the narrow kernel with and without them; f32: the 16-byte-word kernel on 256-byte
-    // rows, the rotated kernel; f64 and c128: the word kernel on 256-byte rows, the other.
-    const std::vector<int> reach = e == 1 ? std::vector<int>{0, 1, 2}
-                                   : e == 2 ? std::vector<int>{0, 1}
-                                   : e == 4 ? std::vector<int>{0, 2}
-                                            : std::vector<int>{0, 1};
-    for (int k : reach)
-      EXPECT_TRUE(static_cast<std::size_t>(k) < hits[e].size() && hits[e][k] > 0)
-          << e << "-byte elements: no random case reached dispatch entry " << k;
+  report("in place", hits, reachable_in_place, true);
+}
+
+// Small random layouts for compute-sanitizer (tests/gpu/sanitize.sh runs memcheck and racecheck
+// on them): out-of-bounds accesses that leave the results right, which the tests above cannot
+// see. The coverage is printed, not required (the large classes are left out).
+TEST_F(CudaKernels, SanitizerRandomLayouts) {
+  RandomLayout r(20261129);
+  Hits oop(17), inp(17);
+  for (int i = 0; i < 100 && !HasFailure(); ++i) {
+    const std::size_t e = kElemSizes[i % 5];
+    const OutOfPlaceCase c = draw_out_of_place(r, e, true);
+    xpose::kernels::variants::DispatchChoice chosen;
+    SCOPED_TRACE(::testing::Message() << "out of place case " << i << " of seed 20261129");
+    check_transpose(e, c.shape, c.in_off, c.out_off, "", &chosen);
+    count(oop, e, chosen);
   }
+  for (int i = 0; i < 50 && !HasFailure(); ++i) {
+    const std::size_t e = kElemSizes[i % 5];
+    const InPlaceCase c = draw_in_place(r, e, true);
+    xpose::kernels::variants::DispatchChoice chosen;
+    SCOPED_TRACE(::testing::Message() << "in place case " << i << " of seed 20261129");
+    check_inplace(e, c.n, c.batch, c.off, "", &chosen);
+    count(inp, e, chosen);
+  }
+  report("out of place", oop, reachable_out_of_place, false);
+  report("in place", inp, reachable_in_place, false);
 }
 
 // Results must not depend on timing: the same transposes on a second, busy stream.
