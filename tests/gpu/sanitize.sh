@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # compute-sanitizer over the kernels, on the small shapes of CudaKernels.SanitizerShapes (every
-# element size; full, edge and diagonal tiles; batches; misaligned fallbacks) and the 150 small
+# element size; full, edge and diagonal tiles; batches; misaligned fallbacks) and the 450 small
 # random layouts of CudaKernels.SanitizerRandomLayouts (pitches, gaps, shifted pointers, tall
 # inputs in column sweeps). Not part of ctest: it needs a GPU and takes minutes. Run on a GPU
 # machine:

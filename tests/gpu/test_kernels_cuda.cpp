@@ -779,13 +779,14 @@ TEST_F(CudaKernels, RandomLayoutsInPlace) {
   report("in place", hits, reachable_in_place, true);
 }
 
-// Small random layouts for compute-sanitizer (tests/gpu/sanitize.sh runs memcheck and racecheck
-// on them): out-of-bounds accesses that leave the results right, which the tests above cannot
-// see. The coverage is printed, not required (the large classes are left out).
+// Small random layouts for compute-sanitizer (tests/gpu/sanitize.sh runs memcheck, racecheck and
+// synccheck on them): out-of-bounds reads, writes into the test buffers' slack, and races that
+// leave the results right, which the tests above cannot see. The coverage is printed, not
+// required (the large classes are left out).
 TEST_F(CudaKernels, SanitizerRandomLayouts) {
   RandomLayout r(20261129);
   Hits oop(17), inp(17);
-  for (int i = 0; i < 100 && !HasFailure(); ++i) {
+  for (int i = 0; i < 300 && !HasFailure(); ++i) {
     const std::size_t e = kElemSizes[i % 5];
     const OutOfPlaceCase c = draw_out_of_place(r, e, true);
     xpose::kernels::variants::DispatchChoice chosen;
@@ -793,7 +794,7 @@ TEST_F(CudaKernels, SanitizerRandomLayouts) {
     check_transpose(e, c.shape, c.in_off, c.out_off, "", &chosen);
     count(oop, e, chosen);
   }
-  for (int i = 0; i < 50 && !HasFailure(); ++i) {
+  for (int i = 0; i < 150 && !HasFailure(); ++i) {
     const std::size_t e = kElemSizes[i % 5];
     const InPlaceCase c = draw_in_place(r, e, true);
     xpose::kernels::variants::DispatchChoice chosen;
