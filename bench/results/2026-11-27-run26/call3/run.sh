@@ -24,3 +24,9 @@ for t in u8 u16 f32 f64 c128; do
                END{for(i=1;i<=n;i++) printf "%-5s %-16s %s%s geam %s\n", t, k[i], d[k[i]], (v[k[i]]=="ok"?"":" NOT VERIFIED"), (k[i] in g ? g[k[i]] : "-")}' $O/logs/$t.log
 done | sort -k3,3n | tee $O/logs/table.txt
 grep -c " ok" $O/logs/*.log; grep -l FAIL $O/logs/*.log
+# The sanitizers with the larger SanitizerRandomLayouts (300 out of place, 150 in place).
+.gpu-bundle/bin/xpose_gpu_tests --gtest_filter='*SanitizerRandomLayouts*' > $O/logs/sanrandom.log 2>&1
+echo "SanitizerRandomLayouts rc=$?"; grep -E "out of place,|in place,|OK \]|FAILED" $O/logs/sanrandom.log
+s0=$SECONDS; tests/gpu/sanitize.sh $B/xpose_gpu_tests > $O/logs/sanitize.log 2>&1
+echo "sanitize rc=$? in $((SECONDS - s0)) s"
+grep -E "^== |ERROR SUMMARY|LEAK SUMMARY|RACECHECK SUMMARY|PASSED|FAILED" $O/logs/sanitize.log
