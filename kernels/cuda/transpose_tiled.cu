@@ -15,6 +15,7 @@
 // shapes and their measured speeds are in kernels/NOTES.md. Below the library entry point: the
 // candidate kernels by name (variants.h), for the tests and bench_kernels --compare (the Hopper TMA
 // kernels of tma.cuh are candidates only).
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -24,6 +25,7 @@
 #include "kernels/cuda/realign.cuh"
 #include "kernels/cuda/rotated.cuh"
 #include "kernels/cuda/skew.cuh"
+#include "kernels/cuda/thin.cuh"
 #include "kernels/cuda/tiled.cuh"
 #include "kernels/cuda/tma.cuh"
 #include "kernels/cuda/variants.h"
@@ -215,6 +217,18 @@ struct NarrowSkewed {
   }
   static void launch(const void* in, void* out, const TransposeShape& s, cudaStream_t st) {
     launch_group(in, out, s, st, G);
+  }
+};
+
+// The thin kernel (thin.cuh): a side of at most MAX elements (MAX <= kThinMax), any layout.
+template <int S, std::int64_t MAX = cuda_tile::kThinMax>
+struct Thin {
+  using Elem = typename cuda_tile::Bytes<S>::type;
+  static bool accepts(const void* in, const void* out, const TransposeShape& s) {
+    return std::min(s.rows, s.cols) <= MAX && cuda_tile::thin_accepts(in, out, S, s);
+  }
+  static void launch(const void* in, void* out, const TransposeShape& s, cudaStream_t st) {
+    cuda_tile::launch_thin<S>(in, out, s, st);
   }
 };
 
@@ -480,6 +494,12 @@ struct Entry {
 // (skewed pieces, realigned words); peel: tiled interior + skewed edge strips; tma: tma.cuh (Hopper
 // bulk tensor copies; declines elsewhere); tmald: TMA loads, plain stores.
 const Entry kEntries[] = {
+    // thin: thin.cuh, a side of at most 256 elements (the whole short side in one block)
+    {1, "thin", run_kernel<Thin<1>>},
+    {2, "thin", run_kernel<Thin<2>>},
+    {4, "thin", run_kernel<Thin<4>>},
+    {8, "thin", run_kernel<Thin<8>>},
+    {16, "thin", run_kernel<Thin<16>>},
     {1, "tile-128x128w16", run_kernel<Tiled<U8Tile>>},
     {1, "skew-128x64w16", run_kernel<Skewed<U8Skew>>},
     {1, "rot-128x128-t1024-b1-cm", run_kernel<Rotated<std::uint8_t, 128, 1024, 1, kSkewOrder, 0>>},

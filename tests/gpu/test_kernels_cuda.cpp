@@ -872,6 +872,31 @@ TEST_F(CudaKernels, EveryVariantOutOfPlace) {
   }
 }
 
+// The thin kernel (thin.cuh; candidate "thin"): short sides around its slab sizes' limits (32,
+// 64, 128, 256) and the warp width, in both orientations; long sides under one slab, over one
+// and many slabs; a batch with gaps and odd pitches; buffers off by whole elements.
+TEST_F(CudaKernels, ThinCandidate) {
+  const std::int64_t shorts[] = {1, 2, 17, 31, 32, 33, 64, 65, 100, 128, 129, 200, 255, 256};
+  const std::int64_t longs[] = {1, 7, 1000, 4099};
+  for (std::size_t e : kElemSizes) {
+    for (std::int64_t m : shorts) {
+      for (std::int64_t len : longs) {
+        check_transpose(e, TransposeShape::dense(m, len), 0, 0, "thin");
+        check_transpose(e, TransposeShape::dense(len, m), 0, 0, "thin");
+      }
+      check_transpose(e, pitched(m, 3001, 3, 3005, m + 3, 11, 7), 1, 2, "thin");
+      check_transpose(e, pitched(3001, m, 2, m + 5, 3010, 3, 9), 2, 1, "thin");
+    }
+    // Many slabs: 2^20 + 3 and 2^17 + 3 positions along the long side.
+    check_transpose(e, TransposeShape::dense(5, (1 << 20) + 3), 0, 0, "thin");
+    check_transpose(e, TransposeShape::dense((1 << 17) + 3, 70, 2), 0, 0, "thin");
+  }
+  // The candidate declines a layout with both sides over 256.
+  DeviceBuffer a(300 * 300), b(300 * 300);
+  EXPECT_FALSE(xpose::kernels::variants::run_out_of_place(
+      "thin", a.ptr, b.ptr, 1, TransposeShape::dense(300, 257), stream_));
+}
+
 // The narrow skewed candidates (nskew-*, narrow_skew.cuh) on shapes large enough for interior
 // tiles (the unguarded path needs a tile row above and whole tiles): rows off 4 bytes on both
 // sides, buffers off 4 bytes, batches with odd gaps, aligned rows, and the guarded first, last
