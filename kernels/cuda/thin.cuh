@@ -10,9 +10,11 @@
 ///   short columns (input len x m): it reads w input rows of m elements and writes w
 ///     consecutive elements of each output row.
 /// The shared slab is m rows of ld = w + pad elements (pad: one 4-byte word or one element, so
-/// that a warp walking down a column of the slab hits distinct banks). Slabs are 1024 bytes
-/// along the long side for m up to 32, 512 up to 64, 256 up to 128, 128 up to 256: at most
-/// 37 KiB of shared memory, plain loads and stores of one element, so it builds for sm_35 on.
+/// that consecutive lanes on consecutive rows of the slab hit distinct banks). Slabs are 1024
+/// bytes along the long side for m up to 32, 512 up to 64, 256 up to 128, 128 up to 256: at most
+/// 37 KiB of shared memory. The tall matrix's elements are found by one multiply-shift division
+/// by m each. Accesses of one element, or of 4-byte words for 1- and 2-byte elements where the
+/// layout allows; plain loads and stores, so it builds for sm_35 on.
 #pragma once
 
 #include <algorithm>
@@ -33,58 +35,132 @@ constexpr int kThinThreads = 256;
 struct ThinParams {
   const unsigned char* in;
   unsigned char* out;
-  std::int64_t m;                       ///< short side, elements
-  std::int64_t len;                     ///< long side, elements
-  std::int64_t in_pitch, out_pitch;     ///< bytes between rows
-  std::int64_t in_batch, out_batch;     ///< bytes between matrices
+  std::int64_t m;                    ///< short side, elements
+  std::int64_t len;                  ///< long side, elements
+  std::int64_t in_pitch, out_pitch;  ///< bytes between rows
+  std::int64_t in_batch, out_batch;  ///< bytes between matrices
   std::int64_t batch;
-  int w, log_w, ld;                     ///< slab width (a power of two), its log2, slab row length
+  std::uint64_t magic;               ///< ceil(2^32 / m): e / m = (e * magic) >> 32 for e < 2^24
+  int w, log_w, ld;                  ///< slab width (a power of two), its log2, slab row length
 };
 
-template <int S, bool SHORT_ROWS>
+/// The wide matrix (m rows of len elements: the input where rows are short, else the output) is
+/// moved row by row: slab row r <-> row r, positions l0 .. l0 + wl - 1, consecutive lanes on
+/// consecutive positions. VEC (1- and 2-byte elements, rows on 4 bytes): 4-byte words, the last
+/// partial word element by element.
+template <int S, bool TO_SLAB, bool VEC>
+__device__ __forceinline__ void thin_wide(const ThinParams& p, unsigned char* base,
+                                          std::int64_t pitch, std::int64_t l0, int wl,
+                                          typename Bytes<S>::type* slab) {
+  using T = typename Bytes<S>::type;
+  const int m = static_cast<int>(p.m);
+  if constexpr (VEC && S < 4) {
+    constexpr int P = 4 / S;  // elements a word
+    const int log_wpr = p.log_w - (P == 4 ? 2 : 1);
+    const int wpr = 1 << log_wpr;
+    for (int i = threadIdx.x; i < (m << log_wpr); i += kThinThreads) {
+      const int r = i >> log_wpr, j0 = (i & (wpr - 1)) * P;
+      if (j0 >= wl) continue;
+      unsigned char* g = base + r * pitch + (l0 + j0) * S;
+      T* sh = slab + r * p.ld + j0;
+      if (j0 + P <= wl) {
+        if (TO_SLAB)
+          *reinterpret_cast<std::uint32_t*>(sh) = *reinterpret_cast<const std::uint32_t*>(g);
+        else
+          *reinterpret_cast<std::uint32_t*>(g) = *reinterpret_cast<const std::uint32_t*>(sh);
+      } else {
+        for (int t = 0; t < wl - j0; ++t) {
+          if (TO_SLAB)
+            sh[t] = reinterpret_cast<const T*>(g)[t];
+          else
+            reinterpret_cast<T*>(g)[t] = sh[t];
+        }
+      }
+    }
+  } else {
+    for (int i = threadIdx.x; i < (m << p.log_w); i += kThinThreads) {
+      const int r = i >> p.log_w, j = i & (p.w - 1);
+      if (j >= wl) continue;
+      T* g = reinterpret_cast<T*>(base + r * pitch + (l0 + j) * S);
+      if (TO_SLAB)
+        slab[r * p.ld + j] = *g;
+      else
+        *g = slab[r * p.ld + j];
+    }
+  }
+}
+
+/// The tall matrix (len rows of m elements) is moved as rows l0 .. l0 + wl - 1: element e of
+/// them (row e / m, column e % m) <-> slab column e / m, row e % m, consecutive lanes on
+/// consecutive elements (the slab's rows are one word apart mod 32 banks, so consecutive lanes
+/// hit distinct banks). VEC (1- and 2-byte elements; the rows dense and on 4 bytes, so they are
+/// one contiguous run): 4-byte words of the run, each lane taking its word's elements in a
+/// rotated order so that the lanes of a warp stay on distinct banks.
+template <int S, bool TO_SLAB, bool VEC>
+__device__ __forceinline__ void thin_tall(const ThinParams& p, unsigned char* base,
+                                          std::int64_t pitch, std::int64_t l0, int wl,
+                                          typename Bytes<S>::type* slab) {
+  using T = typename Bytes<S>::type;
+  const int m = static_cast<int>(p.m);
+  const int n = wl * m;
+  auto div = [&](int e) {
+    return static_cast<int>((static_cast<std::uint64_t>(e) * p.magic) >> 32);
+  };
+  int first_tail = 0;
+  if constexpr (VEC && S < 4) {
+    constexpr int P = 4 / S;
+    constexpr std::uint32_t kMask = S == 1 ? 0xffu : 0xffffu;
+    auto* run = reinterpret_cast<std::uint32_t*>(base + l0 * m * S);
+    const int words = n / P;
+    for (int i = threadIdx.x; i < words; i += kThinThreads) {
+      std::uint32_t word = TO_SLAB ? run[i] : 0u;
+#pragma unroll
+      for (int t = 0; t < P; ++t) {
+        const int tt = (t + i) & (P - 1);
+        const int e = i * P + tt;
+        const int j = div(e), c = e - j * m;
+        if (TO_SLAB)
+          slab[c * p.ld + j] = static_cast<T>((word >> (8 * S * tt)) & kMask);
+        else
+          word |= static_cast<std::uint32_t>(slab[c * p.ld + j]) << (8 * S * tt);
+      }
+      if (!TO_SLAB) run[i] = word;
+    }
+    first_tail = words * P;
+  }
+  for (int e = first_tail + threadIdx.x; e < n; e += kThinThreads) {
+    const int j = div(e), c = e - j * m;
+    T* g = reinterpret_cast<T*>(base + (l0 + j) * pitch + c * S);
+    if (TO_SLAB)
+      slab[c * p.ld + j] = *g;
+    else
+      *g = slab[c * p.ld + j];
+  }
+}
+
+/// SHORT_ROWS: the input is the wide matrix (m x len), else the tall one (len x m). VEC_WIDE /
+/// VEC_TALL: 4-byte words on that side for 1- and 2-byte elements (thin_wide / thin_tall).
+template <int S, bool SHORT_ROWS, bool VEC_WIDE, bool VEC_TALL>
 __global__ void __launch_bounds__(kThinThreads) thin_kernel(ThinParams p) {
   using T = typename Bytes<S>::type;
   extern __shared__ __align__(16) unsigned char thin_smem[];
   T* slab = reinterpret_cast<T*>(thin_smem);
-  const int tid = static_cast<int>(threadIdx.x);
-  const int lane = tid & 31, warp = tid >> 5, warps = static_cast<int>(blockDim.x) >> 5;
-  const int m = static_cast<int>(p.m);
-  const int total = m << p.log_w;
   const std::int64_t slabs = (p.len + p.w - 1) / p.w;
   for (std::int64_t k = blockIdx.x + std::int64_t(gridDim.x) * blockIdx.y; k < slabs * p.batch;
        k += std::int64_t(gridDim.x) * gridDim.y) {
     const std::int64_t b = k / slabs;
     const std::int64_t l0 = (k - b * slabs) * p.w;
     const int wl = static_cast<int>(p.len - l0 < p.w ? p.len - l0 : p.w);  // positions in the slab
-    const unsigned char* in = p.in + b * p.in_batch;
+    auto* in = const_cast<unsigned char*>(p.in) + b * p.in_batch;
     unsigned char* out = p.out + b * p.out_batch;
     if (SHORT_ROWS) {
-      // Input row r: elements l0 .. l0 + wl - 1, read along the row.
-      for (int i = tid; i < total; i += kThinThreads) {
-        const int r = i >> p.log_w, c = i & (p.w - 1);
-        if (c < wl)
-          slab[r * p.ld + c] = *reinterpret_cast<const T*>(in + r * p.in_pitch + (l0 + c) * S);
-      }
+      thin_wide<S, true, VEC_WIDE>(p, in, p.in_pitch, l0, wl, slab);
       __syncthreads();
-      // Output row l0 + j: the m elements of slab column j, one warp a row.
-      for (int j = warp; j < wl; j += warps) {
-        unsigned char* row = out + (l0 + j) * p.out_pitch;
-        for (int r = lane; r < m; r += 32) *reinterpret_cast<T*>(row + r * S) = slab[r * p.ld + j];
-      }
+      thin_tall<S, false, VEC_TALL>(p, out, p.out_pitch, l0, wl, slab);
     } else {
-      // Input row l0 + j: m elements, one warp a row, into slab column j.
-      for (int j = warp; j < wl; j += warps) {
-        const unsigned char* row = in + (l0 + j) * p.in_pitch;
-        for (int c = lane; c < m; c += 32)
-          slab[c * p.ld + j] = *reinterpret_cast<const T*>(row + c * S);
-      }
+      thin_tall<S, true, VEC_TALL>(p, in, p.in_pitch, l0, wl, slab);
       __syncthreads();
-      // Output row c: elements l0 .. l0 + wl - 1, written along the row.
-      for (int i = tid; i < total; i += kThinThreads) {
-        const int c = i >> p.log_w, j = i & (p.w - 1);
-        if (j < wl)
-          *reinterpret_cast<T*>(out + c * p.out_pitch + (l0 + j) * S) = slab[c * p.ld + j];
-      }
+      thin_wide<S, false, VEC_WIDE>(p, out, p.out_pitch, l0, wl, slab);
     }
     __syncthreads();  // the next slab overwrites shared memory
   }
@@ -97,8 +173,24 @@ inline bool thin_accepts(const void* in, const void* out, std::size_t elem,
   return std::min(s.rows, s.cols) <= kThinMax && element_aligned(in, out, elem);
 }
 
-/// Launches thin_kernel<S, ...> on `stream`, short rows where rows <= cols. `s` resolved,
-/// non-empty and accepted.
+namespace thin_detail {
+
+template <int S, bool SR, bool VW, bool VT>
+void launch(const ThinParams& p, dim3 grid, std::size_t smem, cudaStream_t stream) {
+  thin_kernel<S, SR, VW, VT><<<grid, kThinThreads, smem, stream>>>(p);
+}
+
+inline bool on4(const void* base, std::int64_t pitch_bytes, std::int64_t batch_bytes,
+                std::int64_t batch) {
+  return reinterpret_cast<std::uintptr_t>(base) % 4 == 0 && pitch_bytes % 4 == 0 &&
+         (batch == 1 || batch_bytes % 4 == 0);
+}
+
+}  // namespace thin_detail
+
+/// Launches thin_kernel<S, ...> on `stream`: short rows where rows <= cols; for 1- and 2-byte
+/// elements 4-byte words on the wide matrix where its rows start on 4 bytes, and on the tall one
+/// where it is dense and starts on 4 bytes. `s` resolved, non-empty and accepted.
 template <int S>
 void launch_thin(const void* in, void* out, const TransposeShape& s, cudaStream_t stream) {
   const bool short_rows = s.rows <= s.cols;
@@ -112,21 +204,39 @@ void launch_thin(const void* in, void* out, const TransposeShape& s, cudaStream_
   p.in_batch = s.in_batch_stride * S;
   p.out_batch = s.out_batch_stride * S;
   p.batch = s.batch;
+  p.magic = ((std::uint64_t{1} << 32) + static_cast<std::uint64_t>(p.m) - 1) /
+            static_cast<std::uint64_t>(p.m);
   const int slab_bytes = p.m <= 32 ? 1024 : p.m <= 64 ? 512 : p.m <= 128 ? 256 : 128;
   p.w = std::max(1, slab_bytes / S);
   p.log_w = 0;
   while ((1 << p.log_w) < p.w) ++p.log_w;
-  p.ld = p.w + (S >= 4 ? 1 : 4 / S);
+  p.ld = p.w + std::max(1, 4 / S);  // slab rows one 4-byte word (or element) apart mod 32 banks
   const std::size_t smem = static_cast<std::size_t>(p.m) * p.ld * S;
   // One block a slab (slabs of the batch's matrices one after another), grid-stride past 2^31.
   const std::int64_t slabs = (p.len + p.w - 1) / p.w * s.batch;
   const std::int64_t gx = std::min<std::int64_t>(slabs, 0x7fffffff);
   const std::int64_t gy = std::min<std::int64_t>((slabs + gx - 1) / gx, 65535);
   const dim3 grid(static_cast<unsigned>(gx), static_cast<unsigned>(gy));
-  if (short_rows)
-    thin_kernel<S, true><<<grid, kThinThreads, smem, stream>>>(p);
-  else
-    thin_kernel<S, false><<<grid, kThinThreads, smem, stream>>>(p);
+  const void* wide = short_rows ? in : out;
+  const void* tall = short_rows ? out : in;
+  const std::int64_t wide_pitch = short_rows ? p.in_pitch : p.out_pitch;
+  const std::int64_t tall_pitch = short_rows ? p.out_pitch : p.in_pitch;
+  const std::int64_t wide_batch = short_rows ? p.in_batch : p.out_batch;
+  const std::int64_t tall_batch = short_rows ? p.out_batch : p.in_batch;
+  const bool vw = S < 4 && thin_detail::on4(wide, wide_pitch, wide_batch, s.batch);
+  const bool vt = S < 4 && tall_pitch == p.m * S && thin_detail::on4(tall, 4, tall_batch, s.batch);
+  using thin_detail::launch;
+  if (short_rows) {
+    if (vw && vt) launch<S, true, true, true>(p, grid, smem, stream);
+    else if (vw) launch<S, true, true, false>(p, grid, smem, stream);
+    else if (vt) launch<S, true, false, true>(p, grid, smem, stream);
+    else launch<S, true, false, false>(p, grid, smem, stream);
+  } else {
+    if (vw && vt) launch<S, false, true, true>(p, grid, smem, stream);
+    else if (vw) launch<S, false, true, false>(p, grid, smem, stream);
+    else if (vt) launch<S, false, false, true>(p, grid, smem, stream);
+    else launch<S, false, false, false>(p, grid, smem, stream);
+  }
   XPOSE_CHECK_CUDA_LAUNCH("thin_kernel");
 }
 

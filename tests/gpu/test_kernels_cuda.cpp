@@ -874,7 +874,8 @@ TEST_F(CudaKernels, EveryVariantOutOfPlace) {
 
 // The thin kernel (thin.cuh; candidate "thin"): short sides around its slab sizes' limits (32,
 // 64, 128, 256) and the warp width, in both orientations; long sides under one slab, over one
-// and many slabs; a batch with gaps and odd pitches; buffers off by whole elements.
+// and many slabs, and ending inside a 4-byte word; a batch with gaps and odd pitches; buffers
+// off by whole elements and by 4 bytes (the word paths of 1- and 2-byte elements).
 TEST_F(CudaKernels, ThinCandidate) {
   const std::int64_t shorts[] = {1, 2, 17, 31, 32, 33, 64, 65, 100, 128, 129, 200, 255, 256};
   const std::int64_t longs[] = {1, 7, 1000, 4099};
@@ -886,6 +887,10 @@ TEST_F(CudaKernels, ThinCandidate) {
       }
       check_transpose(e, pitched(m, 3001, 3, 3005, m + 3, 11, 7), 1, 2, "thin");
       check_transpose(e, pitched(3001, m, 2, m + 5, 3010, 3, 9), 2, 1, "thin");
+      // Buffers 4 bytes off 16 (1- and 2-byte elements: 4-byte words on both sides), batched.
+      const std::int64_t q = std::max<std::int64_t>(1, 4 / static_cast<std::int64_t>(e));
+      check_transpose(e, TransposeShape::dense(m, 1000, 2), q, q, "thin");
+      check_transpose(e, TransposeShape::dense(1000, m, 2), q, 3 * q, "thin");
     }
     // Many slabs: 2^20 + 3 and 2^17 + 3 positions along the long side.
     check_transpose(e, TransposeShape::dense(5, (1 << 20) + 3), 0, 0, "thin");
