@@ -220,12 +220,16 @@ struct NarrowSkewed {
   }
 };
 
-// The thin kernel (thin.cuh): a side of at most MAX elements (MAX <= kThinMax), any layout.
-template <int S, std::int64_t MAX = cuda_tile::kThinMax>
+// The thin kernel (thin.cuh), any layout: where rows <= cols (it takes the rows as its short
+// side) only up to MAX_ROWS rows, elsewhere up to MAX_COLS columns (both at most kThinMax).
+template <int S, std::int64_t MAX_ROWS = cuda_tile::kThinMax,
+          std::int64_t MAX_COLS = cuda_tile::kThinMax>
 struct Thin {
   using Elem = typename cuda_tile::Bytes<S>::type;
   static bool accepts(const void* in, const void* out, const TransposeShape& s) {
-    return std::min(s.rows, s.cols) <= MAX && cuda_tile::thin_accepts(in, out, S, s);
+    const bool short_rows = s.rows <= s.cols;
+    return (short_rows ? s.rows <= MAX_ROWS : s.cols <= MAX_COLS) &&
+           cuda_tile::thin_accepts(in, out, S, s);
   }
   static void launch(const void* in, void* out, const TransposeShape& s, cudaStream_t st) {
     cuda_tile::launch_thin<S>(in, out, s, st);
@@ -425,16 +429,36 @@ using U8NarrowSkew = NarrowSkewed<NarrowSkewConfig<std::uint8_t, 256, 256, 512, 
 using U16NarrowSkew =
     NarrowSkewed<NarrowSkewConfig<std::uint16_t, 128, 256, 512, 2, 3>, kSkewOrder>;
 
+// Thin matrices (run 26, NOTES.md, calls 3-5): where a side is shorter than the tiles, the tiled
+// and skewed kernels' tiles are mostly empty (x memcpy at 512 MiB, short side m = 8 / 16 / 32,
+// input m x len, then len x m: u8 0.023 / 0.046 / 0.090, 0.038 / 0.075 / 0.145; u16 0.074 /
+// 0.145 / 0.270, 0.088 / 0.170 / 0.311; f32 0.229 / 0.427 / 0.725, 0.061 / 0.115 / 0.218; f64
+// 0.491 / 0.812 / 0.983, 0.108 / 0.205 / 0.373; c128 0.580 / 0.960 / 0.967, 0.710 / 0.996 /
+// 0.993). The thin kernel (thin.cuh) takes the whole short side in one block: 0.57 / 0.60 /
+// 0.55, 0.50 / 0.56 / 0.58 (u8); 0.70 / 0.73 / 0.65, 0.71 / 0.76 / 0.73 (u16); 0.75 / 0.77 /
+// 0.69, 0.83 / 0.85 / 0.88 (f32); 0.94 / 0.96 / 0.92, 0.91 / 0.95 / 0.97 (f64); 0.97 / 0.98 /
+// 0.98, 0.88 / 0.95 / 0.97 (c128). It runs up to the largest m measured (8, 16, 32, 48, 64,
+// 68, 96, 128, 131, 192, 256) at and below which it was ahead at every m, per orientation:
+// u8 131 rows / 128 columns, u16 96 / 96, f32 16 / 48, f64 16 / 48, c128 64 / 8. Past those the
+// tiled kernels win at their tile multiples (f32 64 x len 0.982 against 0.689).
+using U8Thin = Thin<1, 131, 128>;
+using U16Thin = Thin<2, 96, 96>;
+using F32Thin = Thin<4, 16, 48>;
+using F64Thin = Thin<8, 16, 48>;
+using C128Thin = Thin<16, 64, 8>;
+
 // The dispatch, per element size: the first kernel of the list that accepts the layout runs.
-using U8Kernels = KernelList<RowsOn<WholeTiles<U8Narrow256Elem>, 16>, RowsOn<Swept<U8NarrowSkew>, 16>,
-                             Tiled<U8Tile, 256>, OutRowsOn<MostlyWhole<Swept<U8Narrow256>, 4>, 16>,
-                             Swept<U8NarrowSkew>, U8Narrow>;
-using U16Kernels = KernelList<RowsOn<U16Narrow, 16>, OutRowsOn<Swept<U16Narrow>, 16>,
+using U8Kernels =
+    KernelList<U8Thin, RowsOn<WholeTiles<U8Narrow256Elem>, 16>, RowsOn<Swept<U8NarrowSkew>, 16>,
+               Tiled<U8Tile, 256>, OutRowsOn<MostlyWhole<Swept<U8Narrow256>, 4>, 16>,
+               Swept<U8NarrowSkew>, U8Narrow>;
+using U16Kernels = KernelList<U16Thin, RowsOn<U16Narrow, 16>, OutRowsOn<Swept<U16Narrow>, 16>,
                               Swept<U16NarrowSkew>, U16Rotated, Skewed<U16Skew>>;
 using F32Kernels =
-    KernelList<Tiled<F32Tile, 256>, MinRows<Tiled<F32Tile>, 200000>, SkewGroups<Skewed<F32Skew>>>;
-using F64Kernels = KernelList<Tiled<F64Tile, 256>, SkewGroups<Skewed<F64Skew>>>;
-using C128Kernels = KernelList<Tiled<C128Tile, 256>, SkewGroups<Skewed<C128Skew>>>;
+    KernelList<F32Thin, Tiled<F32Tile, 256>, MinRows<Tiled<F32Tile>, 200000>,
+               SkewGroups<Skewed<F32Skew>>>;
+using F64Kernels = KernelList<F64Thin, Tiled<F64Tile, 256>, SkewGroups<Skewed<F64Skew>>>;
+using C128Kernels = KernelList<C128Thin, Tiled<C128Tile, 256>, SkewGroups<Skewed<C128Skew>>>;
 
 }  // namespace
 

@@ -487,33 +487,54 @@ TEST_F(CudaKernels, MisalignedFallbacks) {
     check_transpose(e, TransposeShape::dense(1001, 999));
     // Output rows on 128-byte lines but off 256 bytes (the 4-, 8- and 16-byte elements' skewed
     // kernel), and output rows on 256 bytes with input rows off them (their tiled kernel).
+    // (c128: more rows than its thin limit of 64, with the same output-row alignment.)
     const auto es = static_cast<std::int64_t>(e);
-    check_transpose(e, TransposeShape::dense(384 / es, 200));
-    check_transpose(e, TransposeShape::dense(640 / es, 130, 2));
-    check_transpose(e, TransposeShape::dense(512 / es, 136));
+    check_transpose(e, TransposeShape::dense(es == 16 ? 72 : 384 / es, 200));
+    check_transpose(e, TransposeShape::dense(es == 16 ? 88 : 640 / es, 130, 2));
+    check_transpose(e, TransposeShape::dense(es == 16 ? 80 : 512 / es, 136));
   }
 }
 
-// More than 65535 tile rows (and tile columns): the grid is 1-D and strides over tiles.
+// More than 65535 tile rows (and tile columns): the grid is 1-D and strides over tiles. The
+// library takes these thin shapes with the thin kernel since run 26, so every candidate runs
+// them too (the tiled, skewed, narrow and rotated kernels among them).
 TEST_F(CudaKernels, TileGridPast65535) {
-  check_transpose(1, TransposeShape::dense((1 << 23) + 7, 3));
-  check_transpose(1, TransposeShape::dense(3, (1 << 23) + 7));
-  check_transpose(4, TransposeShape::dense((1 << 22) + 1, 5));
-  check_transpose(16, TransposeShape::dense((1 << 21) + 1, 2));
-  check_transpose(8, TransposeShape::dense(2, (1 << 21) + 3));
+  const struct {
+    std::size_t elem;
+    std::int64_t rows, cols;
+  } cases[] = {{1, (1 << 23) + 7, 3},
+               {1, 3, (1 << 23) + 7},
+               {4, (1 << 22) + 1, 5},
+               {16, (1 << 21) + 1, 2},
+               {8, 2, (1 << 21) + 3}};
+  for (const auto& c : cases)
+    for (const std::string& v : xpose::kernels::variants::out_of_place(c.elem))
+      check_transpose(c.elem, TransposeShape::dense(c.rows, c.cols), 0, 0,
+                      v == "default" ? "" : v);
 }
 
 TEST_F(CudaKernels, LargerSquareAndRectangular) {
   check_transpose(4, TransposeShape::dense(4099, 2053));
   // f32, f64 and c128 inputs taller than 28000 rows off 256-byte output rows: the skewed kernel
-  // in groups of tile rows (three and five column sweeps), batched ones among them.
-  check_transpose(4, TransposeShape::dense(40001, 37));
-  check_transpose(4, TransposeShape::dense(70003, 5, 2));
-  check_transpose(8, TransposeShape::dense(40001, 37));
-  check_transpose(16, TransposeShape::dense(70003, 5, 2));
+  // in groups of tile rows (three and five column sweeps), batched ones among them (more
+  // columns than the thin kernel takes).
+  check_transpose(4, TransposeShape::dense(40001, 61));
+  check_transpose(4, TransposeShape::dense(70003, 53, 2));
+  check_transpose(8, TransposeShape::dense(40001, 53));
+  check_transpose(16, TransposeShape::dense(70003, 13, 2));
   // f32 output rows on 32 bytes but off 256, 200000 rows or more: the tiled kernel.
-  check_transpose(4, TransposeShape::dense(200008, 6));
+  check_transpose(4, TransposeShape::dense(200008, 50));
   check_transpose(4, TransposeShape::dense(200008, 70, 2));
+  // The thin kernel where the library takes it: each element size at its limits (u8 131 rows /
+  // 128 columns, u16 96 / 96, f32 16 / 48, f64 16 / 48, c128 64 / 8), pitched and batched.
+  const std::int64_t lim[][3] = {{1, 131, 128}, {2, 96, 96}, {4, 16, 48}, {8, 16, 48}, {16, 64, 8}};
+  for (const auto& l : lim) {
+    const auto e = static_cast<std::size_t>(l[0]);
+    check_transpose(e, TransposeShape::dense(l[1], 20011, 2), 0, 4 / l[0] + 1);
+    check_transpose(e, TransposeShape::dense(20011, l[2]), 0, 0);
+    check_transpose(e, pitched(l[1], 5001, 2, 5009, l[1] + 1, 3, 5), 1, 0);
+    check_transpose(e, pitched(5001, l[2], 2, l[2], 5003, 0, 7), 0, 0);
+  }
   // u8 / u16 with output rows off 16 bytes: the narrow skewed kernel, interior and edge tiles,
   // tall inputs in column sweeps, a batch with odd gaps, buffers off 4 bytes.
   check_transpose(1, TransposeShape::dense(3001, 2053));
@@ -638,11 +659,11 @@ OutOfPlaceCase draw_out_of_place(RandomLayout& r, std::size_t elem, bool small) 
   if (cls < 40) {  // small and medium
     rows = r.size(1, big);
     cols = r.size(1, big);
-  } else if (cls < 50) {  // tall: column sweeps past 28000 / 32000 rows
+  } else if (cls < 50) {  // tall: column sweeps past 28000 / 32000 rows, or the thin kernel
     rows = r.in(26000, small ? 40000 : 70000);
-    cols = r.size(1, small ? 4 : 40);
+    cols = r.size(1, small ? 4 : 300);
   } else if (cls < 57) {  // wide
-    rows = r.size(1, small ? 4 : 40);
+    rows = r.size(1, small ? 4 : 300);
     cols = r.in(26000, small ? 40000 : 70000);
   } else if (cls < 72) {  // whole tiles (u8 / u16: the 256 x 256 and 128 x 128 narrow tiles)
     const std::int64_t t = elem <= 2 ? 256 : std::int64_t{32} << r.in(0, 3);
@@ -659,7 +680,7 @@ OutOfPlaceCase draw_out_of_place(RandomLayout& r, std::size_t elem, bool small) 
     cols = r.in(100, 3000);
   } else {  // 200000 rows and more (the f32 tiled kernel where output rows are off 256 bytes)
     rows = 200008 + 8 * r.in(0, 11) + (r.chance(50) ? 0 : r.in(1, 7));
-    cols = r.in(1, small ? 2 : 6);
+    cols = small ? r.in(1, 2) : r.in(49, 64);  // over f32's thin limit (48 columns)
   }
   OutOfPlaceCase c;
   TransposeShape& s = c.shape;
@@ -701,19 +722,20 @@ InPlaceCase draw_in_place(RandomLayout& r, std::size_t elem, bool small) {
 // The dispatch entries an H100-class device runs, per element size (positions in the lists of
 // transpose_tiled.cu and transpose_inplace.cu).
 std::vector<int> reachable_out_of_place(std::size_t elem) {
-  // u8: the narrow kernel on whole tiles, the narrow skewed kernel where both matrices' rows are
-  // on 16 bytes, the narrow kernel where the output's are and few tiles are partial, the narrow
-  // skewed kernel elsewhere; u16: the narrow kernel where both / the output's rows are on 16
-  // bytes, the narrow skewed kernel; f32: the tiled kernel on 256-byte output rows and on 200000
-  // rows or more, the skewed kernel; f64, c128: the tiled kernel, the skewed kernel.
+  // Every size: the thin kernel first. Then u8: the narrow kernel on whole tiles, the narrow
+  // skewed kernel where both matrices' rows are on 16 bytes, the narrow kernel where the output's
+  // are and few tiles are partial, the narrow skewed kernel elsewhere; u16: the narrow kernel
+  // where both / the output's rows are on 16 bytes, the narrow skewed kernel; f32: the tiled
+  // kernel on 256-byte output rows and on 200000 rows or more, the skewed kernel; f64, c128: the
+  // tiled kernel, the skewed kernel.
   switch (elem) {
     case 1:
-      return {0, 1, 3, 4};
+      return {0, 1, 2, 4, 5};
     case 2:
     case 4:
-      return {0, 1, 2};
+      return {0, 1, 2, 3};
     default:
-      return {0, 1};
+      return {0, 1, 2};
   }
 }
 std::vector<int> reachable_in_place(std::size_t elem) {
