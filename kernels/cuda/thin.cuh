@@ -10,9 +10,9 @@
 ///   short columns (input len x m): it reads w input rows of m elements and writes w
 ///     consecutive elements of each output row.
 /// The shared slab is m rows of ld = w + pad elements (pad: one 4-byte word or one element, so
-/// that consecutive lanes on consecutive rows of the slab hit distinct banks). Slabs are 1024
-/// bytes along the long side for m up to 32, 512 up to 64, 256 up to 128, 128 up to 256: at most
-/// 37 KiB of shared memory. The tall matrix's elements are found by one multiply-shift division
+/// that consecutive lanes on consecutive rows of the slab hit distinct banks), rows of 32768 / m
+/// bytes rounded down to a power of two (at most 16384, at least 128: 1024 bytes for m = 17-32,
+/// 128 for m = 129-256), so that a block moves 16-32 KiB; at most 37 KiB of shared memory. The tall matrix's elements are found by one multiply-shift division
 /// by m each. Accesses of one element, or of 4-byte words for 1- and 2-byte elements where the
 /// layout allows; plain loads and stores, so it builds for sm_35 on.
 #pragma once
@@ -206,7 +206,9 @@ void launch_thin(const void* in, void* out, const TransposeShape& s, cudaStream_
   p.batch = s.batch;
   p.magic = ((std::uint64_t{1} << 32) + static_cast<std::uint64_t>(p.m) - 1) /
             static_cast<std::uint64_t>(p.m);
-  const int slab_bytes = p.m <= 32 ? 1024 : p.m <= 64 ? 512 : p.m <= 128 ? 256 : 128;
+  // Bytes of a slab row: a slab of about 32 KiB (16-32 KiB), 128 to 16384 bytes a row.
+  int slab_bytes = 16384;
+  while (slab_bytes > 128 && static_cast<std::int64_t>(slab_bytes) * p.m > 32768) slab_bytes /= 2;
   p.w = std::max(1, slab_bytes / S);
   p.log_w = 0;
   while ((1 << p.log_w) < p.w) ++p.log_w;
