@@ -12,7 +12,8 @@
 /// The shared slab is m rows of ld = w + pad elements (pad: one 4-byte word or one element, so
 /// that consecutive lanes on consecutive rows of the slab hit distinct banks), rows of 32768 / m
 /// bytes rounded down to a power of two (at most 16384, at least 128: 1024 bytes for m = 17-32,
-/// 128 for m = 129-256), so that a block moves 16-32 KiB; at most 37 KiB of shared memory. The tall matrix's elements are found by one multiply-shift division
+/// 128 for m = 129-256), so that a block moves 16-32 KiB, except that short input rows from m = 6
+/// to 32 take 1024-byte slab rows (launch_thin); at most 37 KiB of shared memory. The tall matrix's elements are found by one multiply-shift division
 /// by m each. Accesses of one element, or of 4-byte words for 1- and 2-byte elements where the
 /// layout allows; plain loads and stores, so it builds for sm_35 on.
 #pragma once
@@ -206,9 +207,13 @@ void launch_thin(const void* in, void* out, const TransposeShape& s, cudaStream_
   p.batch = s.batch;
   p.magic = ((std::uint64_t{1} << 32) + static_cast<std::uint64_t>(p.m) - 1) /
             static_cast<std::uint64_t>(p.m);
-  // Bytes of a slab row: a slab of about 32 KiB (16-32 KiB), 128 to 16384 bytes a row.
+  // Bytes of a slab row (run 26, calls 6-7): where the input's columns are short, slabs of about
+  // 32 KiB (32768 / m rounded down to a power of two, at most 16384 a row); where its rows are,
+  // the same up to m = 5 and rows of 1024 bytes from 6 to 32 (32 KiB slabs lost 2-11 % at m =
+  // 8-16 there). Both: 512 bytes a row up to m = 64, 256 to 128, 128 to 256.
   int slab_bytes = 16384;
   while (slab_bytes > 128 && static_cast<std::int64_t>(slab_bytes) * p.m > 32768) slab_bytes /= 2;
+  if (short_rows && p.m > 5) slab_bytes = std::min(slab_bytes, 1024);
   p.w = std::max(1, slab_bytes / S);
   p.log_w = 0;
   while ((1 << p.log_w) < p.w) ++p.log_w;
