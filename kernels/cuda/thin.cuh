@@ -230,19 +230,25 @@ void launch_thin(const void* in, void* out, const TransposeShape& s, cudaStream_
   const std::int64_t tall_pitch = short_rows ? p.out_pitch : p.in_pitch;
   const std::int64_t wide_batch = short_rows ? p.in_batch : p.out_batch;
   const std::int64_t tall_batch = short_rows ? p.out_batch : p.in_batch;
-  const bool vw = S < 4 && thin_detail::on4(wide, wide_pitch, wide_batch, s.batch);
-  const bool vt = S < 4 && tall_pitch == p.m * S && thin_detail::on4(tall, 4, tall_batch, s.batch);
+  const bool vw = thin_detail::on4(wide, wide_pitch, wide_batch, s.batch);
+  const bool vt = tall_pitch == p.m * S && thin_detail::on4(tall, 4, tall_batch, s.batch);
   using thin_detail::launch;
-  if (short_rows) {
-    if (vw && vt) launch<S, true, true, true>(p, grid, smem, stream);
-    else if (vw) launch<S, true, true, false>(p, grid, smem, stream);
-    else if (vt) launch<S, true, false, true>(p, grid, smem, stream);
-    else launch<S, true, false, false>(p, grid, smem, stream);
+  if constexpr (S < 4) {  // the word forms exist for 1- and 2-byte elements only
+    if (short_rows) {
+      if (vw && vt) launch<S, true, true, true>(p, grid, smem, stream);
+      else if (vw) launch<S, true, true, false>(p, grid, smem, stream);
+      else if (vt) launch<S, true, false, true>(p, grid, smem, stream);
+      else launch<S, true, false, false>(p, grid, smem, stream);
+    } else {
+      if (vw && vt) launch<S, false, true, true>(p, grid, smem, stream);
+      else if (vw) launch<S, false, true, false>(p, grid, smem, stream);
+      else if (vt) launch<S, false, false, true>(p, grid, smem, stream);
+      else launch<S, false, false, false>(p, grid, smem, stream);
+    }
+  } else if (short_rows) {
+    launch<S, true, false, false>(p, grid, smem, stream);
   } else {
-    if (vw && vt) launch<S, false, true, true>(p, grid, smem, stream);
-    else if (vw) launch<S, false, true, false>(p, grid, smem, stream);
-    else if (vt) launch<S, false, false, true>(p, grid, smem, stream);
-    else launch<S, false, false, false>(p, grid, smem, stream);
+    launch<S, false, false, false>(p, grid, smem, stream);
   }
   XPOSE_CHECK_CUDA_LAUNCH("thin_kernel");
 }
