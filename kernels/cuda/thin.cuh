@@ -13,9 +13,10 @@
 /// that consecutive lanes on consecutive rows of the slab hit distinct banks), rows of 32768 / m
 /// bytes rounded down to a power of two (at most 16384, at least 128: 1024 bytes for m = 17-32,
 /// 128 for m = 129-256), so that a block moves 16-32 KiB, except that short input rows from m = 6
-/// to 32 take 1024-byte slab rows (launch_thin); at most 37 KiB of shared memory. The tall matrix's elements are found by one multiply-shift division
-/// by m each. Accesses of one element, or of 4-byte words for 1- and 2-byte elements where the
-/// layout allows; plain loads and stores, so it builds for sm_35 on.
+/// to 32 take 1024-byte slab rows (launch_thin); at most 37 KiB of shared memory. The tall
+/// matrix's elements are found by one multiply-shift division by m each. Accesses of one element,
+/// or of 4-byte words for 1- and 2-byte elements where the layout allows; plain loads and stores,
+/// so it builds for sm_35 on.
 #pragma once
 
 #include <algorithm>
@@ -41,8 +42,8 @@ struct ThinParams {
   std::int64_t in_pitch, out_pitch;  ///< bytes between rows
   std::int64_t in_batch, out_batch;  ///< bytes between matrices
   std::int64_t batch;
-  std::uint64_t magic;               ///< ceil(2^32 / m): e / m = (e * magic) >> 32 for e < 2^24
-  int w, log_w, ld;                  ///< slab width (a power of two), its log2, slab row length
+  std::uint64_t magic;  ///< ceil(2^32 / m): e / m = (e * magic) >> 32 for e < 2^24
+  int w, log_w, ld;     ///< slab width (a power of two), its log2, slab row length
 };
 
 /// The wide matrix (m rows of len elements: the input where rows are short, else the output) is
@@ -235,15 +236,23 @@ void launch_thin(const void* in, void* out, const TransposeShape& s, cudaStream_
   using thin_detail::launch;
   if constexpr (S < 4) {  // the word forms exist for 1- and 2-byte elements only
     if (short_rows) {
-      if (vw && vt) launch<S, true, true, true>(p, grid, smem, stream);
-      else if (vw) launch<S, true, true, false>(p, grid, smem, stream);
-      else if (vt) launch<S, true, false, true>(p, grid, smem, stream);
-      else launch<S, true, false, false>(p, grid, smem, stream);
+      if (vw && vt)
+        launch<S, true, true, true>(p, grid, smem, stream);
+      else if (vw)
+        launch<S, true, true, false>(p, grid, smem, stream);
+      else if (vt)
+        launch<S, true, false, true>(p, grid, smem, stream);
+      else
+        launch<S, true, false, false>(p, grid, smem, stream);
     } else {
-      if (vw && vt) launch<S, false, true, true>(p, grid, smem, stream);
-      else if (vw) launch<S, false, true, false>(p, grid, smem, stream);
-      else if (vt) launch<S, false, false, true>(p, grid, smem, stream);
-      else launch<S, false, false, false>(p, grid, smem, stream);
+      if (vw && vt)
+        launch<S, false, true, true>(p, grid, smem, stream);
+      else if (vw)
+        launch<S, false, true, false>(p, grid, smem, stream);
+      else if (vt)
+        launch<S, false, false, true>(p, grid, smem, stream);
+      else
+        launch<S, false, false, false>(p, grid, smem, stream);
     }
   } else if (short_rows) {
     launch<S, true, false, false>(p, grid, smem, stream);

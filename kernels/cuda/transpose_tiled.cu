@@ -703,8 +703,8 @@ DispatchChoice default_out_of_place(const void* in, const void* out, std::size_t
     case 16:
       return pick(C128Kernels{});
     default:
-      throw UnsupportedInputError(
-          cat("default_out_of_place: element size ", elem_size, " bytes (supported: 1, 2, 4, 8, 16)"));
+      throw UnsupportedInputError(cat("default_out_of_place: element size ", elem_size,
+                                      " bytes (supported: 1, 2, 4, 8, 16)"));
   }
 }
 

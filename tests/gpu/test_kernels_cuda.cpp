@@ -596,7 +596,8 @@ TEST_F(CudaKernels, InPlaceLarger) {
 // device runs must have been reached, so that the draw cannot silently miss a class. The other
 // entries are the fallbacks of devices that cannot give the narrow, narrow skewed and rotated
 // kernels their shared memory, and the f32 in-place 8-byte-word kernel on 256-byte rows (the
-// 16-byte one takes every such n first).
+// 16-byte one takes every such n first). Out of place, thin shapes (a side under the type's thin
+// limit) take the thin kernel, entry 0 of every element size since run 26.
 class RandomLayout {
  public:
   explicit RandomLayout(std::uint64_t seed) : g_(seed) {}
@@ -607,7 +608,8 @@ class RandomLayout {
   // Spread evenly over the orders of magnitude of [lo, hi].
   std::int64_t size(std::int64_t lo, std::int64_t hi) {
     const double u = static_cast<double>(g_() >> 11) / 9007199254740992.0;
-    const double v = std::exp(std::log(double(lo)) + u * (std::log(double(hi) + 1) - std::log(double(lo))));
+    const double a = std::log(double(lo)), b = std::log(double(hi) + 1);
+    const double v = std::exp(a + u * (b - a));
     return std::clamp(static_cast<std::int64_t>(v), lo, hi);
   }
   // Elements between rows of `min` elements: 0 (dense), or padded and rounded up to a random
