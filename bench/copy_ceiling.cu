@@ -219,7 +219,7 @@ int run(int reps, const std::vector<std::int64_t>& mibs) {
       XPOSE_CHECK_CUDA(cudaMemcpyAsync(&nbad, bad, sizeof(nbad), cudaMemcpyDeviceToHost, st));
       XPOSE_CHECK_CUDA(cudaStreamSynchronize(st));
       const double med = time.median, iqr = time.iqr_pct;
-      const double gbps = 2.0 * double(bytes) / (med * 1e-3) / 1e9;
+      const double gbps = read_write_gbps(double(bytes), med);
       if (memcpy_gbps == 0) memcpy_gbps = gbps;
       failures += nbad != 0;
       std::printf("%-42s %10lld %9.4f %9.1f %7.4f %6.2f  %s\n", v.name.c_str(),

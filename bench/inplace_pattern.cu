@@ -236,7 +236,7 @@ int run(int reps, const std::vector<Side>& sides) {
               : check(a, false, v.effect == Effect::kTranspose && odd_runs,
                       v.effect == Effect::kFlip && odd_runs);
       const double med = time.median, iqr = time.iqr_pct;
-      const double gbps = 2.0 * double(bytes) / (med * 1e-3) / 1e9;
+      const double gbps = read_write_gbps(double(bytes), med);
       if (v.effect == Effect::kCopy && memcpy_gbps == 0) memcpy_gbps = gbps;
       if (v.name.rfind("library", 0) == 0 && library_gbps == 0) library_gbps = gbps;
       failures += bad1 != 0 || bad2 != 0;

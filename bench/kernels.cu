@@ -540,7 +540,7 @@ class Bench {
         } else {
           r.ms = t.first;
           r.spread = t.second;
-          r.gbps = 2.0 * bytes / (t.first * 1e-3) / 1e9;
+          r.gbps = read_write_gbps(double(bytes), t.first);
           if (v.memcpy_like) memcpy_gbps = r.gbps;
           r.ratio = memcpy_gbps > 0 ? r.gbps / memcpy_gbps : 0;
           if (bad == 0) {
@@ -606,7 +606,7 @@ void run_huge(Bench& bench, const Options& opt, std::vector<Row>& rows_out) {
   const auto tm = bench.time([&] {
     XPOSE_CHECK_CUDA(cudaMemcpyAsync(cb, ca, half, cudaMemcpyDeviceToDevice, bench.stream()));
   });
-  const double memcpy_gbps = 2.0 * half / (tm.first * 1e-3) / 1e9;
+  const double memcpy_gbps = read_write_gbps(double(half), tm.first);
   XPOSE_CHECK_CUDA(cudaFree(ca));
   XPOSE_CHECK_CUDA(cudaFree(cb));
   const std::string shape = "131072x131072";
@@ -645,7 +645,7 @@ void run_huge(Bench& bench, const Options& opt, std::vector<Row>& rows_out) {
     bad += bench.verify<4>(buf, n, n, odd, seed, &first);
     r.ms = t.first;
     r.spread = t.second;
-    r.gbps = 2.0 * nbytes / (t.first * 1e-3) / 1e9;
+    r.gbps = read_write_gbps(double(nbytes), t.first);
     r.ratio = r.gbps / memcpy_gbps;
     r.status = bad == 0 ? "ok" : "FAIL(" + std::to_string(bad) + ")";
     Bench::print_row(r);

@@ -85,8 +85,6 @@ struct Shape {
   std::int64_t rows, cols;
 };
 
-double gbps(std::int64_t bytes, double ms) { return 2.0 * double(bytes) / (ms * 1e-3) / 1e9; }
-
 /// Median of `reps` timed calls of fn after 3 warm-ups: each waited for alone, or (back_to_back)
 /// all queued before one wait.
 template <class F>
@@ -122,7 +120,7 @@ int run_type(const char* type, const Options& opt, cudaStream_t st, int sms,
       const Spread mc = timed(st, opt.reps, opt.back_to_back, [&] {
         XPOSE_CHECK_CUDA(cudaMemcpyAsync(b, a, dense, cudaMemcpyDeviceToDevice, st));
       });
-      const double mc_gbps = gbps(dense, mc.median);
+      const double mc_gbps = read_write_gbps(double(dense), mc.median);
       std::printf("%-5s %6lldx%-6lld %7lld %6s %9s %9s | %8.1f  memcpy (iqr %.2f %%)\n", type,
                   static_cast<long long>(sh.rows), static_cast<long long>(sh.cols),
                   static_cast<long long>(shift_kib), "-", "-", "-", mc_gbps, mc.iqr_pct);
@@ -152,7 +150,8 @@ int run_type(const char* type, const Options& opt, cudaStream_t st, int sms,
         XPOSE_CHECK_CUDA(cudaMemcpyAsync(&nbad, bad, sizeof(nbad), cudaMemcpyDeviceToHost, st));
         XPOSE_CHECK_CUDA(cudaStreamSynchronize(st));
         failures += nbad != 0;
-        const double t_gbps = gbps(dense, tx.median), m2_gbps = gbps(dense, m2.median);
+        const double t_gbps = read_write_gbps(double(dense), tx.median),
+                     m2_gbps = read_write_gbps(double(dense), m2.median);
         std::printf(
             "%-5s %6lldx%-6lld %7lld %6lld %9lld %9lld | %8.1f %8.1f %7.4f %7.4f %6.2f  %s\n",
             type, static_cast<long long>(sh.rows), static_cast<long long>(sh.cols),

@@ -1,6 +1,7 @@
 /// @file
 /// The statistic every bench program reports for repeated timings: the median and the spread of
-/// the middle half. Host-only, so the unit tests check it without a GPU.
+/// the middle half; and the bandwidth they report. Host-only, so the unit tests check it without
+/// a GPU.
 #pragma once
 
 #include <algorithm>
@@ -24,5 +25,9 @@ inline Spread median_spread(std::vector<double> t) {
   s.iqr_pct = s.median > 0 ? 100.0 * (q3 - q1) / s.median : 0;
   return s;
 }
+
+/// GB/s of a copy or transpose of `bytes` that took `ms`: every byte read once and written once
+/// (2 x bytes / time), the figure every bench program prints beside memcpy's.
+inline double read_write_gbps(double bytes, double ms) { return 2.0 * bytes / (ms * 1e-3) / 1e9; }
 
 }  // namespace xpose::bench

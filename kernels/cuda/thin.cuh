@@ -177,15 +177,22 @@ inline bool thin_accepts(const void* in, const void* out, std::size_t elem,
 
 namespace thin_detail {
 
-template <int S, bool SR, bool VW, bool VT>
-void launch(const ThinParams& p, dim3 grid, std::size_t smem, cudaStream_t stream) {
-  thin_kernel<S, SR, VW, VT><<<grid, kThinThreads, smem, stream>>>(p);
+using ThinKernel = void (*)(ThinParams);
+
+/// thin_kernel<S, SR, vw, vt>; the word forms (vw, vt) exist for 1- and 2-byte elements only.
+template <int S, bool SR>
+ThinKernel pick(bool vw, bool vt) {
+  if constexpr (S < 4) {
+    if (vw) return vt ? thin_kernel<S, SR, true, true> : thin_kernel<S, SR, true, false>;
+    return vt ? thin_kernel<S, SR, false, true> : thin_kernel<S, SR, false, false>;
+  } else {
+    return thin_kernel<S, SR, false, false>;
+  }
 }
 
-inline bool on4(const void* base, std::int64_t pitch_bytes, std::int64_t batch_bytes,
-                std::int64_t batch) {
-  return reinterpret_cast<std::uintptr_t>(base) % 4 == 0 && pitch_bytes % 4 == 0 &&
-         (batch == 1 || batch_bytes % 4 == 0);
+/// Whether the matrices of a batch at `base`, `batch_bytes` apart, all start on 4 bytes.
+inline bool on4(const void* base, std::int64_t batch_bytes, std::int64_t batch) {
+  return reinterpret_cast<std::uintptr_t>(base) % 4 == 0 && (batch == 1 || batch_bytes % 4 == 0);
 }
 
 }  // namespace thin_detail
@@ -231,34 +238,11 @@ void launch_thin(const void* in, void* out, const TransposeShape& s, cudaStream_
   const std::int64_t tall_pitch = short_rows ? p.out_pitch : p.in_pitch;
   const std::int64_t wide_batch = short_rows ? p.in_batch : p.out_batch;
   const std::int64_t tall_batch = short_rows ? p.out_batch : p.in_batch;
-  const bool vw = thin_detail::on4(wide, wide_pitch, wide_batch, s.batch);
-  const bool vt = tall_pitch == p.m * S && thin_detail::on4(tall, 4, tall_batch, s.batch);
-  using thin_detail::launch;
-  if constexpr (S < 4) {  // the word forms exist for 1- and 2-byte elements only
-    if (short_rows) {
-      if (vw && vt)
-        launch<S, true, true, true>(p, grid, smem, stream);
-      else if (vw)
-        launch<S, true, true, false>(p, grid, smem, stream);
-      else if (vt)
-        launch<S, true, false, true>(p, grid, smem, stream);
-      else
-        launch<S, true, false, false>(p, grid, smem, stream);
-    } else {
-      if (vw && vt)
-        launch<S, false, true, true>(p, grid, smem, stream);
-      else if (vw)
-        launch<S, false, true, false>(p, grid, smem, stream);
-      else if (vt)
-        launch<S, false, false, true>(p, grid, smem, stream);
-      else
-        launch<S, false, false, false>(p, grid, smem, stream);
-    }
-  } else if (short_rows) {
-    launch<S, true, false, false>(p, grid, smem, stream);
-  } else {
-    launch<S, false, false, false>(p, grid, smem, stream);
-  }
+  const bool vw = wide_pitch % 4 == 0 && thin_detail::on4(wide, wide_batch, s.batch);
+  const bool vt = tall_pitch == p.m * S && thin_detail::on4(tall, tall_batch, s.batch);
+  const thin_detail::ThinKernel kernel =
+      short_rows ? thin_detail::pick<S, true>(vw, vt) : thin_detail::pick<S, false>(vw, vt);
+  kernel<<<grid, kThinThreads, smem, stream>>>(p);
   XPOSE_CHECK_CUDA_LAUNCH("thin_kernel");
 }
 

@@ -23,6 +23,7 @@
 #include <string>
 #include <vector>
 
+#include "kernels/cuda/dispatch.h"
 #include "kernels/cuda/inplace.cuh"
 #include "kernels/cuda/narrow.cuh"
 #include "kernels/cuda/realign.cuh"
@@ -126,9 +127,8 @@ struct Realigned {
   }
 };
 
-// The library's kernels for one element size, in the order the dispatch tries them.
-template <class... K>
-struct KernelList {};
+using cuda_dispatch::KernelList;
+using cuda_dispatch::list_size;
 
 // The first kernel that accepts the buffer and n runs; the last one takes whatever is left.
 template <class K, class... Rest>
@@ -160,10 +160,6 @@ int choose(void* buf, std::int64_t n, int i = 0) {
 template <class... K>
 int choose(KernelList<K...>, void* buf, std::int64_t n) {
   return choose<K...>(buf, n);
-}
-template <class... K>
-constexpr int list_size(KernelList<K...>) {
-  return static_cast<int>(sizeof...(K));
 }
 
 // The library's kernels where rows are off sectors; each is also a named candidate below.
@@ -241,7 +237,10 @@ using F64OddN = Strip<TileConfig<8, 8, 32, 32, 512, 2, kFetch256>, 64, 4, 128, k
 using C128OffSector =
     Tiled<TileConfig<16, 16, 32, 32, 256, 1, kFetch256>, PairOrder::Grouped, 32, 2>;
 
-// The dispatch, per element size.
+// The dispatch, per element size. u8: the word kernel on 256-byte rows, the narrow kernel
+// elsewhere (run 20); u16: the narrow kernel, on 256-byte rows too (run 20); f32: the word kernels
+// on 256-byte rows, elsewhere the rotated kernel, and where the device cannot give it its shared
+// memory the word kernels where the words fit, else the strip kernel.
 using U8Kernels =
     KernelList<On256<Tiled<TileConfig<1, 16, 8, 8, 64>>>, U8NarrowSeqWide, U8NarrowSeq, U8Narrow>;
 using U16Kernels =
@@ -252,6 +251,12 @@ using F32Kernels = KernelList<On256<F32Words16>, On256<F32Words8>, F32Rotated, F
                               F32Words8, F32Strip>;
 using F64Kernels = KernelList<On256<Tiled<TileConfig<8, 16, 16, 16, 256>>>, F64OddN>;
 using C128Kernels = KernelList<On256<Tiled<TileConfig<16, 16, 32, 32, 256>>>, C128OffSector>;
+
+template <class F>
+decltype(auto) with_kernels(std::size_t elem_size, const char* who, F&& f) {
+  return cuda_dispatch::with_element_size<U8Kernels, U16Kernels, F32Kernels, F64Kernels,
+                                          C128Kernels>(elem_size, who, std::forward<F>(f));
+}
 
 }  // namespace
 
@@ -268,28 +273,8 @@ void transpose_inplace_cuda(void* buf, std::size_t elem_size, std::int64_t n, st
     throw DimensionMismatch(cat("transpose_inplace_cuda: buffer ", buf,
                                 " is not aligned to the element size (", elem_size, " bytes)"));
   auto* st = static_cast<cudaStream_t>(stream);
-  switch (elem_size) {
-    case 1:  // the word kernel on 256-byte rows, the narrow kernel elsewhere (run 20)
-      dispatch(U8Kernels{}, buf, n, batch, st);
-      break;
-    case 2:  // the narrow kernel, on 256-byte rows too (run 20)
-      dispatch(U16Kernels{}, buf, n, batch, st);
-      break;
-    case 4:
-      // Rows on 256 bytes: the word kernels; elsewhere the rotated kernel; where the device
-      // cannot give it its shared memory, the word kernels where the words fit, else the strip.
-      dispatch(F32Kernels{}, buf, n, batch, st);
-      break;
-    case 8:
-      dispatch(F64Kernels{}, buf, n, batch, st);
-      break;
-    case 16:
-      dispatch(C128Kernels{}, buf, n, batch, st);
-      break;
-    default:
-      throw UnsupportedInputError(cat("transpose_inplace_cuda: element size ", elem_size,
-                                      " bytes (supported: 1, 2, 4, 8, 16)"));
-  }
+  with_kernels(elem_size, "transpose_inplace_cuda",
+               [&](auto list) { dispatch(list, buf, n, batch, st); });
 }
 
 // ---- candidates, by name (variants.h) ----------------------------------------------------------
@@ -469,22 +454,9 @@ bool run_in_place(const std::string& name, void* buf, std::size_t elem_size, std
 }
 
 DispatchChoice default_in_place(void* buf, std::size_t elem_size, std::int64_t n) {
-  auto pick = [&](auto list) { return DispatchChoice{choose(list, buf, n), list_size(list)}; };
-  switch (elem_size) {
-    case 1:
-      return pick(U8Kernels{});
-    case 2:
-      return pick(U16Kernels{});
-    case 4:
-      return pick(F32Kernels{});
-    case 8:
-      return pick(F64Kernels{});
-    case 16:
-      return pick(C128Kernels{});
-    default:
-      throw UnsupportedInputError(
-          cat("default_in_place: element size ", elem_size, " bytes (supported: 1, 2, 4, 8, 16)"));
-  }
+  return with_kernels(elem_size, "default_in_place", [&](auto list) {
+    return DispatchChoice{choose(list, buf, n), list_size(list)};
+  });
 }
 
 }  // namespace variants

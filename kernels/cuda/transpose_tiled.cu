@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "kernels/cuda/dispatch.h"
 #include "kernels/cuda/narrow.cuh"
 #include "kernels/cuda/narrow_skew.cuh"
 #include "kernels/cuda/realign.cuh"
@@ -225,6 +226,7 @@ struct NarrowSkewed {
 template <int S, std::int64_t MAX_ROWS = cuda_tile::kThinMax,
           std::int64_t MAX_COLS = cuda_tile::kThinMax>
 struct Thin {
+  static_assert(MAX_ROWS <= cuda_tile::kThinMax && MAX_COLS <= cuda_tile::kThinMax);
   using Elem = typename cuda_tile::Bytes<S>::type;
   static bool accepts(const void* in, const void* out, const TransposeShape& s) {
     const bool short_rows = s.rows <= s.cols;
@@ -294,9 +296,8 @@ bool run_tma(const void* in, void* out, const TransposeShape& s, cudaStream_t st
 }
 #endif
 
-// The library's kernels for one element size, in the order the dispatch tries them.
-template <class... K>
-struct KernelList {};
+using cuda_dispatch::KernelList;
+using cuda_dispatch::list_size;
 
 // The first kernel that accepts the layout runs.
 template <class K, class... Rest>
@@ -327,10 +328,6 @@ int choose(const void* in, const void* out, const TransposeShape& s, int i = 0) 
 template <class... K>
 int choose(KernelList<K...>, const void* in, const void* out, const TransposeShape& s) {
   return choose<K...>(in, out, s);
-}
-template <class... K>
-constexpr int list_size(KernelList<K...>) {
-  return static_cast<int>(sizeof...(K));
 }
 
 // The library's kernels per element size (NOTES.md has the measurements behind them).
@@ -460,6 +457,12 @@ using F32Kernels =
 using F64Kernels = KernelList<F64Thin, Tiled<F64Tile, 256>, SkewGroups<Skewed<F64Skew>>>;
 using C128Kernels = KernelList<C128Thin, Tiled<C128Tile, 256>, SkewGroups<Skewed<C128Skew>>>;
 
+template <class F>
+decltype(auto) with_kernels(std::size_t elem_size, const char* who, F&& f) {
+  return cuda_dispatch::with_element_size<U8Kernels, U16Kernels, F32Kernels, F64Kernels,
+                                          C128Kernels>(elem_size, who, std::forward<F>(f));
+}
+
 }  // namespace
 
 void transpose_cuda(const void* in, void* out, std::size_t elem_size, const TransposeShape& shape,
@@ -469,26 +472,8 @@ void transpose_cuda(const void* in, void* out, std::size_t elem_size, const Tran
   if (in == nullptr || out == nullptr)
     throw DimensionMismatch("transpose_cuda: null buffer for a non-empty transpose");
   auto* st = static_cast<cudaStream_t>(stream);
-  switch (elem_size) {
-    case 1:
-      dispatch(U8Kernels{}, in, out, elem_size, s, st);
-      break;
-    case 2:
-      dispatch(U16Kernels{}, in, out, elem_size, s, st);
-      break;
-    case 4:
-      dispatch(F32Kernels{}, in, out, elem_size, s, st);
-      break;
-    case 8:
-      dispatch(F64Kernels{}, in, out, elem_size, s, st);
-      break;
-    case 16:
-      dispatch(C128Kernels{}, in, out, elem_size, s, st);
-      break;
-    default:
-      throw UnsupportedInputError(
-          cat("transpose_cuda: element size ", elem_size, " bytes (supported: 1, 2, 4, 8, 16)"));
-  }
+  with_kernels(elem_size, "transpose_cuda",
+               [&](auto list) { dispatch(list, in, out, elem_size, s, st); });
 }
 
 // ---- candidates, by name (variants.h) ----------------------------------------------------------
@@ -690,22 +675,9 @@ bool run_out_of_place(const std::string& name, const void* in, void* out, std::s
 DispatchChoice default_out_of_place(const void* in, const void* out, std::size_t elem_size,
                                     const TransposeShape& shape) {
   const TransposeShape s = shape.resolved();
-  auto pick = [&](auto list) { return DispatchChoice{choose(list, in, out, s), list_size(list)}; };
-  switch (elem_size) {
-    case 1:
-      return pick(U8Kernels{});
-    case 2:
-      return pick(U16Kernels{});
-    case 4:
-      return pick(F32Kernels{});
-    case 8:
-      return pick(F64Kernels{});
-    case 16:
-      return pick(C128Kernels{});
-    default:
-      throw UnsupportedInputError(cat("default_out_of_place: element size ", elem_size,
-                                      " bytes (supported: 1, 2, 4, 8, 16)"));
-  }
+  return with_kernels(elem_size, "default_out_of_place", [&](auto list) {
+    return DispatchChoice{choose(list, in, out, s), list_size(list)};
+  });
 }
 
 }  // namespace variants

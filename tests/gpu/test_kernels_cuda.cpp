@@ -232,6 +232,198 @@ std::int64_t extent(std::int64_t batch, std::int64_t stride, std::int64_t rows, 
                                        << ": want 0x" << hex(want) << ", got 0x" << hex(got);
 }
 
+// ---- random layouts ---------------------------------------------------------------------------
+
+// The hand-picked cases below take one layout per dispatch class. The random-layout tests (the
+// fixture's random_out_of_place / random_in_place) draw layouts from a fixed seed and mix the
+// classes: pitches dense or padded and rounded to a random alignment (1 to 256 bytes), batches
+// with gaps, pointers shifted by whole elements, small and medium shapes, tall and wide ones past
+// the column sweeps' height, multiples of the tile sizes, large u8 / u16 ones with few partial
+// tiles, f32 inputs of 200000 rows. Each case's kernel is counted (variants::default_out_of_place
+// / default_in_place) and the counts printed; where the device has an H100's shared memory (200
+// KiB or more a block), every kernel of the dispatch that such a device runs must have been
+// reached, so that the draw cannot silently miss a class. The other entries are the fallbacks of
+// devices that cannot give the narrow, narrow skewed and rotated kernels their shared memory, and
+// the f32 in-place 8-byte-word kernel on 256-byte rows (the 16-byte one takes every such n
+// first). Out of place, thin shapes (a side under the type's thin limit) take the thin kernel,
+// entry 0 of every element size since run 26.
+class RandomLayout {
+ public:
+  explicit RandomLayout(std::uint64_t seed) : g_(seed) {}
+  std::int64_t in(std::int64_t lo, std::int64_t hi) {
+    return lo + static_cast<std::int64_t>(g_() % static_cast<std::uint64_t>(hi - lo + 1));
+  }
+  bool chance(int percent) { return static_cast<int>(g_() % 100) < percent; }
+  // Spread evenly over the orders of magnitude of [lo, hi].
+  std::int64_t size(std::int64_t lo, std::int64_t hi) {
+    const double u = static_cast<double>(g_() >> 11) / 9007199254740992.0;
+    const double a = std::log(double(lo)), b = std::log(double(hi) + 1);
+    const double v = std::exp(a + u * (b - a));
+    return std::clamp(static_cast<std::int64_t>(v), lo, hi);
+  }
+  // Elements between rows of `min` elements: 0 (dense), or padded and rounded up to a random
+  // alignment in bytes.
+  std::int64_t pitch(std::size_t elem, std::int64_t min) {
+    if (chance(40)) return 0;
+    const std::int64_t align_bytes = std::int64_t{1} << in(0, 8);
+    const std::int64_t q = std::max<std::int64_t>(1, align_bytes / std::int64_t(elem));
+    const std::int64_t p = min + (chance(50) ? 0 : in(1, 40));
+    return (p + q - 1) / q * q;
+  }
+  // Elements between matrices beyond what their rows need.
+  std::int64_t gap(std::size_t elem) {
+    if (chance(40)) return 0;
+    if (chance(50)) return in(1, 63);
+    const std::int64_t q = std::max<std::int64_t>(1, 256 / std::int64_t(elem));
+    return (in(1, 300) + q - 1) / q * q;
+  }
+
+ private:
+  std::mt19937_64 g_;
+};
+
+std::string coverage_line(std::size_t elem, const std::vector<int>& hits) {
+  std::string line = std::to_string(elem) + "-byte elements, cases per dispatch entry:";
+  for (std::size_t i = 0; i < hits.size(); ++i)
+    line += " [" + std::to_string(i) + "] " + std::to_string(hits[i]);
+  return line;
+}
+
+bool device_has_h100_smem() {
+  int device = 0, optin = 0;
+  XPOSE_CHECK_CUDA(cudaGetDevice(&device));
+  XPOSE_CHECK_CUDA(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+  return optin >= 200 * 1024;
+}
+
+struct OutOfPlaceCase {
+  TransposeShape shape;
+  std::int64_t in_off = 0, out_off = 0;
+};
+
+// One random out-of-place layout of `elem`-byte elements. `small`: shapes that compute-sanitizer
+// runs through in moments (no large u8 / u16 class, tall inputs only a few columns wide).
+OutOfPlaceCase draw_out_of_place(RandomLayout& r, std::size_t elem, bool small) {
+  const int cls = static_cast<int>(r.in(0, 99));
+  const std::int64_t big = small ? 400 : 1500;
+  std::int64_t rows = 0, cols = 0;
+  if (cls < 40) {  // small and medium
+    rows = r.size(1, big);
+    cols = r.size(1, big);
+  } else if (cls < 50) {  // tall: column sweeps past 28000 / 32000 rows, or the thin kernel
+    rows = r.in(26000, small ? 40000 : 70000);
+    cols = r.size(1, small ? 4 : 300);
+  } else if (cls < 57) {  // wide
+    rows = r.size(1, small ? 4 : 300);
+    cols = r.in(26000, small ? 40000 : 70000);
+  } else if (cls < 72) {  // whole tiles (u8 / u16: the 256 x 256 and 128 x 128 narrow tiles)
+    const std::int64_t t = elem <= 2 ? 256 : std::int64_t{32} << r.in(0, 3);
+    rows = t * r.in(1, small ? 2 : 6);
+    cols = t * r.in(1, small ? 2 : 6);
+  } else if (cls < 84 || (small && cls < 94)) {  // larger
+    rows = r.in(small ? 300 : 1000, small ? 700 : 4200);
+    cols = r.in(small ? 300 : 1000, small ? 700 : 4200);
+  } else if (cls < 94 && elem <= 2) {  // under 4 % of the 256 x 256 tiles partial
+    rows = 256 * r.in(20, 32);
+    cols = r.in(7000, 8300);
+  } else if (cls < 94) {
+    rows = r.in(2000, 6000);
+    cols = r.in(100, 3000);
+  } else {  // 200000 rows and more (the f32 tiled kernel where output rows are off 256 bytes)
+    rows = 200008 + 8 * r.in(0, 11) + (r.chance(50) ? 0 : r.in(1, 7));
+    cols = small ? r.in(1, 2) : r.in(49, 64);  // over f32's thin limit (48 columns)
+  }
+  OutOfPlaceCase c;
+  TransposeShape& s = c.shape;
+  s.rows = rows;
+  s.cols = cols;
+  s.batch = rows * cols <= 3000000 && r.chance(25) ? r.in(2, 3) : 1;
+  s.in_pitch = r.pitch(elem, cols);
+  s.out_pitch = r.pitch(elem, rows);
+  const std::int64_t in_gap = r.gap(elem), out_gap = r.gap(elem);
+  if (s.batch > 1) {
+    s.in_batch_stride = rows * (s.in_pitch ? s.in_pitch : cols) + in_gap;
+    s.out_batch_stride = cols * (s.out_pitch ? s.out_pitch : rows) + out_gap;
+  }
+  const std::int64_t q = std::max<std::int64_t>(1, 64 / std::int64_t(elem));
+  c.in_off = r.chance(65) ? 0 : r.in(1, q);
+  c.out_off = r.chance(65) ? 0 : r.in(1, q);
+  return c;
+}
+
+// One random in-place n (batch, shift) of `elem`-byte elements.
+struct InPlaceCase {
+  std::int64_t n = 0, batch = 1, off = 0;
+};
+InPlaceCase draw_in_place(RandomLayout& r, std::size_t elem, bool small) {
+  const int cls = static_cast<int>(r.in(0, 99));
+  InPlaceCase c;
+  if (cls < 55)
+    c.n = r.size(2, small ? 400 : 1300);
+  else if (cls < 80)
+    c.n = small ? r.in(400, 700) : r.in(1300, 4200);
+  else  // rows on 256 bytes
+    c.n = std::max<std::int64_t>(256 / std::int64_t(elem), 1) * r.in(1, small ? 3 : 12);
+  c.batch = c.n <= 1500 && r.chance(25) ? r.in(2, 3) : 1;
+  const std::int64_t q = std::max<std::int64_t>(1, 64 / std::int64_t(elem));
+  c.off = r.chance(70) ? 0 : r.in(1, q);
+  return c;
+}
+
+// The dispatch entries an H100-class device runs, per element size (positions in the lists of
+// transpose_tiled.cu and transpose_inplace.cu).
+std::vector<int> reachable_out_of_place(std::size_t elem) {
+  // Every size: the thin kernel first. Then u8: the narrow kernel on whole tiles, the narrow
+  // skewed kernel where both matrices' rows are on 16 bytes, the narrow kernel where the output's
+  // are and few tiles are partial, the narrow skewed kernel elsewhere; u16: the narrow kernel
+  // where both / the output's rows are on 16 bytes, the narrow skewed kernel; f32: the tiled
+  // kernel on 256-byte output rows and on 200000 rows or more, the skewed kernel; f64, c128: the
+  // tiled kernel, the skewed kernel.
+  switch (elem) {
+    case 1:
+      return {0, 1, 2, 4, 5};
+    case 2:
+    case 4:
+      return {0, 1, 2, 3};
+    default:
+      return {0, 1, 2};
+  }
+}
+std::vector<int> reachable_in_place(std::size_t elem) {
+  // u8: the word kernel on 256-byte rows, the narrow kernel with and without guarded edges; u16:
+  // the narrow kernel with and without them; f32: the 16-byte-word kernel on 256-byte rows, the
+  // rotated kernel; f64 and c128: the word kernel on 256-byte rows, the other.
+  switch (elem) {
+    case 1:
+      return {0, 1, 2};
+    case 4:
+      return {0, 2};
+    default:
+      return {0, 1};
+  }
+}
+
+using Hits = std::vector<std::vector<int>>;  // [element size][dispatch entry] -> cases
+
+void count(Hits& hits, std::size_t elem, const xpose::kernels::variants::DispatchChoice& c) {
+  ASSERT_GE(c.index, 0);
+  hits[elem].resize(static_cast<std::size_t>(c.count));
+  ++hits[elem][static_cast<std::size_t>(c.index)];
+}
+
+// Prints the counts; on an H100-class device, every entry in `reach` must have been taken.
+void report(const char* what, const Hits& hits, std::vector<int> (*reach)(std::size_t),
+            bool require) {
+  const bool check = require && device_has_h100_smem();
+  for (std::size_t e : kElemSizes) {
+    std::printf("  %s, %s\n", what, coverage_line(e, hits[e]).c_str());
+    if (!check) continue;
+    for (int k : reach(e))
+      EXPECT_TRUE(static_cast<std::size_t>(k) < hits[e].size() && hits[e][k] > 0)
+          << what << ", " << e << "-byte elements: no random case reached dispatch entry " << k;
+  }
+}
+
 class CudaKernels : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -327,6 +519,30 @@ class CudaKernels : public ::testing::Test {
         cudaMemcpyAsync(got.data(), d.ptr, got.size(), cudaMemcpyDeviceToHost, stream_));
     XPOSE_CHECK_CUDA(cudaStreamSynchronize(stream_));
     EXPECT_TRUE(same_bytes(orig, got, elem)) << "transposed twice";
+  }
+
+  // `cases` random layouts drawn from r (draw_out_of_place / draw_in_place; element sizes in
+  // turn), each checked as above, the dispatch entry of each counted in `hits`. Stops at the first
+  // failure; `label` names the draw in the failure's trace.
+  void random_out_of_place(RandomLayout& r, int cases, bool small, const char* label, Hits& hits) {
+    for (int i = 0; i < cases && !HasFailure(); ++i) {
+      const std::size_t e = kElemSizes[i % 5];
+      const OutOfPlaceCase c = draw_out_of_place(r, e, small);
+      xpose::kernels::variants::DispatchChoice chosen;
+      SCOPED_TRACE(::testing::Message() << "out of place case " << i << " of " << label);
+      check_transpose(e, c.shape, c.in_off, c.out_off, "", &chosen);
+      count(hits, e, chosen);
+    }
+  }
+  void random_in_place(RandomLayout& r, int cases, bool small, const char* label, Hits& hits) {
+    for (int i = 0; i < cases && !HasFailure(); ++i) {
+      const std::size_t e = kElemSizes[i % 5];
+      const InPlaceCase c = draw_in_place(r, e, small);
+      xpose::kernels::variants::DispatchChoice chosen;
+      SCOPED_TRACE(::testing::Message() << "in place case " << i << " of " << label);
+      check_inplace(e, c.n, c.batch, c.off, "", &chosen);
+      count(hits, e, chosen);
+    }
   }
 
   cudaStream_t stream_ = nullptr;
@@ -509,8 +725,7 @@ TEST_F(CudaKernels, TileGridPast65535) {
                {8, 2, (1 << 21) + 3}};
   for (const auto& c : cases)
     for (const std::string& v : xpose::kernels::variants::out_of_place(c.elem))
-      check_transpose(c.elem, TransposeShape::dense(c.rows, c.cols), 0, 0,
-                      v == "default" ? "" : v);
+      check_transpose(c.elem, TransposeShape::dense(c.rows, c.cols), 0, 0, v);
 }
 
 TEST_F(CudaKernels, LargerSquareAndRectangular) {
@@ -584,222 +799,17 @@ TEST_F(CudaKernels, InPlaceLarger) {
   check_inplace(2, 2500, 2);
 }
 
-// ---- random layouts ---------------------------------------------------------------------------
-
-// The cases above take one layout per dispatch class by hand. These draw layouts at random from a
-// fixed seed and mix the classes: pitches dense or padded and rounded to a random alignment (1 to
-// 256 bytes), batches with gaps, pointers shifted by whole elements, small and medium shapes,
-// tall and wide ones past the column sweeps' height, multiples of the tile sizes, large u8 / u16
-// ones with few partial tiles, f32 inputs of 200000 rows. Each case's kernel is counted
-// (variants::default_out_of_place / default_in_place) and the counts printed; where the device
-// has an H100's shared memory (200 KiB or more a block), every kernel of the dispatch that such a
-// device runs must have been reached, so that the draw cannot silently miss a class. The other
-// entries are the fallbacks of devices that cannot give the narrow, narrow skewed and rotated
-// kernels their shared memory, and the f32 in-place 8-byte-word kernel on 256-byte rows (the
-// 16-byte one takes every such n first). Out of place, thin shapes (a side under the type's thin
-// limit) take the thin kernel, entry 0 of every element size since run 26.
-class RandomLayout {
- public:
-  explicit RandomLayout(std::uint64_t seed) : g_(seed) {}
-  std::int64_t in(std::int64_t lo, std::int64_t hi) {
-    return lo + static_cast<std::int64_t>(g_() % static_cast<std::uint64_t>(hi - lo + 1));
-  }
-  bool chance(int percent) { return static_cast<int>(g_() % 100) < percent; }
-  // Spread evenly over the orders of magnitude of [lo, hi].
-  std::int64_t size(std::int64_t lo, std::int64_t hi) {
-    const double u = static_cast<double>(g_() >> 11) / 9007199254740992.0;
-    const double a = std::log(double(lo)), b = std::log(double(hi) + 1);
-    const double v = std::exp(a + u * (b - a));
-    return std::clamp(static_cast<std::int64_t>(v), lo, hi);
-  }
-  // Elements between rows of `min` elements: 0 (dense), or padded and rounded up to a random
-  // alignment in bytes.
-  std::int64_t pitch(std::size_t elem, std::int64_t min) {
-    if (chance(40)) return 0;
-    const std::int64_t align_bytes = std::int64_t{1} << in(0, 8);
-    const std::int64_t q = std::max<std::int64_t>(1, align_bytes / std::int64_t(elem));
-    const std::int64_t p = min + (chance(50) ? 0 : in(1, 40));
-    return (p + q - 1) / q * q;
-  }
-  // Elements between matrices beyond what their rows need.
-  std::int64_t gap(std::size_t elem) {
-    if (chance(40)) return 0;
-    if (chance(50)) return in(1, 63);
-    const std::int64_t q = std::max<std::int64_t>(1, 256 / std::int64_t(elem));
-    return (in(1, 300) + q - 1) / q * q;
-  }
-
- private:
-  std::mt19937_64 g_;
-};
-
-std::string coverage_line(std::size_t elem, const std::vector<int>& hits) {
-  std::string line = std::to_string(elem) + "-byte elements, cases per dispatch entry:";
-  for (std::size_t i = 0; i < hits.size(); ++i)
-    line += " [" + std::to_string(i) + "] " + std::to_string(hits[i]);
-  return line;
-}
-
-bool device_has_h100_smem() {
-  int device = 0, optin = 0;
-  XPOSE_CHECK_CUDA(cudaGetDevice(&device));
-  XPOSE_CHECK_CUDA(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
-  return optin >= 200 * 1024;
-}
-
-struct OutOfPlaceCase {
-  TransposeShape shape;
-  std::int64_t in_off = 0, out_off = 0;
-};
-
-// One random out-of-place layout of `elem`-byte elements. `small`: shapes that compute-sanitizer
-// runs through in moments (no large u8 / u16 class, tall inputs only a few columns wide).
-OutOfPlaceCase draw_out_of_place(RandomLayout& r, std::size_t elem, bool small) {
-  const int cls = static_cast<int>(r.in(0, 99));
-  const std::int64_t big = small ? 400 : 1500;
-  std::int64_t rows = 0, cols = 0;
-  if (cls < 40) {  // small and medium
-    rows = r.size(1, big);
-    cols = r.size(1, big);
-  } else if (cls < 50) {  // tall: column sweeps past 28000 / 32000 rows, or the thin kernel
-    rows = r.in(26000, small ? 40000 : 70000);
-    cols = r.size(1, small ? 4 : 300);
-  } else if (cls < 57) {  // wide
-    rows = r.size(1, small ? 4 : 300);
-    cols = r.in(26000, small ? 40000 : 70000);
-  } else if (cls < 72) {  // whole tiles (u8 / u16: the 256 x 256 and 128 x 128 narrow tiles)
-    const std::int64_t t = elem <= 2 ? 256 : std::int64_t{32} << r.in(0, 3);
-    rows = t * r.in(1, small ? 2 : 6);
-    cols = t * r.in(1, small ? 2 : 6);
-  } else if (cls < 84 || (small && cls < 94)) {  // larger
-    rows = r.in(small ? 300 : 1000, small ? 700 : 4200);
-    cols = r.in(small ? 300 : 1000, small ? 700 : 4200);
-  } else if (cls < 94 && elem <= 2) {  // under 4 % of the 256 x 256 tiles partial
-    rows = 256 * r.in(20, 32);
-    cols = r.in(7000, 8300);
-  } else if (cls < 94) {
-    rows = r.in(2000, 6000);
-    cols = r.in(100, 3000);
-  } else {  // 200000 rows and more (the f32 tiled kernel where output rows are off 256 bytes)
-    rows = 200008 + 8 * r.in(0, 11) + (r.chance(50) ? 0 : r.in(1, 7));
-    cols = small ? r.in(1, 2) : r.in(49, 64);  // over f32's thin limit (48 columns)
-  }
-  OutOfPlaceCase c;
-  TransposeShape& s = c.shape;
-  s.rows = rows;
-  s.cols = cols;
-  s.batch = rows * cols <= 3000000 && r.chance(25) ? r.in(2, 3) : 1;
-  s.in_pitch = r.pitch(elem, cols);
-  s.out_pitch = r.pitch(elem, rows);
-  const std::int64_t in_gap = r.gap(elem), out_gap = r.gap(elem);
-  if (s.batch > 1) {
-    s.in_batch_stride = rows * (s.in_pitch ? s.in_pitch : cols) + in_gap;
-    s.out_batch_stride = cols * (s.out_pitch ? s.out_pitch : rows) + out_gap;
-  }
-  const std::int64_t q = std::max<std::int64_t>(1, 64 / std::int64_t(elem));
-  c.in_off = r.chance(65) ? 0 : r.in(1, q);
-  c.out_off = r.chance(65) ? 0 : r.in(1, q);
-  return c;
-}
-
-// One random in-place n (batch, shift) of `elem`-byte elements.
-struct InPlaceCase {
-  std::int64_t n = 0, batch = 1, off = 0;
-};
-InPlaceCase draw_in_place(RandomLayout& r, std::size_t elem, bool small) {
-  const int cls = static_cast<int>(r.in(0, 99));
-  InPlaceCase c;
-  if (cls < 55)
-    c.n = r.size(2, small ? 400 : 1300);
-  else if (cls < 80)
-    c.n = small ? r.in(400, 700) : r.in(1300, 4200);
-  else  // rows on 256 bytes
-    c.n = std::max<std::int64_t>(256 / std::int64_t(elem), 1) * r.in(1, small ? 3 : 12);
-  c.batch = c.n <= 1500 && r.chance(25) ? r.in(2, 3) : 1;
-  const std::int64_t q = std::max<std::int64_t>(1, 64 / std::int64_t(elem));
-  c.off = r.chance(70) ? 0 : r.in(1, q);
-  return c;
-}
-
-// The dispatch entries an H100-class device runs, per element size (positions in the lists of
-// transpose_tiled.cu and transpose_inplace.cu).
-std::vector<int> reachable_out_of_place(std::size_t elem) {
-  // Every size: the thin kernel first. Then u8: the narrow kernel on whole tiles, the narrow
-  // skewed kernel where both matrices' rows are on 16 bytes, the narrow kernel where the output's
-  // are and few tiles are partial, the narrow skewed kernel elsewhere; u16: the narrow kernel
-  // where both / the output's rows are on 16 bytes, the narrow skewed kernel; f32: the tiled
-  // kernel on 256-byte output rows and on 200000 rows or more, the skewed kernel; f64, c128: the
-  // tiled kernel, the skewed kernel.
-  switch (elem) {
-    case 1:
-      return {0, 1, 2, 4, 5};
-    case 2:
-    case 4:
-      return {0, 1, 2, 3};
-    default:
-      return {0, 1, 2};
-  }
-}
-std::vector<int> reachable_in_place(std::size_t elem) {
-  // u8: the word kernel on 256-byte rows, the narrow kernel with and without guarded edges; u16:
-  // the narrow kernel with and without them; f32: the 16-byte-word kernel on 256-byte rows, the
-  // rotated kernel; f64 and c128: the word kernel on 256-byte rows, the other.
-  switch (elem) {
-    case 1:
-      return {0, 1, 2};
-    case 4:
-      return {0, 2};
-    default:
-      return {0, 1};
-  }
-}
-
-using Hits = std::vector<std::vector<int>>;  // [element size][dispatch entry] -> cases
-
-void count(Hits& hits, std::size_t elem, const xpose::kernels::variants::DispatchChoice& c) {
-  ASSERT_GE(c.index, 0);
-  hits[elem].resize(static_cast<std::size_t>(c.count));
-  ++hits[elem][static_cast<std::size_t>(c.index)];
-}
-
-// Prints the counts; on an H100-class device, every entry in `reach` must have been taken.
-void report(const char* what, const Hits& hits, std::vector<int> (*reach)(std::size_t),
-            bool require) {
-  const bool check = require && device_has_h100_smem();
-  for (std::size_t e : kElemSizes) {
-    std::printf("  %s, %s\n", what, coverage_line(e, hits[e]).c_str());
-    if (!check) continue;
-    for (int k : reach(e))
-      EXPECT_TRUE(static_cast<std::size_t>(k) < hits[e].size() && hits[e][k] > 0)
-          << what << ", " << e << "-byte elements: no random case reached dispatch entry " << k;
-  }
-}
-
 TEST_F(CudaKernels, RandomLayoutsOutOfPlace) {
   RandomLayout r(20261127);
   Hits hits(17);
-  for (int i = 0; i < 800 && !HasFailure(); ++i) {
-    const std::size_t e = kElemSizes[i % 5];
-    const OutOfPlaceCase c = draw_out_of_place(r, e, false);
-    xpose::kernels::variants::DispatchChoice chosen;
-    SCOPED_TRACE(::testing::Message() << "case " << i << " of seed 20261127");
-    check_transpose(e, c.shape, c.in_off, c.out_off, "", &chosen);
-    count(hits, e, chosen);
-  }
+  random_out_of_place(r, 800, false, "seed 20261127", hits);
   report("out of place", hits, reachable_out_of_place, true);
 }
 
 TEST_F(CudaKernels, RandomLayoutsInPlace) {
   RandomLayout r(20261128);
   Hits hits(17);
-  for (int i = 0; i < 300 && !HasFailure(); ++i) {
-    const std::size_t e = kElemSizes[i % 5];
-    const InPlaceCase c = draw_in_place(r, e, false);
-    xpose::kernels::variants::DispatchChoice chosen;
-    SCOPED_TRACE(::testing::Message() << "case " << i << " of seed 20261128");
-    check_inplace(e, c.n, c.batch, c.off, "", &chosen);
-    count(hits, e, chosen);
-  }
+  random_in_place(r, 300, false, "seed 20261128", hits);
   report("in place", hits, reachable_in_place, true);
 }
 
@@ -810,22 +820,8 @@ TEST_F(CudaKernels, RandomLayoutsInPlace) {
 TEST_F(CudaKernels, SanitizerRandomLayouts) {
   RandomLayout r(20261129);
   Hits oop(17), inp(17);
-  for (int i = 0; i < 300 && !HasFailure(); ++i) {
-    const std::size_t e = kElemSizes[i % 5];
-    const OutOfPlaceCase c = draw_out_of_place(r, e, true);
-    xpose::kernels::variants::DispatchChoice chosen;
-    SCOPED_TRACE(::testing::Message() << "out of place case " << i << " of seed 20261129");
-    check_transpose(e, c.shape, c.in_off, c.out_off, "", &chosen);
-    count(oop, e, chosen);
-  }
-  for (int i = 0; i < 150 && !HasFailure(); ++i) {
-    const std::size_t e = kElemSizes[i % 5];
-    const InPlaceCase c = draw_in_place(r, e, true);
-    xpose::kernels::variants::DispatchChoice chosen;
-    SCOPED_TRACE(::testing::Message() << "in place case " << i << " of seed 20261129");
-    check_inplace(e, c.n, c.batch, c.off, "", &chosen);
-    count(inp, e, chosen);
-  }
+  random_out_of_place(r, 300, true, "seed 20261129", oop);
+  random_in_place(r, 150, true, "seed 20261129", inp);
   report("out of place", oop, reachable_out_of_place, false);
   report("in place", inp, reachable_in_place, false);
 }

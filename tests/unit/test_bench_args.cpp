@@ -71,5 +71,11 @@ TEST(BenchStats, MedianAndInterquartileSpread) {
   EXPECT_DOUBLE_EQ(s.iqr_pct, 0);
 }
 
+TEST(BenchStats, BandwidthCountsEveryByteReadAndWritten) {
+  // 1 GB read and written in 1 ms: 2000 GB/s; 4 GiB in 2.9 ms: about 2962 GB/s.
+  EXPECT_DOUBLE_EQ(read_write_gbps(1e9, 1.0), 2000.0);
+  EXPECT_NEAR(read_write_gbps(4294967296.0, 2.9), 2962.05, 0.01);
+}
+
 }  // namespace
 }  // namespace xpose::bench
