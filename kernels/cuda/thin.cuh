@@ -15,8 +15,9 @@
 /// 128 for m = 129-256), so that a block moves 16-32 KiB, except that short input rows from m = 6
 /// to 32 take 1024-byte slab rows (launch_thin); at most 37 KiB of shared memory. The tall
 /// matrix's elements are found by one multiply-shift division by m each. Accesses of one element,
-/// or of 4-byte words for 1- and 2-byte elements where the layout allows; plain loads and stores,
-/// so it builds for sm_35 on.
+/// or of 4-byte words for 1- and 2-byte elements (on the wide matrix also where its rows are off
+/// 4 bytes: shifted words, run 27); plain loads and stores, shuffles and funnel shifts, so it
+/// builds for sm_35 on.
 #pragma once
 
 #include <algorithm>
@@ -46,17 +47,98 @@ struct ThinParams {
   int w, log_w, ld;     ///< slab width (a power of two), its log2, slab row length
 };
 
+/// How thin_wide moves the wide matrix's rows.
+enum ThinWide : int {
+  kThinWideElems = 0,    ///< one element an access
+  kThinWideWords = 1,    ///< 4-byte words; 1- and 2-byte elements on rows on 4 bytes
+  kThinWideShifted = 2,  ///< 4-byte words on rows off 4 bytes; 1- and 2-byte elements
+};
+
+/// The 4-byte word at `w` (on 4 bytes), of which only the elements inside [lo, hi) are read (one
+/// element at a time), the others 0: the first and last words of a row piece off 4 bytes.
+template <int S>
+__device__ __forceinline__ std::uint32_t thin_load_part(const unsigned char* w,
+                                                        const unsigned char* lo,
+                                                        const unsigned char* hi) {
+  using T = typename Bytes<S>::type;
+  if (w >= lo && w + 4 <= hi) return *reinterpret_cast<const std::uint32_t*>(w);
+  std::uint32_t v = 0;
+#pragma unroll
+  for (int t = 0; t < 4 / S; ++t) {
+    const unsigned char* e = w + t * S;
+    if (e >= lo && e < hi)
+      v |= static_cast<std::uint32_t>(*reinterpret_cast<const T*>(e)) << (8 * S * t);
+  }
+  return v;
+}
+
+/// Stores the elements of `v` that fall inside [lo, hi) into the word at `w` (on 4 bytes): the
+/// whole word where it is inside, else one element at a time (the rest belongs to other rows or
+/// slabs).
+template <int S>
+__device__ __forceinline__ void thin_store_part(unsigned char* w, std::uint32_t v,
+                                                const unsigned char* lo, const unsigned char* hi) {
+  using T = typename Bytes<S>::type;
+  constexpr std::uint32_t kMask = S == 1 ? 0xffu : 0xffffu;
+  if (w >= lo && w + 4 <= hi) {
+    *reinterpret_cast<std::uint32_t*>(w) = v;
+    return;
+  }
+#pragma unroll
+  for (int t = 0; t < 4 / S; ++t) {
+    unsigned char* e = w + t * S;
+    if (e >= lo && e < hi) *reinterpret_cast<T*>(e) = static_cast<T>((v >> (8 * S * t)) & kMask);
+  }
+}
+
 /// The wide matrix (m rows of len elements: the input where rows are short, else the output) is
 /// moved row by row: slab row r <-> row r, positions l0 .. l0 + wl - 1, consecutive lanes on
-/// consecutive positions. VEC (1- and 2-byte elements, rows on 4 bytes): 4-byte words, the last
-/// partial word element by element.
-template <int S, bool TO_SLAB, bool VEC>
+/// consecutive positions. WIDE (ThinWide) = kThinWideWords: 4-byte words, the last partial word
+/// element by element. kThinWideShifted: the row piece starts d = 1-3 bytes past a 4-byte
+/// boundary (d differs from row to row), so lane k takes the aligned word k of the piece's
+/// span; reading, slab word k is the funnel shift by d of global words k and k + 1 (the latter
+/// from the next lane by a shuffle; lane 31 loads it); writing, global word k is the funnel shift
+/// of slab words k - 1 and k; the span's first and last words go element by element where they
+/// reach past the piece. A warp stays on one row: a slab row is at least 128 bytes, 32 words.
+template <int S, bool TO_SLAB, int WIDE>
 __device__ __forceinline__ void thin_wide(const ThinParams& p, unsigned char* base,
                                           std::int64_t pitch, std::int64_t l0, int wl,
                                           typename Bytes<S>::type* slab) {
   using T = typename Bytes<S>::type;
   const int m = static_cast<int>(p.m);
-  if constexpr (VEC && S < 4) {
+  if constexpr (WIDE == kThinWideShifted && S < 4) {
+    constexpr int P = 4 / S;  // elements a word
+    const int log_wpr = p.log_w - (P == 4 ? 2 : 1);
+    const int wpr = 1 << log_wpr;
+    const int nb = wl * S;  // bytes of the piece
+    // Every lane of a warp takes this loop's iterations together (m * wpr and kThinThreads are
+    // multiples of 32), as the shuffle needs.
+    for (int i = threadIdx.x; i < (m << log_wpr); i += kThinThreads) {
+      const int r = i >> log_wpr, k = i & (wpr - 1);
+      unsigned char* a = base + r * pitch + l0 * S;  // the piece: [a, a + nb)
+      const int d = static_cast<int>(reinterpret_cast<std::uintptr_t>(a) & 3u);
+      unsigned char* span = a - d;  // its first word
+      auto* sh = reinterpret_cast<std::uint32_t*>(slab + r * p.ld);
+      const bool live = 4 * k < d + nb;  // global word k holds piece bytes
+      if (TO_SLAB) {
+        const std::uint32_t lo = live ? thin_load_part<S>(span + 4 * k, a, a + nb) : 0u;
+        std::uint32_t hi = __shfl_down_sync(0xffffffffu, lo, 1);
+        if ((threadIdx.x & 31) == 31 && 4 * (k + 1) < d + nb)
+          hi = thin_load_part<S>(span + 4 * (k + 1), a, a + nb);
+        if (4 * k < nb) sh[k] = __funnelshift_r(lo, hi, 8 * d);
+      } else {
+        // Global word k: piece bytes 4k - d .. 4k - d + 3, from slab words k - 1 and k.
+        if (live) {
+          const std::uint32_t prev = k > 0 ? sh[k - 1] : 0u;
+          const std::uint32_t cur = 4 * k < nb ? sh[k] : 0u;
+          thin_store_part<S>(span + 4 * k, __funnelshift_rc(prev, cur, 32 - 8 * d), a, a + nb);
+        }
+        // The span's word wpr (a whole slab, d > 0): only the slab's last word feeds it.
+        if (k == wpr - 1 && 4 * wpr < d + nb)
+          thin_store_part<S>(span + 4 * wpr, __funnelshift_rc(sh[k], 0u, 32 - 8 * d), a, a + nb);
+      }
+    }
+  } else if constexpr (WIDE == kThinWideWords && S < 4) {
     constexpr int P = 4 / S;  // elements a word
     const int log_wpr = p.log_w - (P == 4 ? 2 : 1);
     const int wpr = 1 << log_wpr;
@@ -140,9 +222,10 @@ __device__ __forceinline__ void thin_tall(const ThinParams& p, unsigned char* ba
   }
 }
 
-/// SHORT_ROWS: the input is the wide matrix (m x len), else the tall one (len x m). VEC_WIDE /
-/// VEC_TALL: 4-byte words on that side for 1- and 2-byte elements (thin_wide / thin_tall).
-template <int S, bool SHORT_ROWS, bool VEC_WIDE, bool VEC_TALL>
+/// SHORT_ROWS: the input is the wide matrix (m x len), else the tall one (len x m). WIDE: how the
+/// wide matrix goes (ThinWide, thin_wide); VEC_TALL: 4-byte words on the tall one for 1- and
+/// 2-byte elements (thin_tall).
+template <int S, bool SHORT_ROWS, int WIDE, bool VEC_TALL>
 __global__ void __launch_bounds__(kThinThreads) thin_kernel(ThinParams p) {
   using T = typename Bytes<S>::type;
   extern __shared__ __align__(16) unsigned char thin_smem[];
@@ -156,13 +239,13 @@ __global__ void __launch_bounds__(kThinThreads) thin_kernel(ThinParams p) {
     auto* in = const_cast<unsigned char*>(p.in) + b * p.in_batch;
     unsigned char* out = p.out + b * p.out_batch;
     if (SHORT_ROWS) {
-      thin_wide<S, true, VEC_WIDE>(p, in, p.in_pitch, l0, wl, slab);
+      thin_wide<S, true, WIDE>(p, in, p.in_pitch, l0, wl, slab);
       __syncthreads();
       thin_tall<S, false, VEC_TALL>(p, out, p.out_pitch, l0, wl, slab);
     } else {
       thin_tall<S, true, VEC_TALL>(p, in, p.in_pitch, l0, wl, slab);
       __syncthreads();
-      thin_wide<S, false, VEC_WIDE>(p, out, p.out_pitch, l0, wl, slab);
+      thin_wide<S, false, WIDE>(p, out, p.out_pitch, l0, wl, slab);
     }
     __syncthreads();  // the next slab overwrites shared memory
   }
@@ -179,14 +262,21 @@ namespace thin_detail {
 
 using ThinKernel = void (*)(ThinParams);
 
-/// thin_kernel<S, SR, vw, vt>; the word forms (vw, vt) exist for 1- and 2-byte elements only.
+template <int S, bool SR, int WIDE>
+ThinKernel pick_tall(bool vt) {
+  return vt ? thin_kernel<S, SR, WIDE, true> : thin_kernel<S, SR, WIDE, false>;
+}
+
+/// thin_kernel<S, SR, wide, vt>; the word forms (wide != kThinWideElems, vt) exist for 1- and
+/// 2-byte elements only.
 template <int S, bool SR>
-ThinKernel pick(bool vw, bool vt) {
+ThinKernel pick(int wide, bool vt) {
   if constexpr (S < 4) {
-    if (vw) return vt ? thin_kernel<S, SR, true, true> : thin_kernel<S, SR, true, false>;
-    return vt ? thin_kernel<S, SR, false, true> : thin_kernel<S, SR, false, false>;
+    if (wide == kThinWideWords) return pick_tall<S, SR, kThinWideWords>(vt);
+    if (wide == kThinWideShifted) return pick_tall<S, SR, kThinWideShifted>(vt);
+    return pick_tall<S, SR, kThinWideElems>(vt);
   } else {
-    return thin_kernel<S, SR, false, false>;
+    return thin_kernel<S, SR, kThinWideElems, false>;
   }
 }
 
@@ -199,8 +289,10 @@ inline bool on4(const void* base, std::int64_t batch_bytes, std::int64_t batch) 
 
 /// Launches thin_kernel<S, ...> on `stream`: short rows where rows <= cols; for 1- and 2-byte
 /// elements 4-byte words on the wide matrix where its rows start on 4 bytes, and on the tall one
-/// where it is dense and starts on 4 bytes. `s` resolved, non-empty and accepted.
-template <int S>
+/// where it is dense and starts on 4 bytes; SHIFTED: shifted words on the wide matrix where its
+/// rows are off 4 bytes (else element by element: the candidate thin-elemwide, run 27's
+/// baseline). `s` resolved, non-empty and accepted.
+template <int S, bool SHIFTED = true>
 void launch_thin(const void* in, void* out, const TransposeShape& s, cudaStream_t stream) {
   const bool short_rows = s.rows <= s.cols;
   ThinParams p;
@@ -239,9 +331,10 @@ void launch_thin(const void* in, void* out, const TransposeShape& s, cudaStream_
   const std::int64_t wide_batch = short_rows ? p.in_batch : p.out_batch;
   const std::int64_t tall_batch = short_rows ? p.out_batch : p.in_batch;
   const bool vw = wide_pitch % 4 == 0 && thin_detail::on4(wide, wide_batch, s.batch);
+  const int wide_form = vw ? kThinWideWords : SHIFTED ? kThinWideShifted : kThinWideElems;
   const bool vt = tall_pitch == p.m * S && thin_detail::on4(tall, tall_batch, s.batch);
-  const thin_detail::ThinKernel kernel =
-      short_rows ? thin_detail::pick<S, true>(vw, vt) : thin_detail::pick<S, false>(vw, vt);
+  const thin_detail::ThinKernel kernel = short_rows ? thin_detail::pick<S, true>(wide_form, vt)
+                                                    : thin_detail::pick<S, false>(wide_form, vt);
   kernel<<<grid, kThinThreads, smem, stream>>>(p);
   XPOSE_CHECK_CUDA_LAUNCH("thin_kernel");
 }

@@ -223,8 +223,9 @@ struct NarrowSkewed {
 
 // The thin kernel (thin.cuh), any layout: where rows <= cols (it takes the rows as its short
 // side) only up to MAX_ROWS rows, elsewhere up to MAX_COLS columns (both at most kThinMax).
+// SHIFTED: shifted words on wide rows off 4 bytes (1- and 2-byte elements; launch_thin).
 template <int S, std::int64_t MAX_ROWS = cuda_tile::kThinMax,
-          std::int64_t MAX_COLS = cuda_tile::kThinMax>
+          std::int64_t MAX_COLS = cuda_tile::kThinMax, bool SHIFTED = true>
 struct Thin {
   static_assert(MAX_ROWS <= cuda_tile::kThinMax && MAX_COLS <= cuda_tile::kThinMax);
   using Elem = typename cuda_tile::Bytes<S>::type;
@@ -234,7 +235,7 @@ struct Thin {
            cuda_tile::thin_accepts(in, out, S, s);
   }
   static void launch(const void* in, void* out, const TransposeShape& s, cudaStream_t st) {
-    cuda_tile::launch_thin<S>(in, out, s, st);
+    cuda_tile::launch_thin<S, SHIFTED>(in, out, s, st);
   }
 };
 
@@ -451,9 +452,8 @@ using U8Kernels =
                Swept<U8NarrowSkew>, U8Narrow>;
 using U16Kernels = KernelList<U16Thin, RowsOn<U16Narrow, 16>, OutRowsOn<Swept<U16Narrow>, 16>,
                               Swept<U16NarrowSkew>, U16Rotated, Skewed<U16Skew>>;
-using F32Kernels =
-    KernelList<F32Thin, Tiled<F32Tile, 256>, MinRows<Tiled<F32Tile>, 200000>,
-               SkewGroups<Skewed<F32Skew>>>;
+using F32Kernels = KernelList<F32Thin, Tiled<F32Tile, 256>, MinRows<Tiled<F32Tile>, 200000>,
+                              SkewGroups<Skewed<F32Skew>>>;
 using F64Kernels = KernelList<F64Thin, Tiled<F64Tile, 256>, SkewGroups<Skewed<F64Skew>>>;
 using C128Kernels = KernelList<C128Thin, Tiled<C128Tile, 256>, SkewGroups<Skewed<C128Skew>>>;
 
@@ -509,6 +509,9 @@ const Entry kEntries[] = {
     {4, "thin", run_kernel<Thin<4>>},
     {8, "thin", run_kernel<Thin<8>>},
     {16, "thin", run_kernel<Thin<16>>},
+    // thin-elemwide: the wide matrix's rows off 4 bytes element by element (before run 27)
+    {1, "thin-elemwide", run_kernel<Thin<1, cuda_tile::kThinMax, cuda_tile::kThinMax, false>>},
+    {2, "thin-elemwide", run_kernel<Thin<2, cuda_tile::kThinMax, cuda_tile::kThinMax, false>>},
     {1, "tile-128x128w16", run_kernel<Tiled<U8Tile>>},
     {1, "skew-128x64w16", run_kernel<Skewed<U8Skew>>},
     {1, "rot-128x128-t1024-b1-cm", run_kernel<Rotated<std::uint8_t, 128, 1024, 1, kSkewOrder, 0>>},

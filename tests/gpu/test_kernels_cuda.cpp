@@ -895,26 +895,43 @@ TEST_F(CudaKernels, EveryVariantOutOfPlace) {
 // The thin kernel (thin.cuh; candidate "thin"): short sides around its slab sizes' limits (32,
 // 64, 128, 256) and the warp width, in both orientations; long sides under one slab, over one
 // and many slabs, and ending inside a 4-byte word; a batch with gaps and odd pitches; buffers
-// off by whole elements and by 4 bytes (the word paths of 1- and 2-byte elements).
+// off by whole elements and by 4 bytes (the word paths of 1- and 2-byte elements); wide rows off
+// 4 bytes by 1, 2 and 3 elements, whole slabs among them (shifted words, run 27). For 1- and
+// 2-byte elements also thin-elemwide (those rows element by element), the bench's baseline.
 TEST_F(CudaKernels, ThinCandidate) {
   const std::int64_t shorts[] = {1, 2, 17, 31, 32, 33, 64, 65, 100, 128, 129, 200, 255, 256};
   const std::int64_t longs[] = {1, 7, 1000, 4099};
   for (std::size_t e : kElemSizes) {
-    for (std::int64_t m : shorts) {
-      for (std::int64_t len : longs) {
-        check_transpose(e, TransposeShape::dense(m, len), 0, 0, "thin");
-        check_transpose(e, TransposeShape::dense(len, m), 0, 0, "thin");
+    std::vector<std::string> forms = {"thin"};
+    if (e < 4) forms.push_back("thin-elemwide");
+    for (const std::string& v : forms) {
+      for (std::int64_t m : shorts) {
+        for (std::int64_t len : longs) {
+          check_transpose(e, TransposeShape::dense(m, len), 0, 0, v);
+          check_transpose(e, TransposeShape::dense(len, m), 0, 0, v);
+        }
+        check_transpose(e, pitched(m, 3001, 3, 3005, m + 3, 11, 7), 1, 2, v);
+        check_transpose(e, pitched(3001, m, 2, m + 5, 3010, 3, 9), 2, 1, v);
+        // Buffers 4 bytes off 16 (1- and 2-byte elements: 4-byte words on both sides), batched.
+        const std::int64_t q = std::max<std::int64_t>(1, 4 / static_cast<std::int64_t>(e));
+        check_transpose(e, TransposeShape::dense(m, 1000, 2), q, q, v);
+        check_transpose(e, TransposeShape::dense(1000, m, 2), q, 3 * q, v);
+        // 1- and 2-byte elements, the wide matrix off 4 bytes: its start 1-3 elements past a
+        // word, rows of 16387 or 4099 elements (every row at another offset, whole slabs of
+        // 128-16384 bytes a row among them), batches with odd pitches and gaps.
+        for (std::int64_t off : {1, 2, 3}) {
+          if (e >= 4) break;
+          const std::int64_t len = m <= 32 ? 16387 : 4099;
+          check_transpose(e, TransposeShape::dense(m, len), off, 0, v);
+          check_transpose(e, TransposeShape::dense(len, m), 0, off, v);
+          check_transpose(e, pitched(m, 5000, 2, 5001, m, off, 1), off, 0, v);
+          check_transpose(e, pitched(5000, m, 2, m, 5002, 2, off), 0, off, v);
+        }
       }
-      check_transpose(e, pitched(m, 3001, 3, 3005, m + 3, 11, 7), 1, 2, "thin");
-      check_transpose(e, pitched(3001, m, 2, m + 5, 3010, 3, 9), 2, 1, "thin");
-      // Buffers 4 bytes off 16 (1- and 2-byte elements: 4-byte words on both sides), batched.
-      const std::int64_t q = std::max<std::int64_t>(1, 4 / static_cast<std::int64_t>(e));
-      check_transpose(e, TransposeShape::dense(m, 1000, 2), q, q, "thin");
-      check_transpose(e, TransposeShape::dense(1000, m, 2), q, 3 * q, "thin");
+      // Many slabs: 2^20 + 3 and 2^17 + 3 positions along the long side.
+      check_transpose(e, TransposeShape::dense(5, (1 << 20) + 3), 0, 0, v);
+      check_transpose(e, TransposeShape::dense((1 << 17) + 3, 70, 2), 0, 0, v);
     }
-    // Many slabs: 2^20 + 3 and 2^17 + 3 positions along the long side.
-    check_transpose(e, TransposeShape::dense(5, (1 << 20) + 3), 0, 0, "thin");
-    check_transpose(e, TransposeShape::dense((1 << 17) + 3, 70, 2), 0, 0, "thin");
   }
   // The candidate declines a layout with both sides over 256.
   DeviceBuffer a(300 * 300), b(300 * 300);
