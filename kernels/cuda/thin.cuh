@@ -258,6 +258,17 @@ inline bool thin_accepts(const void* in, const void* out, std::size_t elem,
   return std::min(s.rows, s.cols) <= kThinMax && element_aligned(in, out, elem);
 }
 
+/// Where launch_thin takes shifted words on wide rows off 4 bytes.
+enum ThinShifted : int {
+  kThinShiftedNever = 0,  ///< element by element (candidate thin-elemwide)
+  /// Where they were ahead (run 27 call 1, x memcpy against element by element, 512 MiB, odd
+  /// long sides, m = 3-131): u16 short rows, 0.44-0.50 against 0.38-0.39 at every m. Not u16
+  /// short columns (0.57-0.68 against 0.57-0.73) nor u8 (0.32-0.47 against 0.42-0.47: behind
+  /// at 8 of 14 shapes, by up to 23 % at 131 rows).
+  kThinShiftedMeasured = 1,
+  kThinShiftedAlways = 2,  ///< candidate thin-shifted
+};
+
 namespace thin_detail {
 
 using ThinKernel = void (*)(ThinParams);
@@ -289,10 +300,10 @@ inline bool on4(const void* base, std::int64_t batch_bytes, std::int64_t batch) 
 
 /// Launches thin_kernel<S, ...> on `stream`: short rows where rows <= cols; for 1- and 2-byte
 /// elements 4-byte words on the wide matrix where its rows start on 4 bytes, and on the tall one
-/// where it is dense and starts on 4 bytes; SHIFTED: shifted words on the wide matrix where its
-/// rows are off 4 bytes (else element by element: the candidate thin-elemwide, run 27's
-/// baseline). `s` resolved, non-empty and accepted.
-template <int S, bool SHIFTED = true>
+/// where it is dense and starts on 4 bytes. Where the wide matrix's rows are off 4 bytes, SHIFTED
+/// (ThinShifted) says whether they go in shifted words or element by element. `s` resolved,
+/// non-empty and accepted.
+template <int S, int SHIFTED = kThinShiftedMeasured>
 void launch_thin(const void* in, void* out, const TransposeShape& s, cudaStream_t stream) {
   const bool short_rows = s.rows <= s.cols;
   ThinParams p;
@@ -331,7 +342,9 @@ void launch_thin(const void* in, void* out, const TransposeShape& s, cudaStream_
   const std::int64_t wide_batch = short_rows ? p.in_batch : p.out_batch;
   const std::int64_t tall_batch = short_rows ? p.out_batch : p.in_batch;
   const bool vw = wide_pitch % 4 == 0 && thin_detail::on4(wide, wide_batch, s.batch);
-  const int wide_form = vw ? kThinWideWords : SHIFTED ? kThinWideShifted : kThinWideElems;
+  const bool shifted =
+      SHIFTED == kThinShiftedAlways || (SHIFTED == kThinShiftedMeasured && S == 2 && short_rows);
+  const int wide_form = vw ? kThinWideWords : shifted ? kThinWideShifted : kThinWideElems;
   const bool vt = tall_pitch == p.m * S && thin_detail::on4(tall, tall_batch, s.batch);
   const thin_detail::ThinKernel kernel = short_rows ? thin_detail::pick<S, true>(wide_form, vt)
                                                     : thin_detail::pick<S, false>(wide_form, vt);

@@ -17,6 +17,7 @@
 // kernels of tma.cuh are candidates only).
 #include <algorithm>
 #include <cstdint>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -221,17 +222,33 @@ struct NarrowSkewed {
   }
 };
 
+// A closed range of short sides, lo <= m <= hi.
+struct ThinRange {
+  std::int64_t lo, hi;
+};
+template <std::size_t N>
+constexpr bool in_ranges(const ThinRange (&r)[N], std::int64_t m) {
+  for (std::size_t i = 0; i < N; ++i)
+    if (r[i].lo <= m && m <= r[i].hi) return true;
+  return false;
+}
+// Every short side the thin kernel takes (its candidates).
+struct ThinAll {
+  static constexpr ThinRange kRows[] = {{1, cuda_tile::kThinMax}};
+  static constexpr ThinRange kCols[] = {{1, cuda_tile::kThinMax}};
+};
+
 // The thin kernel (thin.cuh), any layout: where rows <= cols (it takes the rows as its short
-// side) only up to MAX_ROWS rows, elsewhere up to MAX_COLS columns (both at most kThinMax).
-// SHIFTED: shifted words on wide rows off 4 bytes (1- and 2-byte elements; launch_thin).
-template <int S, std::int64_t MAX_ROWS = cuda_tile::kThinMax,
-          std::int64_t MAX_COLS = cuda_tile::kThinMax, bool SHIFTED = true>
+// side) where the rows are in R::kRows, elsewhere where the columns are in R::kCols (all at most
+// kThinMax). SHIFTED: where wide rows off 4 bytes go in shifted words (cuda_tile::ThinShifted).
+template <int S, class R = ThinAll, int SHIFTED = cuda_tile::kThinShiftedMeasured>
 struct Thin {
-  static_assert(MAX_ROWS <= cuda_tile::kThinMax && MAX_COLS <= cuda_tile::kThinMax);
+  static_assert(R::kRows[std::size(R::kRows) - 1].hi <= cuda_tile::kThinMax &&
+                R::kCols[std::size(R::kCols) - 1].hi <= cuda_tile::kThinMax);
   using Elem = typename cuda_tile::Bytes<S>::type;
   static bool accepts(const void* in, const void* out, const TransposeShape& s) {
     const bool short_rows = s.rows <= s.cols;
-    return (short_rows ? s.rows <= MAX_ROWS : s.cols <= MAX_COLS) &&
+    return (short_rows ? in_ranges(R::kRows, s.rows) : in_ranges(R::kCols, s.cols)) &&
            cuda_tile::thin_accepts(in, out, S, s);
   }
   static void launch(const void* in, void* out, const TransposeShape& s, cudaStream_t st) {
@@ -439,23 +456,80 @@ using U16NarrowSkew =
 // 68, 96, 128, 131, 192, 256) at and below which it was ahead at every m, per orientation:
 // u8 131 rows / 128 columns, u16 96 / 96, f32 16 / 48, f64 16 / 48, c128 64 / 8. Past those the
 // tiled kernels win at their tile multiples (f32 64 x len 0.982 against 0.689).
-using U8Thin = Thin<1, 131, 128>;
-using U16Thin = Thin<2, 96, 96>;
-using F32Thin = Thin<4, 16, 48>;
-using F64Thin = Thin<8, 16, 48>;
-using C128Thin = Thin<16, 64, 8>;
+// Run 27 (NOTES.md, call 1): past those limits the tiled kernels are good at whole tiles and
+// poor just past them, so by the rule written before the call each maximal run of measured short
+// sides where thin was ahead by 3 % or more (run 26 call 5's m and call 1's 20, 24, 28, 33, 40,
+// 56, 72, 80, 100, 112, 136, 160, 200, 240; 512 MiB) became a range of its own. x memcpy, default
+// / thin at the measured ends: u8 136 rows 0.329 / 0.591, 240 rows 0.300 / 0.342, x136 columns
+// 0.508 / 0.560; u16 100 rows 0.601 / 0.686, 136 rows 0.620 / 0.697, x100 / x112 columns 0.476 /
+// 0.750, 0.522 / 0.602; f32 20 / 24 / 28 rows 0.478 / 0.759, 0.579 / 0.748, 0.622 / 0.711, 33
+// rows 0.616 / 0.745, 68 rows 0.688 / 0.743, x68 / x72 columns 0.661 / 0.808, 0.690 / 0.784, x240
+// 0.712 / 0.827; f64 20 rows 0.871 / 0.935, 33 / 40 rows 0.727 / 0.909, 0.859 / 0.924, x68 / x72 /
+// x80 0.751 / 0.844, 0.779 / 0.857, 0.845 / 0.889, x200 0.861 / 0.916; c128 128 rows 0.949 /
+// 0.979, x20 0.891 / 0.934, x33 / x40 0.872 / 0.932, 0.871 / 0.926, x100 0.876 / 0.924.
+struct U8ThinRanges {
+  static constexpr ThinRange kRows[] = {{1, 136}, {240, 240}};
+  static constexpr ThinRange kCols[] = {{1, 128}, {136, 136}};
+};
+struct U16ThinRanges {
+  static constexpr ThinRange kRows[] = {{1, 100}, {136, 136}};
+  static constexpr ThinRange kCols[] = {{1, 112}};
+};
+struct F32ThinRanges {
+  static constexpr ThinRange kRows[] = {{1, 28}, {33, 33}, {68, 68}};
+  static constexpr ThinRange kCols[] = {{1, 48}, {68, 72}, {240, 240}};
+};
+struct F64ThinRanges {
+  static constexpr ThinRange kRows[] = {{1, 20}, {33, 40}};
+  static constexpr ThinRange kCols[] = {{1, 48}, {68, 80}, {200, 200}};
+};
+struct C128ThinRanges {
+  static constexpr ThinRange kRows[] = {{1, 64}, {128, 128}};
+  static constexpr ThinRange kCols[] = {{1, 8}, {20, 20}, {33, 40}, {100, 100}};
+};
+using U8Thin = Thin<1, U8ThinRanges>;
+using U16Thin = Thin<2, U16ThinRanges>;
+using F32Thin = Thin<4, F32ThinRanges>;
+using F64Thin = Thin<8, F64ThinRanges>;
+using C128Thin = Thin<16, C128ThinRanges>;
+
+// K in front of the list L.
+template <class K, class L>
+struct Prepend;
+template <class K, class... R>
+struct Prepend<K, KernelList<R...>> {
+  using type = KernelList<K, R...>;
+};
 
 // The dispatch, per element size: the first kernel of the list that accepts the layout runs.
-using U8Kernels =
-    KernelList<U8Thin, RowsOn<WholeTiles<U8Narrow256Elem>, 16>, RowsOn<Swept<U8NarrowSkew>, 16>,
-               Tiled<U8Tile, 256>, OutRowsOn<MostlyWhole<Swept<U8Narrow256>, 4>, 16>,
-               Swept<U8NarrowSkew>, U8Narrow>;
-using U16Kernels = KernelList<U16Thin, RowsOn<U16Narrow, 16>, OutRowsOn<Swept<U16Narrow>, 16>,
-                              Swept<U16NarrowSkew>, U16Rotated, Skewed<U16Skew>>;
-using F32Kernels = KernelList<F32Thin, Tiled<F32Tile, 256>, MinRows<Tiled<F32Tile>, 200000>,
-                              SkewGroups<Skewed<F32Skew>>>;
-using F64Kernels = KernelList<F64Thin, Tiled<F64Tile, 256>, SkewGroups<Skewed<F64Skew>>>;
-using C128Kernels = KernelList<C128Thin, Tiled<C128Tile, 256>, SkewGroups<Skewed<C128Skew>>>;
+// The *Tiles lists are the kernels after the thin one (the bench's candidate "nothin").
+using U8Tiles = KernelList<RowsOn<WholeTiles<U8Narrow256Elem>, 16>, RowsOn<Swept<U8NarrowSkew>, 16>,
+                           Tiled<U8Tile, 256>, OutRowsOn<MostlyWhole<Swept<U8Narrow256>, 4>, 16>,
+                           Swept<U8NarrowSkew>, U8Narrow>;
+using U16Tiles = KernelList<RowsOn<U16Narrow, 16>, OutRowsOn<Swept<U16Narrow>, 16>,
+                            Swept<U16NarrowSkew>, U16Rotated, Skewed<U16Skew>>;
+using F32Tiles =
+    KernelList<Tiled<F32Tile, 256>, MinRows<Tiled<F32Tile>, 200000>, SkewGroups<Skewed<F32Skew>>>;
+using F64Tiles = KernelList<Tiled<F64Tile, 256>, SkewGroups<Skewed<F64Skew>>>;
+using C128Tiles = KernelList<Tiled<C128Tile, 256>, SkewGroups<Skewed<C128Skew>>>;
+using U8Kernels = Prepend<U8Thin, U8Tiles>::type;
+using U16Kernels = Prepend<U16Thin, U16Tiles>::type;
+using F32Kernels = Prepend<F32Thin, F32Tiles>::type;
+using F64Kernels = Prepend<F64Thin, F64Tiles>::type;
+using C128Kernels = Prepend<C128Thin, C128Tiles>::type;
+
+// A list as one kernel: the first of its kernels that accepts the layout (bench candidates).
+template <class L>
+struct FirstOf;
+template <class... K>
+struct FirstOf<KernelList<K...>> {
+  static bool accepts(const void* in, const void* out, const TransposeShape& s) {
+    return (K::accepts(in, out, s) || ...);
+  }
+  static void launch(const void* in, void* out, const TransposeShape& s, cudaStream_t st) {
+    dispatch<K...>(in, out, 0, s, st);
+  }
+};
 
 template <class F>
 decltype(auto) with_kernels(std::size_t elem_size, const char* who, F&& f) {
@@ -509,9 +583,18 @@ const Entry kEntries[] = {
     {4, "thin", run_kernel<Thin<4>>},
     {8, "thin", run_kernel<Thin<8>>},
     {16, "thin", run_kernel<Thin<16>>},
-    // thin-elemwide: the wide matrix's rows off 4 bytes element by element (before run 27)
-    {1, "thin-elemwide", run_kernel<Thin<1, cuda_tile::kThinMax, cuda_tile::kThinMax, false>>},
-    {2, "thin-elemwide", run_kernel<Thin<2, cuda_tile::kThinMax, cuda_tile::kThinMax, false>>},
+    // thin-elemwide / thin-shifted: the wide matrix's rows off 4 bytes element by element (as
+    // before run 27) / in shifted words (thin.cuh; the library: u16 short rows only)
+    {1, "thin-elemwide", run_kernel<Thin<1, ThinAll, cuda_tile::kThinShiftedNever>>},
+    {2, "thin-elemwide", run_kernel<Thin<2, ThinAll, cuda_tile::kThinShiftedNever>>},
+    {1, "thin-shifted", run_kernel<Thin<1, ThinAll, cuda_tile::kThinShiftedAlways>>},
+    {2, "thin-shifted", run_kernel<Thin<2, ThinAll, cuda_tile::kThinShiftedAlways>>},
+    // nothin: the library's kernels after the thin one (where the dispatch does not take thin)
+    {1, "nothin", run_kernel<FirstOf<U8Tiles>>},
+    {2, "nothin", run_kernel<FirstOf<U16Tiles>>},
+    {4, "nothin", run_kernel<FirstOf<F32Tiles>>},
+    {8, "nothin", run_kernel<FirstOf<F64Tiles>>},
+    {16, "nothin", run_kernel<FirstOf<C128Tiles>>},
     {1, "tile-128x128w16", run_kernel<Tiled<U8Tile>>},
     {1, "skew-128x64w16", run_kernel<Skewed<U8Skew>>},
     {1, "rot-128x128-t1024-b1-cm", run_kernel<Rotated<std::uint8_t, 128, 1024, 1, kSkewOrder, 0>>},

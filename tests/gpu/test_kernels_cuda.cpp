@@ -8,6 +8,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -331,7 +332,7 @@ OutOfPlaceCase draw_out_of_place(RandomLayout& r, std::size_t elem, bool small) 
     cols = r.in(100, 3000);
   } else {  // 200000 rows and more (the f32 tiled kernel where output rows are off 256 bytes)
     rows = 200008 + 8 * r.in(0, 11) + (r.chance(50) ? 0 : r.in(1, 7));
-    cols = small ? r.in(1, 2) : r.in(49, 64);  // over f32's thin limit (48 columns)
+    cols = small ? r.in(1, 2) : r.in(49, 64);  // between f32's thin ranges (1-48, 68-72 columns)
   }
   OutOfPlaceCase c;
   TransposeShape& s = c.shape;
@@ -707,7 +708,7 @@ TEST_F(CudaKernels, MisalignedFallbacks) {
     const auto es = static_cast<std::int64_t>(e);
     check_transpose(e, TransposeShape::dense(es == 16 ? 72 : 384 / es, 200));
     check_transpose(e, TransposeShape::dense(es == 16 ? 88 : 640 / es, 130, 2));
-    check_transpose(e, TransposeShape::dense(es == 16 ? 80 : 512 / es, 136));
+    check_transpose(e, TransposeShape::dense(es == 16 ? 80 : 512 / es, es == 1 ? 152 : 136));
   }
 }
 
@@ -739,16 +740,49 @@ TEST_F(CudaKernels, LargerSquareAndRectangular) {
   check_transpose(16, TransposeShape::dense(70003, 13, 2));
   // f32 output rows on 32 bytes but off 256, 200000 rows or more: the tiled kernel.
   check_transpose(4, TransposeShape::dense(200008, 50));
-  check_transpose(4, TransposeShape::dense(200008, 70, 2));
-  // The thin kernel where the library takes it: each element size at its limits (u8 131 rows /
-  // 128 columns, u16 96 / 96, f32 16 / 48, f64 16 / 48, c128 64 / 8), pitched and batched.
-  const std::int64_t lim[][3] = {{1, 131, 128}, {2, 96, 96}, {4, 16, 48}, {8, 16, 48}, {16, 64, 8}};
-  for (const auto& l : lim) {
-    const auto e = static_cast<std::size_t>(l[0]);
-    check_transpose(e, TransposeShape::dense(l[1], 20011, 2), 0, 4 / l[0] + 1);
-    check_transpose(e, TransposeShape::dense(20011, l[2]), 0, 0);
-    check_transpose(e, pitched(l[1], 5001, 2, 5009, l[1] + 1, 3, 5), 1, 0);
-    check_transpose(e, pitched(5001, l[2], 2, l[2], 5003, 0, 7), 0, 0);
+  check_transpose(4, TransposeShape::dense(200008, 74, 2));
+  // The thin kernel where the library takes it (transpose_tiled.cu's ranges, run 27): at both
+  // ends of every range of short sides, in each orientation, dense and batched, pitched with
+  // buffers off; and just outside each range, where the dispatch must take another kernel.
+  using Ranges = std::vector<std::array<std::int64_t, 2>>;
+  const struct {
+    std::size_t e;
+    Ranges rows, cols;
+  } thin[] = {{1, {{1, 136}, {240, 240}}, {{1, 128}, {136, 136}}},
+              {2, {{1, 100}, {136, 136}}, {{1, 112}}},
+              {4, {{1, 28}, {33, 33}, {68, 68}}, {{1, 48}, {68, 72}, {240, 240}}},
+              {8, {{1, 20}, {33, 40}}, {{1, 48}, {68, 80}, {200, 200}}},
+              {16, {{1, 64}, {128, 128}}, {{1, 8}, {20, 20}, {33, 40}, {100, 100}}}};
+  auto inside = [](const Ranges& rs, std::int64_t m) {
+    for (const auto& r : rs)
+      if (r[0] <= m && m <= r[1]) return true;
+    return false;
+  };
+  for (const auto& t : thin) {
+    for (const bool short_rows : {true, false}) {
+      const Ranges& rs = short_rows ? t.rows : t.cols;
+      auto shape = [&](std::int64_t m, std::int64_t batch) {
+        return short_rows ? TransposeShape::dense(m, 20011, batch)
+                          : TransposeShape::dense(20011, m, batch);
+      };
+      for (const auto& r : rs) {
+        for (const std::int64_t m : {r[0], r[1]}) {
+          xpose::kernels::variants::DispatchChoice c;
+          check_transpose(t.e, shape(m, 2), 0, 4 / static_cast<std::int64_t>(t.e) + 1, "", &c);
+          EXPECT_EQ(c.index, 0) << "elem " << t.e << (short_rows ? " rows " : " cols ") << m;
+          const TransposeShape p = short_rows ? pitched(m, 5001, 2, 5009, m + 1, 3, 5)
+                                              : pitched(5001, m, 2, m, 5003, 0, 7);
+          check_transpose(t.e, p, short_rows ? 1 : 0, 0, "", &c);
+          EXPECT_EQ(c.index, 0) << "elem " << t.e << (short_rows ? " rows " : " cols ") << m;
+        }
+        for (const std::int64_t m : {r[0] - 1, r[1] + 1}) {
+          if (m < 1 || m > 256 || inside(rs, m)) continue;
+          xpose::kernels::variants::DispatchChoice c;
+          check_transpose(t.e, shape(m, 1), 0, 0, "", &c);
+          EXPECT_NE(c.index, 0) << "elem " << t.e << (short_rows ? " rows " : " cols ") << m;
+        }
+      }
+    }
   }
   // u8 / u16 with output rows off 16 bytes: the narrow skewed kernel, interior and edge tiles,
   // tall inputs in column sweeps, a batch with odd gaps, buffers off 4 bytes.
@@ -897,13 +931,14 @@ TEST_F(CudaKernels, EveryVariantOutOfPlace) {
 // and many slabs, and ending inside a 4-byte word; a batch with gaps and odd pitches; buffers
 // off by whole elements and by 4 bytes (the word paths of 1- and 2-byte elements); wide rows off
 // 4 bytes by 1, 2 and 3 elements, whole slabs among them (shifted words, run 27). For 1- and
-// 2-byte elements also thin-elemwide (those rows element by element), the bench's baseline.
+// 2-byte elements also thin-elemwide and thin-shifted (those rows element by element / in
+// shifted words everywhere; the library takes shifted words for u16 short rows only).
 TEST_F(CudaKernels, ThinCandidate) {
   const std::int64_t shorts[] = {1, 2, 17, 31, 32, 33, 64, 65, 100, 128, 129, 200, 255, 256};
   const std::int64_t longs[] = {1, 7, 1000, 4099};
   for (std::size_t e : kElemSizes) {
     std::vector<std::string> forms = {"thin"};
-    if (e < 4) forms.push_back("thin-elemwide");
+    if (e < 4) forms.insert(forms.end(), {"thin-elemwide", "thin-shifted"});
     for (const std::string& v : forms) {
       for (std::int64_t m : shorts) {
         for (std::int64_t len : longs) {
