@@ -456,36 +456,42 @@ using U16NarrowSkew =
 // 68, 96, 128, 131, 192, 256) at and below which it was ahead at every m, per orientation:
 // u8 131 rows / 128 columns, u16 96 / 96, f32 16 / 48, f64 16 / 48, c128 64 / 8. Past those the
 // tiled kernels win at their tile multiples (f32 64 x len 0.982 against 0.689).
-// Run 27 (NOTES.md, call 1): past those limits the tiled kernels are good at whole tiles and
-// poor just past them, so by the rule written before the call each maximal run of measured short
-// sides where thin was ahead by 3 % or more (run 26 call 5's m and call 1's 20, 24, 28, 33, 40,
-// 56, 72, 80, 100, 112, 136, 160, 200, 240; 512 MiB) became a range of its own. x memcpy, default
-// / thin at the measured ends: u8 136 rows 0.329 / 0.591, 240 rows 0.300 / 0.342, x136 columns
-// 0.508 / 0.560; u16 100 rows 0.601 / 0.686, 136 rows 0.620 / 0.697, x100 / x112 columns 0.476 /
-// 0.750, 0.522 / 0.602; f32 20 / 24 / 28 rows 0.478 / 0.759, 0.579 / 0.748, 0.622 / 0.711, 33
-// rows 0.616 / 0.745, 68 rows 0.688 / 0.743, x68 / x72 columns 0.661 / 0.808, 0.690 / 0.784, x240
-// 0.712 / 0.827; f64 20 rows 0.871 / 0.935, 33 / 40 rows 0.727 / 0.909, 0.859 / 0.924, x68 / x72 /
-// x80 0.751 / 0.844, 0.779 / 0.857, 0.845 / 0.889, x200 0.861 / 0.916; c128 128 rows 0.949 /
-// 0.979, x20 0.891 / 0.934, x33 / x40 0.872 / 0.932, 0.871 / 0.926, x100 0.876 / 0.924.
+// Run 27 (NOTES.md, calls 1-3): past those limits the tiled kernels are good at whole tiles and
+// poor just past them, so thin takes ranges of short sides, by rules written before each call
+// (bench/results/2026-11-27-run27/rules/ranges.py applies them to every measured m). Round 1
+// (call 1): each run of measured m where thin was ahead by 3 % or more became a range. Call 2's
+// held-out m removed three (thin more than 3 % behind the kernels after it where the long side
+// changed alignment: u16 98-100 rows with rows off 4 bytes 0.445 / 0.581, u16 136 rows 0.380 /
+// 0.618, u8 x136 columns 0.451 / 0.508) and showed extensions, taken in round 2 where they join a
+// range (no new single points for u8 / u16, whose kernels swing with the long side's alignment).
+// x memcpy, thin / the kernels after it, at points inside: u8 133 / 138 rows 0.418 / 0.326,
+// 0.584 / 0.346, 236 / 244 rows 0.558 / 0.292, 0.439 / 0.293; u16 x104 / x116 columns 0.732 /
+// 0.494, 0.735 / 0.534; f32 18 / 26 / 31 rows 0.758 / 0.371, 0.739 / 0.510, 0.700 / 0.585, 34
+// rows 0.748 / 0.627, 66 / 70 / 74 rows 0.741 / 0.602, 0.735 / 0.627, 0.742 / 0.655, x66 / x74
+// columns 0.791 / 0.569, 0.767 / 0.624, x240 0.827 / 0.712; f64 22 rows 0.928 / 0.883, 36 / 42
+// rows 0.918 / 0.827, 0.920 / 0.848, x66 / x76 columns 0.936 / 0.716, 0.838 / 0.794, x200 0.916
+// / 0.861; c128 128 rows 0.979 / 0.949, x18 0.919 / 0.854, x36 / x42 0.905 / 0.808, 0.901 /
+// 0.860, x98 / x100 0.907 / 0.866, 0.924 / 0.876. Between and past the ranges the tiled kernels
+// lead (f32 32 rows 0.691 / 0.724, 40 rows 0.748 / 0.804; f64 32 rows 0.916 / 0.984).
 struct U8ThinRanges {
-  static constexpr ThinRange kRows[] = {{1, 136}, {240, 240}};
-  static constexpr ThinRange kCols[] = {{1, 128}, {136, 136}};
+  static constexpr ThinRange kRows[] = {{1, 138}, {236, 244}};
+  static constexpr ThinRange kCols[] = {{1, 128}};
 };
 struct U16ThinRanges {
-  static constexpr ThinRange kRows[] = {{1, 100}, {136, 136}};
-  static constexpr ThinRange kCols[] = {{1, 112}};
+  static constexpr ThinRange kRows[] = {{1, 96}};
+  static constexpr ThinRange kCols[] = {{1, 116}};
 };
 struct F32ThinRanges {
-  static constexpr ThinRange kRows[] = {{1, 28}, {33, 33}, {68, 68}};
-  static constexpr ThinRange kCols[] = {{1, 48}, {68, 72}, {240, 240}};
+  static constexpr ThinRange kRows[] = {{1, 31}, {33, 34}, {66, 74}};
+  static constexpr ThinRange kCols[] = {{1, 48}, {66, 74}, {240, 240}};
 };
 struct F64ThinRanges {
-  static constexpr ThinRange kRows[] = {{1, 20}, {33, 40}};
-  static constexpr ThinRange kCols[] = {{1, 48}, {68, 80}, {200, 200}};
+  static constexpr ThinRange kRows[] = {{1, 22}, {33, 42}};
+  static constexpr ThinRange kCols[] = {{1, 48}, {66, 80}, {200, 200}};
 };
 struct C128ThinRanges {
   static constexpr ThinRange kRows[] = {{1, 64}, {128, 128}};
-  static constexpr ThinRange kCols[] = {{1, 8}, {20, 20}, {33, 40}, {100, 100}};
+  static constexpr ThinRange kCols[] = {{1, 8}, {18, 20}, {33, 42}, {98, 100}};
 };
 using U8Thin = Thin<1, U8ThinRanges>;
 using U16Thin = Thin<2, U16ThinRanges>;

@@ -7,7 +7,7 @@
 #   tests/gpu/sanitize.sh build/bin/xpose_gpu_tests
 set -uo pipefail
 exe=${1:?usage: sanitize.sh PATH/TO/xpose_gpu_tests}
-filter='CudaKernels.SanitizerShapes:CudaKernels.SanitizerRandomLayouts'
+filter='CudaKernels.SanitizerShapes:CudaKernels.SanitizerRandomLayouts:CudaKernels.SanitizerThin'
 status=0
 for tool in memcheck racecheck synccheck; do
   extra=()

@@ -740,7 +740,7 @@ TEST_F(CudaKernels, LargerSquareAndRectangular) {
   check_transpose(16, TransposeShape::dense(70003, 13, 2));
   // f32 output rows on 32 bytes but off 256, 200000 rows or more: the tiled kernel.
   check_transpose(4, TransposeShape::dense(200008, 50));
-  check_transpose(4, TransposeShape::dense(200008, 74, 2));
+  check_transpose(4, TransposeShape::dense(200008, 76, 2));
   // The thin kernel where the library takes it (transpose_tiled.cu's ranges, run 27): at both
   // ends of every range of short sides, in each orientation, dense and batched, pitched with
   // buffers off; and just outside each range, where the dispatch must take another kernel.
@@ -748,11 +748,11 @@ TEST_F(CudaKernels, LargerSquareAndRectangular) {
   const struct {
     std::size_t e;
     Ranges rows, cols;
-  } thin[] = {{1, {{1, 136}, {240, 240}}, {{1, 128}, {136, 136}}},
-              {2, {{1, 100}, {136, 136}}, {{1, 112}}},
-              {4, {{1, 28}, {33, 33}, {68, 68}}, {{1, 48}, {68, 72}, {240, 240}}},
-              {8, {{1, 20}, {33, 40}}, {{1, 48}, {68, 80}, {200, 200}}},
-              {16, {{1, 64}, {128, 128}}, {{1, 8}, {20, 20}, {33, 40}, {100, 100}}}};
+  } thin[] = {{1, {{1, 138}, {236, 244}}, {{1, 128}}},
+              {2, {{1, 96}}, {{1, 116}}},
+              {4, {{1, 31}, {33, 34}, {66, 74}}, {{1, 48}, {66, 74}, {240, 240}}},
+              {8, {{1, 22}, {33, 42}}, {{1, 48}, {66, 80}, {200, 200}}},
+              {16, {{1, 64}, {128, 128}}, {{1, 8}, {18, 20}, {33, 42}, {98, 100}}}};
   auto inside = [](const Ranges& rs, std::int64_t m) {
     for (const auto& r : rs)
       if (r[0] <= m && m <= r[1]) return true;
@@ -972,6 +972,26 @@ TEST_F(CudaKernels, ThinCandidate) {
   DeviceBuffer a(300 * 300), b(300 * 300);
   EXPECT_FALSE(xpose::kernels::variants::run_out_of_place(
       "thin", a.ptr, b.ptr, 1, TransposeShape::dense(300, 257), stream_));
+}
+
+// ThinCandidate's classes on few, small shapes, for compute-sanitizer (sanitize.sh: racecheck
+// ran past 100 s on ThinCandidate in run 27): each element size and form, short sides at the
+// slab sizes' edges, both orientations, wide rows off 4 bytes by 1-3 elements and whole slabs.
+TEST_F(CudaKernels, SanitizerThin) {
+  for (std::size_t e : kElemSizes) {
+    std::vector<std::string> forms = {"thin"};
+    if (e < 4) forms.insert(forms.end(), {"thin-elemwide", "thin-shifted"});
+    for (const std::string& v : forms) {
+      for (std::int64_t m : {1, 3, 17, 33, 129, 256}) {
+        check_transpose(e, TransposeShape::dense(m, 1031), 0, 0, v);
+        check_transpose(e, TransposeShape::dense(1031, m), 0, 0, v);
+        check_transpose(e, pitched(m, 601, 2, 603, m + 1, 1, 3), 1, 2, v);
+        check_transpose(e, pitched(601, m, 2, m, 607, 2, 1), 3, 1, v);
+      }
+      check_transpose(e, TransposeShape::dense(2, 16387), 1, 0, v);
+      check_transpose(e, TransposeShape::dense(16387, 3), 0, 3, v);
+    }
+  }
 }
 
 // The narrow skewed candidates (nskew-*, narrow_skew.cuh) on shapes large enough for interior
