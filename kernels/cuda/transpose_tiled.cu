@@ -469,10 +469,11 @@ using U16NarrowSkew =
 // 0.494, 0.735 / 0.534; f32 18 / 26 / 31 rows 0.758 / 0.371, 0.739 / 0.510, 0.700 / 0.585, 34
 // rows 0.748 / 0.627, 66 / 70 / 74 rows 0.741 / 0.602, 0.735 / 0.627, 0.742 / 0.655, x66 / x74
 // columns 0.791 / 0.569, 0.767 / 0.624, x240 0.827 / 0.712; f64 22 rows 0.928 / 0.883, 36 / 42
-// rows 0.918 / 0.827, 0.920 / 0.848, x66 / x76 columns 0.936 / 0.716, 0.838 / 0.794, x200 0.916
-// / 0.861; c128 128 rows 0.979 / 0.949, x18 0.919 / 0.854, x36 / x42 0.905 / 0.808, 0.901 /
-// 0.860, x98 / x100 0.907 / 0.866, 0.924 / 0.876. Between and past the ranges the tiled kernels
-// lead (f32 32 rows 0.691 / 0.724, 40 rows 0.748 / 0.804; f64 32 rows 0.916 / 0.984).
+// rows 0.918 / 0.827, 0.920 / 0.848, 31 / 66 rows 0.901 / 0.703, 0.948 / 0.880, x66 / x76 columns
+// 0.936 / 0.716, 0.838 / 0.794, x200 0.916 / 0.861; c128 128 rows 0.979 / 0.949, x18 0.919 / 0.854,
+// x36 / x42 0.905 / 0.808, 0.901 / 0.860, x98 / x100 0.907 / 0.866, 0.924 / 0.876. Between and past
+// the ranges the tiled kernels lead (f32 32 rows 0.691 / 0.724, 40 rows 0.748 / 0.804; f64 32 rows
+// 0.916 / 0.984).
 struct U8ThinRanges {
   static constexpr ThinRange kRows[] = {{1, 138}, {236, 244}};
   static constexpr ThinRange kCols[] = {{1, 128}};
@@ -486,7 +487,7 @@ struct F32ThinRanges {
   static constexpr ThinRange kCols[] = {{1, 48}, {66, 74}, {240, 240}};
 };
 struct F64ThinRanges {
-  static constexpr ThinRange kRows[] = {{1, 22}, {33, 42}};
+  static constexpr ThinRange kRows[] = {{1, 22}, {31, 31}, {33, 42}, {66, 66}};
   static constexpr ThinRange kCols[] = {{1, 48}, {66, 80}, {200, 200}};
 };
 struct C128ThinRanges {
