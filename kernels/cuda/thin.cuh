@@ -298,6 +298,17 @@ inline bool on4(const void* base, std::int64_t batch_bytes, std::int64_t batch) 
 
 }  // namespace thin_detail
 
+/// Whether the wide matrix's rows (the input where rows <= cols, else the output) all start on 4
+/// bytes, for `elem`-byte elements: where they do, 1- and 2-byte elements go in 4-byte words.
+inline bool thin_wide_on4(const void* in, const void* out, std::size_t elem,
+                          const TransposeShape& s) {
+  const bool short_rows = s.rows <= s.cols;
+  const auto e = static_cast<std::int64_t>(elem);
+  const std::int64_t pitch = (short_rows ? s.in_pitch : s.out_pitch) * e;
+  const std::int64_t batch = (short_rows ? s.in_batch_stride : s.out_batch_stride) * e;
+  return pitch % 4 == 0 && thin_detail::on4(short_rows ? in : out, batch, s.batch);
+}
+
 /// Launches thin_kernel<S, ...> on `stream`: short rows where rows <= cols; for 1- and 2-byte
 /// elements 4-byte words on the wide matrix where its rows start on 4 bytes, and on the tall one
 /// where it is dense and starts on 4 bytes. Where the wide matrix's rows are off 4 bytes, SHIFTED
@@ -335,13 +346,10 @@ void launch_thin(const void* in, void* out, const TransposeShape& s, cudaStream_
   const std::int64_t gx = std::min<std::int64_t>(slabs, 0x7fffffff);
   const std::int64_t gy = std::min<std::int64_t>((slabs + gx - 1) / gx, 65535);
   const dim3 grid(static_cast<unsigned>(gx), static_cast<unsigned>(gy));
-  const void* wide = short_rows ? in : out;
   const void* tall = short_rows ? out : in;
-  const std::int64_t wide_pitch = short_rows ? p.in_pitch : p.out_pitch;
   const std::int64_t tall_pitch = short_rows ? p.out_pitch : p.in_pitch;
-  const std::int64_t wide_batch = short_rows ? p.in_batch : p.out_batch;
   const std::int64_t tall_batch = short_rows ? p.out_batch : p.in_batch;
-  const bool vw = wide_pitch % 4 == 0 && thin_detail::on4(wide, wide_batch, s.batch);
+  const bool vw = thin_wide_on4(in, out, S, s);
   const bool shifted =
       SHIFTED == kThinShiftedAlways || (SHIFTED == kThinShiftedMeasured && S == 2 && short_rows);
   const int wide_form = vw ? kThinWideWords : shifted ? kThinWideShifted : kThinWideElems;

@@ -233,14 +233,18 @@ constexpr bool in_ranges(const ThinRange (&r)[N], std::int64_t m) {
   return false;
 }
 // Every short side the thin kernel takes (its candidates).
+// kRowsOff4Max: where rows <= cols and the input's rows are off 4 bytes, thin only up to that
+// many rows.
 struct ThinAll {
   static constexpr ThinRange kRows[] = {{1, cuda_tile::kThinMax}};
   static constexpr ThinRange kCols[] = {{1, cuda_tile::kThinMax}};
+  static constexpr std::int64_t kRowsOff4Max = cuda_tile::kThinMax;
 };
 
 // The thin kernel (thin.cuh), any layout: where rows <= cols (it takes the rows as its short
-// side) where the rows are in R::kRows, elsewhere where the columns are in R::kCols (all at most
-// kThinMax). SHIFTED: where wide rows off 4 bytes go in shifted words (cuda_tile::ThinShifted).
+// side) where the rows are in R::kRows (and, where the input's rows are off 4 bytes, at most
+// R::kRowsOff4Max), elsewhere where the columns are in R::kCols (all at most kThinMax). SHIFTED:
+// where wide rows off 4 bytes go in shifted words (cuda_tile::ThinShifted).
 template <int S, class R = ThinAll, int SHIFTED = cuda_tile::kThinShiftedMeasured>
 struct Thin {
   static_assert(R::kRows[std::size(R::kRows) - 1].hi <= cuda_tile::kThinMax &&
@@ -248,6 +252,8 @@ struct Thin {
   using Elem = typename cuda_tile::Bytes<S>::type;
   static bool accepts(const void* in, const void* out, const TransposeShape& s) {
     const bool short_rows = s.rows <= s.cols;
+    if (short_rows && s.rows > R::kRowsOff4Max && !cuda_tile::thin_wide_on4(in, out, S, s))
+      return false;
     return (short_rows ? in_ranges(R::kRows, s.rows) : in_ranges(R::kCols, s.cols)) &&
            cuda_tile::thin_accepts(in, out, S, s);
   }
@@ -474,23 +480,28 @@ using U16NarrowSkew =
 // x36 / x42 0.905 / 0.808, 0.901 / 0.860, x98 / x100 0.907 / 0.866, 0.924 / 0.876. Between and past
 // the ranges the tiled kernels lead (f32 32 rows 0.691 / 0.724, 40 rows 0.748 / 0.804; f64 32 rows
 // 0.916 / 0.984).
-struct U8ThinRanges {
+// Call 3 (u16 short rows off 4 bytes, thin with shifted words / the kernels after it): m = 24,
+// 32, 48 0.486 / 0.206, 0.485 / 0.264, 0.455 / 0.370; 64, 80, 96 0.454 / 0.484, 0.443 / 0.539,
+// 0.447 / 0.624; so there, by run 26's rule (up to the largest m at and below which thin led at
+// every m), u16 thin takes at most 48 rows.
+struct U8ThinRanges : ThinAll {
   static constexpr ThinRange kRows[] = {{1, 138}, {236, 244}};
   static constexpr ThinRange kCols[] = {{1, 128}};
 };
-struct U16ThinRanges {
+struct U16ThinRanges : ThinAll {
   static constexpr ThinRange kRows[] = {{1, 96}};
   static constexpr ThinRange kCols[] = {{1, 116}};
+  static constexpr std::int64_t kRowsOff4Max = 48;
 };
-struct F32ThinRanges {
+struct F32ThinRanges : ThinAll {
   static constexpr ThinRange kRows[] = {{1, 31}, {33, 34}, {66, 74}};
   static constexpr ThinRange kCols[] = {{1, 48}, {66, 74}, {240, 240}};
 };
-struct F64ThinRanges {
+struct F64ThinRanges : ThinAll {
   static constexpr ThinRange kRows[] = {{1, 22}, {31, 31}, {33, 42}, {66, 66}};
   static constexpr ThinRange kCols[] = {{1, 48}, {66, 80}, {200, 200}};
 };
-struct C128ThinRanges {
+struct C128ThinRanges : ThinAll {
   static constexpr ThinRange kRows[] = {{1, 64}, {128, 128}};
   static constexpr ThinRange kCols[] = {{1, 8}, {18, 20}, {33, 42}, {98, 100}};
 };
