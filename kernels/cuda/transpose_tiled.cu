@@ -480,10 +480,10 @@ using U16NarrowSkew =
 // x36 / x42 0.905 / 0.808, 0.901 / 0.860, x98 / x100 0.907 / 0.866, 0.924 / 0.876. Between and past
 // the ranges the tiled kernels lead (f32 32 rows 0.691 / 0.724, 40 rows 0.748 / 0.804; f64 32 rows
 // 0.916 / 0.984).
-// Call 3 (u16 short rows off 4 bytes, thin with shifted words / the kernels after it): m = 24,
-// 32, 48 0.486 / 0.206, 0.485 / 0.264, 0.455 / 0.370; 64, 80, 96 0.454 / 0.484, 0.443 / 0.539,
-// 0.447 / 0.624; so there, by run 26's rule (up to the largest m at and below which thin led at
-// every m), u16 thin takes at most 48 rows.
+// Calls 3-4 (u16 short rows off 4 bytes, thin with shifted words / the kernels after it): m =
+// 24, 32, 40, 48 0.486 / 0.206, 0.485 / 0.264, 0.452 / 0.319, 0.455 / 0.370; 52, 56, 60 0.456 /
+// 0.370, 0.456 / 0.421, 0.457 / 0.418; 64, 72, 80, 88, 96 0.454 / 0.484, 0.442 / 0.509, 0.443 /
+// 0.539, 0.446 / 0.588, 0.447 / 0.624; so there u16 thin takes at most 60 rows.
 struct U8ThinRanges : ThinAll {
   static constexpr ThinRange kRows[] = {{1, 138}, {236, 244}};
   static constexpr ThinRange kCols[] = {{1, 128}};
@@ -491,7 +491,7 @@ struct U8ThinRanges : ThinAll {
 struct U16ThinRanges : ThinAll {
   static constexpr ThinRange kRows[] = {{1, 96}};
   static constexpr ThinRange kCols[] = {{1, 116}};
-  static constexpr std::int64_t kRowsOff4Max = 48;
+  static constexpr std::int64_t kRowsOff4Max = 60;
 };
 struct F32ThinRanges : ThinAll {
   static constexpr ThinRange kRows[] = {{1, 31}, {33, 34}, {66, 74}};
