@@ -3,7 +3,9 @@
 short side: run 26 call 5 (its table in NOTES.md; the default then was the kernels after thin),
 run 27 call 1 (mod-table.txt; default = nothin outside run 26's limits) and call 2
 (held-table.txt: default, thin, nothin). Prints the points per element size and orientation and
-the ranges the rule gives."""
+the ranges the rule gives. With --all also calls 3-5's points, and for 1- and 2-byte elements
+split by whether the wide matrix's rows are on 4 bytes (len x S % 4 == 0; a4 / o4), the input the
+next rule needs (run 27 left the alignment to it)."""
 import re, sys, collections
 here = sys.path[0]
 SZ = {'u8': 1, 'u16': 2, 'f32': 4, 'f64': 8, 'c128': 16}
@@ -37,18 +39,24 @@ for line in open(f'{here}/../call1/logs/mod-table.txt'):
     t, (o, m, n) = f[0], shape(f[1])
     if m <= OLD[t][0 if o == 'rows' else 1]: continue  # default was thin: no nothin figure
     pts[t, o].append((m, n, float(f[3]), float(f[5]), 'r27c1'))
-for line in open(f'{here}/../call2/logs/held-table.txt'):
-    f = line.split()
-    if len(f) < 8 or f[2] != 'default': continue
-    t, (o, m, n) = f[0], shape(f[1])
-    pts[t, o].append((m, n, float(f[7]), float(f[5]), 'r27c2'))
+CALLS = [2] + ([3, 4, 5] if '--all' in sys.argv else [])
+for call in CALLS:
+    for line in open(f'{here}/../call{call}/logs/held-table.txt'):
+        f = line.split()
+        if len(f) < 8 or f[2] != 'default' or f[5] == '-': continue
+        t, (o, m, n) = f[0], shape(f[1])
+        pts[t, o].append((m, n, float(f[7]), float(f[5]), f'r27c{call}'))
 def cls(nothin, thin):
     return 'thin' if thin >= 1.03 * nothin else 'tiles' if nothin >= 1.03 * thin else 'level'
 out = {}
+split = '--all' in sys.argv
 for t in SZ:
-    for o in ('rows', 'cols'):
+  for o in ('rows', 'cols'):
+    for al in ((True, False) if split and SZ[t] < 4 else (None,)):
         by_m = collections.defaultdict(list)
-        for m, n, a, b, src in pts[t, o]: by_m[m].append(cls(a, b))
+        for m, n, a, b, src in pts[t, o]:
+            if al is None or (n * SZ[t] % 4 == 0) == al: by_m[m].append(cls(a, b))
+        if not by_m: continue
         ms = sorted(by_m)
         # a short side is 'tiles' if any measured long side says so, 'thin' if all say thin
         c = {m: 'tiles' if 'tiles' in by_m[m] else 'thin' if all(x == 'thin' for x in by_m[m]) else 'level' for m in ms}
@@ -64,6 +72,7 @@ for t in SZ:
             th = [m for m in r if c[m] == 'thin']
             if th: rs.append((th[0], th[-1]))
         if rs and rs[0][0] <= 8: rs[0] = (1, rs[0][1])  # thin below the first measured m (run 26)
-        out[t, o] = rs
-        print(f"{t:5s} {o}: " + ' '.join(f"{m}{'+' if c[m]=='thin' else '-' if c[m]=='tiles' else '='}" for m in ms))
+        out[t, o, al] = rs
+        tag = '' if al is None else ' a4' if al else ' o4'
+        print(f"{t:5s} {o}{tag}: " + ' '.join(f"{m}{'+' if c[m]=='thin' else '-' if c[m]=='tiles' else '='}" for m in ms))
         print(f"      ranges: {rs}")
