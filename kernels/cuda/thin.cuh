@@ -258,15 +258,12 @@ inline bool thin_accepts(const void* in, const void* out, std::size_t elem,
   return std::min(s.rows, s.cols) <= kThinMax && element_aligned(in, out, elem);
 }
 
-/// Where launch_thin takes shifted words on wide rows off 4 bytes.
+/// Where launch_thin takes shifted words on wide rows off 4 bytes (1- and 2-byte elements; the
+/// library's choice per element size is in transpose_tiled.cu).
 enum ThinShifted : int {
-  kThinShiftedNever = 0,  ///< element by element (candidate thin-elemwide)
-  /// Where they were ahead (run 27 call 1, x memcpy against element by element, 512 MiB, odd
-  /// long sides, m = 3-131): u16 short rows, 0.44-0.50 against 0.38-0.39 at every m. Not u16
-  /// short columns (0.57-0.68 against 0.57-0.73) nor u8 (0.32-0.47 against 0.42-0.47: behind
-  /// at 8 of 14 shapes, by up to 23 % at 131 rows).
-  kThinShiftedMeasured = 1,
-  kThinShiftedAlways = 2,  ///< candidate thin-shifted
+  kThinShiftedNever = 0,      ///< element by element
+  kThinShiftedShortRows = 1,  ///< where rows <= cols (the wide matrix is the input)
+  kThinShiftedAlways = 2,
 };
 
 namespace thin_detail {
@@ -291,22 +288,14 @@ ThinKernel pick(int wide, bool vt) {
   }
 }
 
-/// Whether the matrices of a batch at `base`, `batch_bytes` apart, all start on 4 bytes.
-inline bool on4(const void* base, std::int64_t batch_bytes, std::int64_t batch) {
-  return reinterpret_cast<std::uintptr_t>(base) % 4 == 0 && (batch == 1 || batch_bytes % 4 == 0);
-}
-
 }  // namespace thin_detail
 
 /// Whether the wide matrix's rows (the input where rows <= cols, else the output) all start on 4
 /// bytes, for `elem`-byte elements: where they do, 1- and 2-byte elements go in 4-byte words.
 inline bool thin_wide_on4(const void* in, const void* out, std::size_t elem,
                           const TransposeShape& s) {
-  const bool short_rows = s.rows <= s.cols;
   const auto e = static_cast<std::int64_t>(elem);
-  const std::int64_t pitch = (short_rows ? s.in_pitch : s.out_pitch) * e;
-  const std::int64_t batch = (short_rows ? s.in_batch_stride : s.out_batch_stride) * e;
-  return pitch % 4 == 0 && thin_detail::on4(short_rows ? in : out, batch, s.batch);
+  return s.rows <= s.cols ? input_rows_aligned(in, s, e, 4) : output_rows_aligned(out, s, e, 4);
 }
 
 /// Launches thin_kernel<S, ...> on `stream`: short rows where rows <= cols; for 1- and 2-byte
@@ -314,7 +303,7 @@ inline bool thin_wide_on4(const void* in, const void* out, std::size_t elem,
 /// where it is dense and starts on 4 bytes. Where the wide matrix's rows are off 4 bytes, SHIFTED
 /// (ThinShifted) says whether they go in shifted words or element by element. `s` resolved,
 /// non-empty and accepted.
-template <int S, int SHIFTED = kThinShiftedMeasured>
+template <int S, int SHIFTED>
 void launch_thin(const void* in, void* out, const TransposeShape& s, cudaStream_t stream) {
   const bool short_rows = s.rows <= s.cols;
   ThinParams p;
@@ -346,14 +335,16 @@ void launch_thin(const void* in, void* out, const TransposeShape& s, cudaStream_
   const std::int64_t gx = std::min<std::int64_t>(slabs, 0x7fffffff);
   const std::int64_t gy = std::min<std::int64_t>((slabs + gx - 1) / gx, 65535);
   const dim3 grid(static_cast<unsigned>(gx), static_cast<unsigned>(gy));
-  const void* tall = short_rows ? out : in;
+  const bool shifted =
+      SHIFTED == kThinShiftedAlways || (SHIFTED == kThinShiftedShortRows && short_rows);
+  const int wide_form = thin_wide_on4(in, out, S, s) ? kThinWideWords
+                        : shifted                    ? kThinWideShifted
+                                                     : kThinWideElems;
+  // The tall matrix in words: dense (one run of elements), every matrix of the batch on 4 bytes.
+  const auto tall = reinterpret_cast<std::uintptr_t>(short_rows ? out : in);
   const std::int64_t tall_pitch = short_rows ? p.out_pitch : p.in_pitch;
   const std::int64_t tall_batch = short_rows ? p.out_batch : p.in_batch;
-  const bool vw = thin_wide_on4(in, out, S, s);
-  const bool shifted =
-      SHIFTED == kThinShiftedAlways || (SHIFTED == kThinShiftedMeasured && S == 2 && short_rows);
-  const int wide_form = vw ? kThinWideWords : shifted ? kThinWideShifted : kThinWideElems;
-  const bool vt = tall_pitch == p.m * S && thin_detail::on4(tall, tall_batch, s.batch);
+  const bool vt = tall_pitch == p.m * S && tall % 4 == 0 && (s.batch == 1 || tall_batch % 4 == 0);
   const thin_detail::ThinKernel kernel = short_rows ? thin_detail::pick<S, true>(wide_form, vt)
                                                     : thin_detail::pick<S, false>(wide_form, vt);
   kernel<<<grid, kThinThreads, smem, stream>>>(p);

@@ -244,12 +244,16 @@ struct ThinAll {
 // The thin kernel (thin.cuh), any layout: where rows <= cols (it takes the rows as its short
 // side) where the rows are in R::kRows (and, where the input's rows are off 4 bytes, at most
 // R::kRowsOff4Max), elsewhere where the columns are in R::kCols (all at most kThinMax). SHIFTED:
-// where wide rows off 4 bytes go in shifted words (cuda_tile::ThinShifted).
-template <int S, class R = ThinAll, int SHIFTED = cuda_tile::kThinShiftedMeasured>
+// where wide rows off 4 bytes go in shifted words (cuda_tile::ThinShifted). By default u16 short
+// rows only: there they were ahead at every m (run 27 calls 1-2, x memcpy against element by
+// element, 512 MiB, odd long sides, m = 3-100: 0.45-0.50 against 0.37-0.39); not u16 short
+// columns (0.57-0.68 against 0.57-0.73) nor u8 (0.32-0.47 against 0.42-0.47: behind at 8 of 14
+// shapes, by up to 23 % at 131 rows).
+template <int S, class R = ThinAll,
+          int SHIFTED = S == 2 ? cuda_tile::kThinShiftedShortRows : cuda_tile::kThinShiftedNever>
 struct Thin {
   static_assert(R::kRows[std::size(R::kRows) - 1].hi <= cuda_tile::kThinMax &&
                 R::kCols[std::size(R::kCols) - 1].hi <= cuda_tile::kThinMax);
-  using Elem = typename cuda_tile::Bytes<S>::type;
   static bool accepts(const void* in, const void* out, const TransposeShape& s) {
     const bool short_rows = s.rows <= s.cols;
     if (short_rows && s.rows > R::kRowsOff4Max && !cuda_tile::thin_wide_on4(in, out, S, s))

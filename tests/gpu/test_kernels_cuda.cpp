@@ -941,6 +941,13 @@ TEST_F(CudaKernels, EveryVariantOutOfPlace) {
   }
 }
 
+// The thin kernel's candidates for `elem`-byte elements: the library's form, and for 1- and 2-byte
+// elements also wide rows off 4 bytes element by element / in shifted words everywhere.
+std::vector<std::string> thin_forms(std::size_t elem) {
+  if (elem < 4) return {"thin", "thin-elemwide", "thin-shifted"};
+  return {"thin"};
+}
+
 // The thin kernel (thin.cuh; candidate "thin"): short sides around its slab sizes' limits (32,
 // 64, 128, 256) and the warp width, in both orientations; long sides under one slab, over one
 // and many slabs, and ending inside a 4-byte word; a batch with gaps and odd pitches; buffers
@@ -952,9 +959,7 @@ TEST_F(CudaKernels, ThinCandidate) {
   const std::int64_t shorts[] = {1, 2, 17, 31, 32, 33, 64, 65, 100, 128, 129, 200, 255, 256};
   const std::int64_t longs[] = {1, 7, 1000, 4099};
   for (std::size_t e : kElemSizes) {
-    std::vector<std::string> forms = {"thin"};
-    if (e < 4) forms.insert(forms.end(), {"thin-elemwide", "thin-shifted"});
-    for (const std::string& v : forms) {
+    for (const std::string& v : thin_forms(e)) {
       for (std::int64_t m : shorts) {
         for (std::int64_t len : longs) {
           check_transpose(e, TransposeShape::dense(m, len), 0, 0, v);
@@ -994,9 +999,7 @@ TEST_F(CudaKernels, ThinCandidate) {
 // slab sizes' edges, both orientations, wide rows off 4 bytes by 1-3 elements and whole slabs.
 TEST_F(CudaKernels, SanitizerThin) {
   for (std::size_t e : kElemSizes) {
-    std::vector<std::string> forms = {"thin"};
-    if (e < 4) forms.insert(forms.end(), {"thin-elemwide", "thin-shifted"});
-    for (const std::string& v : forms) {
+    for (const std::string& v : thin_forms(e)) {
       for (std::int64_t m : {1, 3, 17, 33, 129, 256}) {
         check_transpose(e, TransposeShape::dense(m, 1031), 0, 0, v);
         check_transpose(e, TransposeShape::dense(1031, m), 0, 0, v);
