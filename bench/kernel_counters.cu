@@ -5,7 +5,7 @@
 //
 //   bench_kernel_counters CASE [CASE...]
 //   CASE = oop:ELEM:ROWSxCOLS[:VARIANT] | ip:ELEM:N[:VARIANT] | copy:ELEM:ROWSxCOLS
-// ELEM is 4, 8 or 16 bytes (filled with device_pattern.cuh's formula); VARIANT a name from
+// ELEM is 1, 2, 4, 8 or 16 bytes (filled with device_pattern.cuh's formula); VARIANT a name from
 // `bench_kernels --list` ("default" if left out). Example: ncu --clock-control none --metrics
 // dram__bytes_read.sum,dram__bytes_write.sum
 //            bench_kernel_counters copy:4:16411x16411 oop:4:16411x16411 ip:4:16411
@@ -35,6 +35,12 @@ constexpr std::uint64_t kSeed = 20261122;
 void fill(void* buf, std::size_t elem, std::uint64_t count) {
   auto* p = static_cast<unsigned char*>(buf);
   switch (elem) {
+    case 1:
+      fill_kernel<1><<<1024, 256>>>(p, count, kSeed);
+      break;
+    case 2:
+      fill_kernel<2><<<1024, 256>>>(p, count, kSeed);
+      break;
     case 4:
       fill_kernel<4><<<1024, 256>>>(p, count, kSeed);
       break;
@@ -56,6 +62,12 @@ unsigned long long count_wrong(const void* buf, std::size_t elem, std::int64_t r
   const unsigned long long init[2] = {0, ~0ull};
   XPOSE_CHECK_CUDA(cudaMemcpy(dev, init, sizeof init, cudaMemcpyHostToDevice));
   switch (elem) {
+    case 1:
+      verify_kernel<1><<<1024, 256>>>(p, rows, cols, transposed, kSeed, dev, dev + 1);
+      break;
+    case 2:
+      verify_kernel<2><<<1024, 256>>>(p, rows, cols, transposed, kSeed, dev, dev + 1);
+      break;
     case 4:
       verify_kernel<4><<<1024, 256>>>(p, rows, cols, transposed, kSeed, dev, dev + 1);
       break;
@@ -100,8 +112,8 @@ Case parse(const std::string& s) {
   c.kind = f[0];
   if (c.kind != "oop" && c.kind != "ip" && c.kind != "copy") usage("bad kind in '" + s + "'");
   long long elem = 0;
-  if (!parse_whole(f[1], 4, 16, elem) || (elem != 4 && elem != 8 && elem != 16))
-    usage("ELEM must be 4, 8 or 16 in '" + s + "'");
+  if (!parse_whole(f[1], 1, 16, elem) || (elem & (elem - 1)) != 0)
+    usage("ELEM must be 1, 2, 4, 8 or 16 in '" + s + "'");
   c.elem = static_cast<std::size_t>(elem);
   const std::size_t x = f[2].find('x');
   long long rows = 0, cols = 0;
