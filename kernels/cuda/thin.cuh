@@ -179,7 +179,10 @@ __device__ __forceinline__ void thin_wide(const ThinParams& p, unsigned char* ba
 /// consecutive elements (the slab's rows are one word apart mod 32 banks, so consecutive lanes
 /// hit distinct banks). VEC (1- and 2-byte elements; the rows dense and on 4 bytes, so they are
 /// one contiguous run): 4-byte words of the run, each lane taking its word's elements in a
-/// rotated order so that the lanes of a warp stay on distinct banks.
+/// rotated order so that the lanes of a warp stay on distinct banks. A thread divides by m once
+/// per slab: from one element to its next (kThinThreads elements or words on) its row and column
+/// step by a quotient and remainder found once, with one wrap of the column (run 28: the
+/// division per element, a 64-bit multiply, made u8 thin issue-bound).
 template <int S, bool TO_SLAB, bool VEC>
 __device__ __forceinline__ void thin_tall(const ThinParams& p, unsigned char* base,
                                           std::int64_t pitch, std::int64_t l0, int wl,
@@ -196,29 +199,74 @@ __device__ __forceinline__ void thin_tall(const ThinParams& p, unsigned char* ba
     constexpr std::uint32_t kMask = S == 1 ? 0xffu : 0xffffu;
     auto* run = reinterpret_cast<std::uint32_t*>(base + l0 * m * S);
     const int words = n / P;
-    for (int i = threadIdx.x; i < words; i += kThinThreads) {
-      std::uint32_t word = TO_SLAB ? run[i] : 0u;
-#pragma unroll
-      for (int t = 0; t < P; ++t) {
-        const int tt = (t + i) & (P - 1);
-        const int e = i * P + tt;
-        const int j = div(e), c = e - j * m;
-        if (TO_SLAB)
-          slab[c * p.ld + j] = static_cast<T>((word >> (8 * S * tt)) & kMask);
-        else
-          word |= static_cast<std::uint32_t>(slab[c * p.ld + j]) << (8 * S * tt);
-      }
-      if (!TO_SLAB) run[i] = word;
-    }
     first_tail = words * P;
+    if (m >= P) {
+      // (j0, c0): slab column and row of the word's first element; an element t of the word
+      // wraps at most once past m.
+      const int sq = div(kThinThreads * P), sr = kThinThreads * P - sq * m;
+      int j0 = div(static_cast<int>(threadIdx.x) * P);
+      int c0 = static_cast<int>(threadIdx.x) * P - j0 * m;
+      for (int i = threadIdx.x; i < words; i += kThinThreads) {
+        std::uint32_t word = TO_SLAB ? run[i] : 0u;
+#pragma unroll
+        for (int t = 0; t < P; ++t) {
+          const int tt = (t + i) & (P - 1);
+          int c = c0 + tt, j = j0;
+          if (c >= m) {
+            c -= m;
+            ++j;
+          }
+          if (TO_SLAB)
+            slab[c * p.ld + j] = static_cast<T>((word >> (8 * S * tt)) & kMask);
+          else
+            word |= static_cast<std::uint32_t>(slab[c * p.ld + j]) << (8 * S * tt);
+        }
+        if (!TO_SLAB) run[i] = word;
+        j0 += sq;
+        c0 += sr;
+        if (c0 >= m) {
+          c0 -= m;
+          ++j0;
+        }
+      }
+    } else {
+      for (int i = threadIdx.x; i < words; i += kThinThreads) {
+        std::uint32_t word = TO_SLAB ? run[i] : 0u;
+#pragma unroll
+        for (int t = 0; t < P; ++t) {
+          const int tt = (t + i) & (P - 1);
+          const int e = i * P + tt;
+          const int j = div(e), c = e - j * m;
+          if (TO_SLAB)
+            slab[c * p.ld + j] = static_cast<T>((word >> (8 * S * tt)) & kMask);
+          else
+            word |= static_cast<std::uint32_t>(slab[c * p.ld + j]) << (8 * S * tt);
+        }
+        if (!TO_SLAB) run[i] = word;
+      }
+    }
   }
-  for (int e = first_tail + threadIdx.x; e < n; e += kThinThreads) {
-    const int j = div(e), c = e - j * m;
-    T* g = reinterpret_cast<T*>(base + (l0 + j) * pitch + c * S);
+  const int e0 = first_tail + static_cast<int>(threadIdx.x);
+  if (e0 >= n) return;
+  // Element e at slab column j, row c; the tall row's start `row` steps with j.
+  const int q = div(kThinThreads), r = kThinThreads - q * m;
+  int j = div(e0), c = e0 - j * m;
+  unsigned char* row = base + (l0 + j) * pitch;
+  const std::int64_t q_pitch = q * pitch;
+  for (int e = e0; e < n; e += kThinThreads) {
+    T* g = reinterpret_cast<T*>(row + c * S);
     if (TO_SLAB)
       slab[c * p.ld + j] = *g;
     else
       *g = slab[c * p.ld + j];
+    j += q;
+    c += r;
+    row += q_pitch;
+    if (c >= m) {
+      c -= m;
+      ++j;
+      row += pitch;
+    }
   }
 }
 

@@ -232,18 +232,20 @@ constexpr bool in_ranges(const ThinRange (&r)[N], std::int64_t m) {
     if (r[i].lo <= m && m <= r[i].hi) return true;
   return false;
 }
-// Every short side the thin kernel takes (its candidates).
-// kRowsOff4Max: where rows <= cols and the input's rows are off 4 bytes, thin only up to that
-// many rows.
+// Every short side the thin kernel takes (its candidates). kRows / kCols: where the wide
+// matrix's rows are on 4 bytes (cuda_tile::thin_wide_on4; always for 4- to 16-byte elements);
+// kRowsOff4 / kColsOff4: where they are off 4 bytes (1- and 2-byte elements only).
 struct ThinAll {
   static constexpr ThinRange kRows[] = {{1, cuda_tile::kThinMax}};
   static constexpr ThinRange kCols[] = {{1, cuda_tile::kThinMax}};
-  static constexpr std::int64_t kRowsOff4Max = cuda_tile::kThinMax;
+  static constexpr ThinRange kRowsOff4[] = {{1, cuda_tile::kThinMax}};
+  static constexpr ThinRange kColsOff4[] = {{1, cuda_tile::kThinMax}};
 };
 
 // The thin kernel (thin.cuh), any layout: where rows <= cols (it takes the rows as its short
-// side) where the rows are in R::kRows (and, where the input's rows are off 4 bytes, at most
-// R::kRowsOff4Max), elsewhere where the columns are in R::kCols (all at most kThinMax). SHIFTED:
+// side) where the rows are in R::kRows, elsewhere where the columns are in R::kCols, or in
+// R::kRowsOff4 / R::kColsOff4 where the wide matrix's rows are off 4 bytes (all at most
+// kThinMax). SHIFTED:
 // where wide rows off 4 bytes go in shifted words (cuda_tile::ThinShifted). By default u16 short
 // rows only: there they were ahead at every m (run 27 calls 1-2, x memcpy against element by
 // element, 512 MiB, odd long sides, m = 3-100: 0.45-0.50 against 0.37-0.39); not u16 short
@@ -253,13 +255,15 @@ template <int S, class R = ThinAll,
           int SHIFTED = S == 2 ? cuda_tile::kThinShiftedShortRows : cuda_tile::kThinShiftedNever>
 struct Thin {
   static_assert(R::kRows[std::size(R::kRows) - 1].hi <= cuda_tile::kThinMax &&
-                R::kCols[std::size(R::kCols) - 1].hi <= cuda_tile::kThinMax);
+                R::kCols[std::size(R::kCols) - 1].hi <= cuda_tile::kThinMax &&
+                R::kRowsOff4[std::size(R::kRowsOff4) - 1].hi <= cuda_tile::kThinMax &&
+                R::kColsOff4[std::size(R::kColsOff4) - 1].hi <= cuda_tile::kThinMax);
   static bool accepts(const void* in, const void* out, const TransposeShape& s) {
-    const bool short_rows = s.rows <= s.cols;
-    if (short_rows && s.rows > R::kRowsOff4Max && !cuda_tile::thin_wide_on4(in, out, S, s))
-      return false;
-    return (short_rows ? in_ranges(R::kRows, s.rows) : in_ranges(R::kCols, s.cols)) &&
-           cuda_tile::thin_accepts(in, out, S, s);
+    if (!cuda_tile::thin_accepts(in, out, S, s)) return false;
+    const bool on4 = S >= 4 || cuda_tile::thin_wide_on4(in, out, S, s);
+    if (s.rows <= s.cols)
+      return on4 ? in_ranges(R::kRows, s.rows) : in_ranges(R::kRowsOff4, s.rows);
+    return on4 ? in_ranges(R::kCols, s.cols) : in_ranges(R::kColsOff4, s.cols);
   }
   static void launch(const void* in, void* out, const TransposeShape& s, cudaStream_t st) {
     cuda_tile::launch_thin<S, SHIFTED>(in, out, s, st);
@@ -487,27 +491,44 @@ using U16NarrowSkew =
 // Calls 3-4 (u16 short rows off 4 bytes, thin with shifted words / the kernels after it): m =
 // 24, 32, 40, 48 0.486 / 0.206, 0.485 / 0.264, 0.452 / 0.319, 0.455 / 0.370; 52, 56, 60 0.456 /
 // 0.370, 0.456 / 0.421, 0.457 / 0.418; 64, 72, 80, 88, 96 0.454 / 0.484, 0.442 / 0.509, 0.443 /
-// 0.539, 0.446 / 0.588, 0.447 / 0.624; so there u16 thin takes at most 60 rows.
+// 0.539, 0.446 / 0.588, 0.447 / 0.624; so there run 27 had u16 thin take at most 60 rows.
+// Round 3 (run 28, bench/results/2026-11-27-run28/rules/ranges.py): the same rule on every
+// point of run 26 call 5, run 27 and run 28 call 1, with u8 / u16 split by whether the wide
+// matrix's rows are on 4 bytes (the two kernels swing with it), run 27's ranges kept as a floor
+// where no point of the class refutes them, single points only for 4- to 16-byte elements.
+// x memcpy, thin / the kernels after it, at points run 28 call 1 added: u8 rows on 4 bytes 140 /
+// 176 / 230 / 248 0.601 / 0.352, 0.583 / 0.429, 0.561 / 0.280, 0.524 / 0.314, x140 / x150
+// 0.562 / 0.520, 0.566 / 0.527; off them 139 / 150 / 250 rows 0.422 / 0.338, 0.424 / 0.361,
+// 0.439 / 0.300; u16 on 4 bytes 106 / 124 / 150 rows 0.682 / 0.632, 0.678 / 0.424, 0.715 / 0.496,
+// x150 / x176 0.741 / 0.702, 0.756 / 0.686; off them 63 rows 0.461 / 0.434, x117 / x125 0.574 /
+// 0.528, 0.684 / 0.556; f32 37 / 38 / 77 / 78 rows 0.743 / 0.666, 0.750 / 0.684, 0.740 / 0.675,
+// 0.718 / 0.673, x76-x81 0.779-0.831 / 0.641-0.713; f64 25 / 30 / 45 / 47 rows 0.926 / 0.877,
+// 0.904 / 0.770, 0.922 / 0.833, 0.924 / 0.861, 65 / 69 / 71 rows 0.904 / 0.841, 0.915 / 0.865,
+// 0.905 / 0.876, x83 / x85 0.889 / 0.832, 0.872 / 0.832; c128 x10 / x12 / x14 0.946 / 0.569,
+// 0.949 / 0.696, 0.967 / 0.749, x105 0.928 / 0.880.
 struct U8ThinRanges : ThinAll {
-  static constexpr ThinRange kRows[] = {{1, 138}, {236, 244}};
-  static constexpr ThinRange kCols[] = {{1, 128}};
+  static constexpr ThinRange kRows[] = {{1, 248}};
+  static constexpr ThinRange kCols[] = {{1, 150}};
+  static constexpr ThinRange kRowsOff4[] = {{1, 150}, {230, 250}};
+  static constexpr ThinRange kColsOff4[] = {{1, 128}};
 };
 struct U16ThinRanges : ThinAll {
-  static constexpr ThinRange kRows[] = {{1, 96}};
-  static constexpr ThinRange kCols[] = {{1, 116}};
-  static constexpr std::int64_t kRowsOff4Max = 60;
+  static constexpr ThinRange kRows[] = {{1, 118}, {124, 127}, {130, 150}};
+  static constexpr ThinRange kCols[] = {{1, 118}, {138, 176}};
+  static constexpr ThinRange kRowsOff4[] = {{1, 63}, {115, 117}};
+  static constexpr ThinRange kColsOff4[] = {{1, 125}};
 };
 struct F32ThinRanges : ThinAll {
-  static constexpr ThinRange kRows[] = {{1, 31}, {33, 34}, {66, 74}};
-  static constexpr ThinRange kCols[] = {{1, 48}, {66, 74}, {240, 240}};
+  static constexpr ThinRange kRows[] = {{1, 31}, {33, 38}, {63, 63}, {65, 78}, {81, 81}};
+  static constexpr ThinRange kCols[] = {{1, 48}, {65, 81}, {240, 240}};
 };
 struct F64ThinRanges : ThinAll {
-  static constexpr ThinRange kRows[] = {{1, 22}, {31, 31}, {33, 42}, {66, 66}};
-  static constexpr ThinRange kCols[] = {{1, 48}, {66, 80}, {200, 200}};
+  static constexpr ThinRange kRows[] = {{1, 25}, {30, 31}, {33, 47}, {65, 71}};
+  static constexpr ThinRange kCols[] = {{1, 48}, {65, 85}, {200, 200}};
 };
 struct C128ThinRanges : ThinAll {
   static constexpr ThinRange kRows[] = {{1, 64}, {128, 128}};
-  static constexpr ThinRange kCols[] = {{1, 8}, {18, 20}, {33, 42}, {98, 100}};
+  static constexpr ThinRange kCols[] = {{1, 14}, {17, 20}, {33, 43}, {98, 105}};
 };
 using U8Thin = Thin<1, U8ThinRanges>;
 using U16Thin = Thin<2, U16ThinRanges>;

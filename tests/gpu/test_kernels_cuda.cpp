@@ -741,20 +741,23 @@ TEST_F(CudaKernels, LargerSquareAndRectangular) {
   // f32 output rows on 32 bytes but off 256, 200000 rows or more: the tiled kernel.
   check_transpose(4, TransposeShape::dense(200008, 50));
   check_transpose(4, TransposeShape::dense(200008, 76, 2));
-  // The thin kernel where the library takes it (transpose_tiled.cu's ranges, run 27): at both
-  // ends of every range of short sides, in each orientation, dense and batched, pitched with
-  // buffers off; just outside each range, where the dispatch must take another kernel; and u16
-  // short rows off 4 bytes, which thin takes only up to 60 rows.
+  // The thin kernel where the library takes it (transpose_tiled.cu's ranges, round 3 of run
+  // 28): at both ends of every range of short sides, in each orientation and, for u8 / u16, on
+  // wide rows on 4 bytes and off them, dense and batched with the tall buffer off 4 bytes, and
+  // pitched with gaps; just outside each range, where the dispatch must take another kernel.
   using Ranges = std::vector<std::array<std::int64_t, 2>>;
   const struct {
     std::size_t e;
-    Ranges rows, cols;
-    std::int64_t rows_off4_max;
-  } thin[] = {{1, {{1, 138}, {236, 244}}, {{1, 128}}, 256},
-              {2, {{1, 96}}, {{1, 116}}, 60},
-              {4, {{1, 31}, {33, 34}, {66, 74}}, {{1, 48}, {66, 74}, {240, 240}}, 256},
-              {8, {{1, 22}, {31, 31}, {33, 42}, {66, 66}}, {{1, 48}, {66, 80}, {200, 200}}, 256},
-              {16, {{1, 64}, {128, 128}}, {{1, 8}, {18, 20}, {33, 42}, {98, 100}}, 256}};
+    Ranges rows, cols, rows_off4, cols_off4;  // off4: the wide rows off 4 bytes (u8 / u16)
+  } thin[] = {{1, {{1, 248}}, {{1, 150}}, {{1, 150}, {230, 250}}, {{1, 128}}},
+              {2,
+               {{1, 118}, {124, 127}, {130, 150}},
+               {{1, 118}, {138, 176}},
+               {{1, 63}, {115, 117}},
+               {{1, 125}}},
+              {4, {{1, 31}, {33, 38}, {63, 63}, {65, 78}, {81, 81}}, {{1, 48}, {65, 81}, {240, 240}}},
+              {8, {{1, 25}, {30, 31}, {33, 47}, {65, 71}}, {{1, 48}, {65, 85}, {200, 200}}},
+              {16, {{1, 64}, {128, 128}}, {{1, 14}, {17, 20}, {33, 43}, {98, 105}}}};
   auto inside = [](const Ranges& rs, std::int64_t m) {
     for (const auto& r : rs)
       if (r[0] <= m && m <= r[1]) return true;
@@ -762,41 +765,46 @@ TEST_F(CudaKernels, LargerSquareAndRectangular) {
   };
   for (const auto& t : thin) {
     const auto es = static_cast<std::int64_t>(t.e);
-    for (const bool short_rows : {true, false}) {
-      const Ranges& rs = short_rows ? t.rows : t.cols;
-      // The long side 20012: rows on 4 bytes at every element size.
-      auto shape = [&](std::int64_t m, std::int64_t batch) {
-        return short_rows ? TransposeShape::dense(m, 20012, batch)
-                          : TransposeShape::dense(20012, m, batch);
-      };
-      for (const auto& r : rs) {
-        for (const std::int64_t m : {r[0], r[1]}) {
-          const auto where = ::testing::Message()
-                             << "elem " << t.e << (short_rows ? " rows " : " cols ") << m;
-          xpose::kernels::variants::DispatchChoice c;
-          check_transpose(t.e, shape(m, 2), 0, 4 / es + 1, "", &c);
-          EXPECT_EQ(c.index, 0) << where;
-          // Pitched, the input one element off: its rows are off 4 bytes for u8 / u16.
-          const TransposeShape p = short_rows ? pitched(m, 5001, 2, 5009, m + 1, 3, 5)
-                                              : pitched(5001, m, 2, m, 5003, 0, 7);
-          check_transpose(t.e, p, short_rows ? 1 : 0, 0, "", &c);
-          const bool off4 = short_rows && es < 4;
-          EXPECT_EQ(c.index == 0, !off4 || m <= t.rows_off4_max) << where;
-        }
-        for (const std::int64_t m : {r[0] - 1, r[1] + 1}) {
-          if (m < 1 || m > 256 || inside(rs, m)) continue;
-          xpose::kernels::variants::DispatchChoice c;
-          check_transpose(t.e, shape(m, 1), 0, 0, "", &c);
-          EXPECT_NE(c.index, 0) << "elem " << t.e << (short_rows ? " rows " : " cols ") << m;
+    for (const bool on4 : {true, false}) {
+      if (!on4 && es >= 4) continue;
+      for (const bool short_rows : {true, false}) {
+        const Ranges& rs = on4 ? (short_rows ? t.rows : t.cols)
+                               : (short_rows ? t.rows_off4 : t.cols_off4);
+        // The long side 20012 puts the wide rows on 4 bytes at every element size, 20011 off
+        // them for u8 / u16.
+        const std::int64_t len = on4 ? 20012 : 20011;
+        auto shape = [&](std::int64_t m, std::int64_t batch) {
+          return short_rows ? TransposeShape::dense(m, len, batch)
+                            : TransposeShape::dense(len, m, batch);
+        };
+        const std::int64_t tall_off = 4 / es + 1;  // the tall buffer off 4 bytes
+        for (const auto& r : rs) {
+          for (const std::int64_t m : {r[0], r[1]}) {
+            const auto where = ::testing::Message()
+                               << "elem " << t.e << (short_rows ? " rows " : " cols ") << m
+                               << (on4 ? " on 4 bytes" : " off 4 bytes");
+            xpose::kernels::variants::DispatchChoice c;
+            check_transpose(t.e, shape(m, 2), short_rows ? 0 : tall_off,
+                            short_rows ? tall_off : 0, "", &c);
+            EXPECT_EQ(c.index, 0) << where;
+            // Pitched with gaps: the wide rows 5012 elements apart (on 4 bytes), the wide
+            // buffer one element off where they are to be off 4 bytes.
+            const std::int64_t wide_off = on4 ? 0 : 1;
+            if (short_rows)
+              check_transpose(t.e, pitched(m, 5001, 2, 5012, m + 1, 4, 5), wide_off, 0, "", &c);
+            else
+              check_transpose(t.e, pitched(5001, m, 2, m, 5012, 3, 4), 0, wide_off, "", &c);
+            EXPECT_EQ(c.index, 0) << where << ", pitched";
+          }
+          for (const std::int64_t m : {r[0] - 1, r[1] + 1}) {
+            if (m < 1 || m > 256 || inside(rs, m)) continue;
+            xpose::kernels::variants::DispatchChoice c;
+            check_transpose(t.e, shape(m, 1), 0, 0, "", &c);
+            EXPECT_NE(c.index, 0) << "elem " << t.e << (short_rows ? " rows " : " cols ") << m
+                                  << (on4 ? " on 4 bytes" : " off 4 bytes");
+          }
         }
       }
-    }
-    // Short rows off 4 bytes (the long side odd) at the limit and one past it.
-    for (const std::int64_t m : {t.rows_off4_max, t.rows_off4_max + 1}) {
-      if (m > 256 || !inside(t.rows, m)) continue;
-      xpose::kernels::variants::DispatchChoice c;
-      check_transpose(t.e, TransposeShape::dense(m, 20011), 0, 0, "", &c);
-      EXPECT_EQ(c.index == 0, m <= t.rows_off4_max) << "elem " << t.e << " rows off 4 bytes " << m;
     }
   }
   // u8 / u16 with output rows off 16 bytes: the narrow skewed kernel, interior and edge tiles,
