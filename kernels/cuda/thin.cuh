@@ -34,6 +34,11 @@ namespace xpose::kernels::cuda_tile {
 /// The longest short side the thin kernel takes.
 constexpr std::int64_t kThinMax = 256;
 constexpr int kThinThreads = 256;
+#ifndef XPOSE_THIN_UNROLL
+#define XPOSE_THIN_UNROLL 2
+#endif
+/// How far thin_tall's loops are unrolled (run 28 call 3).
+constexpr int kThinUnroll = XPOSE_THIN_UNROLL;
 
 struct ThinParams {
   const unsigned char* in;
@@ -206,6 +211,7 @@ __device__ __forceinline__ void thin_tall(const ThinParams& p, unsigned char* ba
       const int sq = div(kThinThreads * P), sr = kThinThreads * P - sq * m;
       int j0 = div(static_cast<int>(threadIdx.x) * P);
       int c0 = static_cast<int>(threadIdx.x) * P - j0 * m;
+#pragma unroll kThinUnroll
       for (int i = threadIdx.x; i < words; i += kThinThreads) {
         std::uint32_t word = TO_SLAB ? run[i] : 0u;
 #pragma unroll
@@ -253,6 +259,7 @@ __device__ __forceinline__ void thin_tall(const ThinParams& p, unsigned char* ba
   int j = div(e0), c = e0 - j * m;
   unsigned char* row = base + (l0 + j) * pitch;
   const std::int64_t q_pitch = q * pitch;
+#pragma unroll kThinUnroll
   for (int e = e0; e < n; e += kThinThreads) {
     T* g = reinterpret_cast<T*>(row + c * S);
     if (TO_SLAB)
