@@ -34,11 +34,11 @@ namespace xpose::kernels::cuda_tile {
 /// The longest short side the thin kernel takes.
 constexpr std::int64_t kThinMax = 256;
 constexpr int kThinThreads = 256;
-#ifndef XPOSE_THIN_UNROLL
-#define XPOSE_THIN_UNROLL 2
-#endif
-/// How far thin_tall's loops are unrolled (run 28 call 3).
-constexpr int kThinUnroll = XPOSE_THIN_UNROLL;
+/// How far thin_tall's loops are unrolled (run 28 call 3, x memcpy against unrolled 1 / 2 / 4
+/// times): the word loop (1- and 2-byte elements) twice, u8 24 x L 0.59 / 0.66 / 0.44; the element
+/// loop (4- to 16-byte elements) four times, f32 L x 24 0.78 / 0.77 / 0.90.
+constexpr int kThinUnrollWords = 2;
+constexpr int kThinUnrollElems = 4;
 
 struct ThinParams {
   const unsigned char* in;
@@ -211,7 +211,7 @@ __device__ __forceinline__ void thin_tall(const ThinParams& p, unsigned char* ba
       const int sq = div(kThinThreads * P), sr = kThinThreads * P - sq * m;
       int j0 = div(static_cast<int>(threadIdx.x) * P);
       int c0 = static_cast<int>(threadIdx.x) * P - j0 * m;
-#pragma unroll kThinUnroll
+#pragma unroll kThinUnrollWords
       for (int i = threadIdx.x; i < words; i += kThinThreads) {
         std::uint32_t word = TO_SLAB ? run[i] : 0u;
 #pragma unroll
@@ -259,7 +259,8 @@ __device__ __forceinline__ void thin_tall(const ThinParams& p, unsigned char* ba
   int j = div(e0), c = e0 - j * m;
   unsigned char* row = base + (l0 + j) * pitch;
   const std::int64_t q_pitch = q * pitch;
-#pragma unroll kThinUnroll
+  constexpr int kUnroll = VEC && S < 4 ? 1 : kThinUnrollElems;  // after words: under 4 elements
+#pragma unroll kUnroll
   for (int e = e0; e < n; e += kThinThreads) {
     T* g = reinterpret_cast<T*>(row + c * S);
     if (TO_SLAB)
@@ -277,11 +278,21 @@ __device__ __forceinline__ void thin_tall(const ThinParams& p, unsigned char* ba
   }
 }
 
+/// Blocks an SM the thin kernel asks registers for: 5 (at most 48 registers) where the tall input
+/// goes in words and the wide output element by element; there the word loop unrolled twice took
+/// 96 registers, 2 blocks an SM (run 28 call 3: u8 L x 24 off 4 bytes 0.35 x memcpy against run
+/// 27's 0.46). Elsewhere the compiler's choice (29-48 registers).
+template <bool SHORT_ROWS, int WIDE, bool VEC_TALL>
+constexpr int thin_min_blocks() {
+  return !SHORT_ROWS && WIDE == kThinWideElems && VEC_TALL ? 5 : 0;
+}
+
 /// SHORT_ROWS: the input is the wide matrix (m x len), else the tall one (len x m). WIDE: how the
 /// wide matrix goes (ThinWide, thin_wide); VEC_TALL: 4-byte words on the tall one for 1- and
 /// 2-byte elements (thin_tall).
 template <int S, bool SHORT_ROWS, int WIDE, bool VEC_TALL>
-__global__ void __launch_bounds__(kThinThreads) thin_kernel(ThinParams p) {
+__global__ void __launch_bounds__(kThinThreads, (thin_min_blocks<SHORT_ROWS, WIDE, VEC_TALL>()))
+    thin_kernel(ThinParams p) {
   using T = typename Bytes<S>::type;
   extern __shared__ __align__(16) unsigned char thin_smem[];
   T* slab = reinterpret_cast<T*>(thin_smem);
