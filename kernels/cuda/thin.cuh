@@ -184,11 +184,12 @@ __device__ __forceinline__ void thin_wide(const ThinParams& p, unsigned char* ba
 /// consecutive elements (the slab's rows are one word apart mod 32 banks, so consecutive lanes
 /// hit distinct banks). VEC (1- and 2-byte elements; the rows dense and on 4 bytes, so they are
 /// one contiguous run): 4-byte words of the run, each lane taking its word's elements in a
-/// rotated order so that the lanes of a warp stay on distinct banks. A thread divides by m once
-/// per slab: from one element to its next (kThinThreads elements or words on) its row and column
-/// step by a quotient and remainder found once, with one wrap of the column (run 28: the
-/// division per element, a 64-bit multiply, made u8 thin issue-bound).
-template <int S, bool TO_SLAB, bool VEC>
+/// rotated order so that the lanes of a warp stay on distinct banks. Elements one at a time, and
+/// words where STEP_WORDS (thin_step_words): a thread divides by m once per slab, and from one
+/// element or word to its next (kThinThreads on) its row and column step by a quotient and
+/// remainder found once, with one wrap of the column (run 28: the division per element, a 64-bit
+/// multiply, made u8 thin issue-bound). Other words: one division an element (run 27's loop).
+template <int S, bool TO_SLAB, bool VEC, bool STEP_WORDS>
 __device__ __forceinline__ void thin_tall(const ThinParams& p, unsigned char* base,
                                           std::int64_t pitch, std::int64_t l0, int wl,
                                           typename Bytes<S>::type* slab) {
@@ -205,7 +206,7 @@ __device__ __forceinline__ void thin_tall(const ThinParams& p, unsigned char* ba
     auto* run = reinterpret_cast<std::uint32_t*>(base + l0 * m * S);
     const int words = n / P;
     first_tail = words * P;
-    if (m >= P) {
+    if (STEP_WORDS && m >= P) {
       // (j0, c0): slab column and row of the word's first element; an element t of the word
       // wraps at most once past m.
       const int sq = div(kThinThreads * P), sr = kThinThreads * P - sq * m;
@@ -278,22 +279,38 @@ __device__ __forceinline__ void thin_tall(const ThinParams& p, unsigned char* ba
   }
 }
 
+/// Whether thin_tall steps the words' rows and columns (else one division an element, run 27's
+/// loop). Run 28 call 4, x memcpy at m = 3-200, stepped / run 27's: u8 ahead everywhere (on 4
+/// bytes rows 0.61-0.66 / 0.55-0.61, columns 0.74-0.77 / 0.58-0.59; off them 0.44-0.53 /
+/// 0.40-0.47); u16 ahead on short columns with the wide rows on 4 bytes (0.79-0.85 / 0.73-0.77),
+/// behind elsewhere (rows on 4 bytes level but -4 % at m = 8; off 4 bytes rows -1..-3 %, columns
+/// -5..-13 %).
+template <int S, bool SHORT_ROWS, int WIDE>
+constexpr bool thin_step_words() {
+  return S == 1 || (!SHORT_ROWS && WIDE == kThinWideWords);
+}
+
 /// Blocks an SM the thin kernel asks registers for: 5 (at most 48 registers) where the tall input
-/// goes in words and the wide output element by element; there the word loop unrolled twice took
-/// 96 registers, 2 blocks an SM (run 28 call 3: u8 L x 24 off 4 bytes 0.35 x memcpy against run
-/// 27's 0.46). Elsewhere the compiler's choice (29-48 registers).
-template <bool SHORT_ROWS, int WIDE, bool VEC_TALL>
+/// goes in stepped words and the wide output element by element; there the word loop unrolled
+/// twice took 96 registers, 2 blocks an SM (run 28 call 3: u8 L x 24 off 4 bytes 0.35 x memcpy
+/// against run 27's 0.46; capped, call 4: 0.51-0.53). Elsewhere (0) the compiler's choice.
+template <int S, bool SHORT_ROWS, int WIDE, bool VEC_TALL>
 constexpr int thin_min_blocks() {
-  return !SHORT_ROWS && WIDE == kThinWideElems && VEC_TALL ? 5 : 0;
+  return !SHORT_ROWS && WIDE == kThinWideElems && VEC_TALL &&
+                 thin_step_words<S, SHORT_ROWS, WIDE>()
+             ? 5
+             : 0;
 }
 
 /// SHORT_ROWS: the input is the wide matrix (m x len), else the tall one (len x m). WIDE: how the
 /// wide matrix goes (ThinWide, thin_wide); VEC_TALL: 4-byte words on the tall one for 1- and
 /// 2-byte elements (thin_tall).
 template <int S, bool SHORT_ROWS, int WIDE, bool VEC_TALL>
-__global__ void __launch_bounds__(kThinThreads, (thin_min_blocks<SHORT_ROWS, WIDE, VEC_TALL>()))
+__global__ void __launch_bounds__(kThinThreads,
+                                  (thin_min_blocks<S, SHORT_ROWS, WIDE, VEC_TALL>()))
     thin_kernel(ThinParams p) {
   using T = typename Bytes<S>::type;
+  constexpr bool kStepWords = thin_step_words<S, SHORT_ROWS, WIDE>();
   extern __shared__ __align__(16) unsigned char thin_smem[];
   T* slab = reinterpret_cast<T*>(thin_smem);
   const std::int64_t slabs = (p.len + p.w - 1) / p.w;
@@ -307,9 +324,9 @@ __global__ void __launch_bounds__(kThinThreads, (thin_min_blocks<SHORT_ROWS, WID
     if (SHORT_ROWS) {
       thin_wide<S, true, WIDE>(p, in, p.in_pitch, l0, wl, slab);
       __syncthreads();
-      thin_tall<S, false, VEC_TALL>(p, out, p.out_pitch, l0, wl, slab);
+      thin_tall<S, false, VEC_TALL, kStepWords>(p, out, p.out_pitch, l0, wl, slab);
     } else {
-      thin_tall<S, true, VEC_TALL>(p, in, p.in_pitch, l0, wl, slab);
+      thin_tall<S, true, VEC_TALL, kStepWords>(p, in, p.in_pitch, l0, wl, slab);
       __syncthreads();
       thin_wide<S, false, WIDE>(p, out, p.out_pitch, l0, wl, slab);
     }

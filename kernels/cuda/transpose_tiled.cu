@@ -506,7 +506,9 @@ using U16NarrowSkew =
 // 0.904 / 0.770, 0.922 / 0.833, 0.924 / 0.861, 65 / 69 / 71 rows 0.904 / 0.841, 0.915 / 0.865,
 // 0.905 / 0.876, x83 / x85 0.889 / 0.832, 0.872 / 0.832; c128 x10 / x12 / x14 0.946 / 0.569,
 // 0.949 / 0.696, 0.967 / 0.749, x105 0.928 / 0.880. Held out (call 2, 384 MiB): c128 x104 0.830 /
-// 0.896, so c128 columns stay 98-100 (run 27's range).
+// 0.896, so c128 columns stay 98-100 (run 27's range). Call 4 (u8 / u16 with the kernel as
+// shipped, 384 MiB): u16 112 rows on 4 bytes 0.661 / 0.715, so u16 rows on 4 bytes 1-96 again
+// (run 27's); every other held-out point inside a range passed (56 of 57 u8 / u16 points).
 struct U8ThinRanges : ThinAll {
   static constexpr ThinRange kRows[] = {{1, 248}};
   static constexpr ThinRange kCols[] = {{1, 150}};
@@ -514,7 +516,7 @@ struct U8ThinRanges : ThinAll {
   static constexpr ThinRange kColsOff4[] = {{1, 128}};
 };
 struct U16ThinRanges : ThinAll {
-  static constexpr ThinRange kRows[] = {{1, 118}, {124, 127}, {130, 150}};
+  static constexpr ThinRange kRows[] = {{1, 96}, {124, 127}, {130, 150}};
   static constexpr ThinRange kCols[] = {{1, 118}, {138, 176}};
   static constexpr ThinRange kRowsOff4[] = {{1, 63}, {115, 117}};
   static constexpr ThinRange kColsOff4[] = {{1, 125}};

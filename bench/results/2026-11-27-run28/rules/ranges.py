@@ -6,7 +6,8 @@ of run 26 call 5, run 27 calls 1-5 (read by run 27's rules/ranges.py) and run 28
 thin) or level; one tiles point makes its m tiles; ranges are the maximal runs of measured m
 without a tiles point, trimmed to thin points at both ends. Run 27's final ranges stay as a floor
 where no tiles point of the class lies inside them; single-m ranges only for f32 / f64 / c128.
-Prints the points and the ranges, and with --check the held-out verdict of call 2."""
+Prints the points and the ranges, and with --check [CALL...] the held-out verdict of those calls
+(default call 2); --held adds those calls' points to the ranges."""
 import collections, os, sys
 here = sys.path[0]
 r27 = os.path.join(here, '../../2026-11-27-run27/rules')
@@ -38,10 +39,9 @@ def held(path, tag):
     return out
 base = os.path.join(here, '..')
 new = held(f'{base}/call1/logs/held-table.txt', 'r28c1')
-if '--held' in sys.argv or '--check' in sys.argv:
-    check = held(f'{base}/call2/logs/held-table.txt', 'r28c2')
-else:
-    check = []
+# --check C... : the held-out tables of run 28 calls C (default 2)
+calls = [a for a in sys.argv[1:] if a.isdigit()] or ['2']
+check = [x for c in calls for x in held(f'{base}/call{c}/logs/held-table.txt', f'r28c{c}')]
 for t, o, m, n, a, b, src in new + (check if '--held' in sys.argv else []):
     pts[t, o].append((m, n, a, b, src))
 def ranges_of(t, o, al):
