@@ -205,7 +205,6 @@ __device__ __forceinline__ void thin_tall(const ThinParams& p, unsigned char* ba
     constexpr std::uint32_t kMask = S == 1 ? 0xffu : 0xffffu;
     auto* run = reinterpret_cast<std::uint32_t*>(base + l0 * m * S);
     const int words = n / P;
-    first_tail = words * P;
     if (STEP_WORDS && m >= P) {
       // (j0, c0): slab column and row of the word's first element; an element t of the word
       // wraps at most once past m.
@@ -252,6 +251,18 @@ __device__ __forceinline__ void thin_tall(const ThinParams& p, unsigned char* ba
         if (!TO_SLAB) run[i] = word;
       }
     }
+    first_tail = words * P;
+  }
+  if constexpr (VEC && S < 4 && !STEP_WORDS) {  // run 27's loop, whole
+    for (int e = first_tail + threadIdx.x; e < n; e += kThinThreads) {
+      const int j = div(e), c = e - j * m;
+      T* g = reinterpret_cast<T*>(base + (l0 + j) * pitch + c * S);
+      if (TO_SLAB)
+        slab[c * p.ld + j] = *g;
+      else
+        *g = slab[c * p.ld + j];
+    }
+    return;
   }
   const int e0 = first_tail + static_cast<int>(threadIdx.x);
   if (e0 >= n) return;
@@ -290,25 +301,20 @@ constexpr bool thin_step_words() {
   return S == 1 || (!SHORT_ROWS && WIDE == kThinWideWords);
 }
 
-/// Blocks an SM the thin kernel asks registers for: 5 (at most 48 registers) where the tall input
-/// goes in stepped words and the wide output element by element; there the word loop unrolled
-/// twice took 96 registers, 2 blocks an SM (run 28 call 3: u8 L x 24 off 4 bytes 0.35 x memcpy
-/// against run 27's 0.46; capped, call 4: 0.51-0.53). Elsewhere (0) the compiler's choice.
+/// Where the thin kernel asks for 5 blocks an SM (at most 48 registers, thin_kernel_capped): the
+/// tall input in stepped words and the wide output element by element; there the word loop
+/// unrolled twice took 96 registers, 2 blocks an SM (run 28 call 3: u8 L x 24 off 4 bytes 0.35 x
+/// memcpy against run 27's 0.46; capped, call 4: 0.51-0.53). Elsewhere the compiler's choice.
 template <int S, bool SHORT_ROWS, int WIDE, bool VEC_TALL>
-constexpr int thin_min_blocks() {
-  return !SHORT_ROWS && WIDE == kThinWideElems && VEC_TALL &&
-                 thin_step_words<S, SHORT_ROWS, WIDE>()
-             ? 5
-             : 0;
+constexpr bool thin_capped() {
+  return !SHORT_ROWS && WIDE == kThinWideElems && VEC_TALL && thin_step_words<S, SHORT_ROWS, WIDE>();
 }
 
 /// SHORT_ROWS: the input is the wide matrix (m x len), else the tall one (len x m). WIDE: how the
 /// wide matrix goes (ThinWide, thin_wide); VEC_TALL: 4-byte words on the tall one for 1- and
 /// 2-byte elements (thin_tall).
 template <int S, bool SHORT_ROWS, int WIDE, bool VEC_TALL>
-__global__ void __launch_bounds__(kThinThreads,
-                                  (thin_min_blocks<S, SHORT_ROWS, WIDE, VEC_TALL>()))
-    thin_kernel(ThinParams p) {
+__device__ __forceinline__ void thin_body(const ThinParams& p) {
   using T = typename Bytes<S>::type;
   constexpr bool kStepWords = thin_step_words<S, SHORT_ROWS, WIDE>();
   extern __shared__ __align__(16) unsigned char thin_smem[];
@@ -334,6 +340,16 @@ __global__ void __launch_bounds__(kThinThreads,
   }
 }
 
+template <int S, bool SHORT_ROWS, int WIDE, bool VEC_TALL>
+__global__ void __launch_bounds__(kThinThreads) thin_kernel(ThinParams p) {
+  thin_body<S, SHORT_ROWS, WIDE, VEC_TALL>(p);
+}
+
+template <int S, bool SHORT_ROWS, int WIDE, bool VEC_TALL>
+__global__ void __launch_bounds__(kThinThreads, 5) thin_kernel_capped(ThinParams p) {
+  thin_body<S, SHORT_ROWS, WIDE, VEC_TALL>(p);
+}
+
 /// Whether thin_kernel takes this (resolved) shape: a side of at most kThinMax elements and
 /// element-aligned buffers (any pitches and batch strides).
 inline bool thin_accepts(const void* in, const void* out, std::size_t elem,
@@ -355,11 +371,15 @@ using ThinKernel = void (*)(ThinParams);
 
 template <int S, bool SR, int WIDE>
 ThinKernel pick_tall(bool vt) {
-  return vt ? thin_kernel<S, SR, WIDE, true> : thin_kernel<S, SR, WIDE, false>;
+  if (!vt) return thin_kernel<S, SR, WIDE, false>;
+  if constexpr (thin_capped<S, SR, WIDE, true>())
+    return thin_kernel_capped<S, SR, WIDE, true>;
+  else
+    return thin_kernel<S, SR, WIDE, true>;
 }
 
-/// thin_kernel<S, SR, wide, vt>; the word forms (wide != kThinWideElems, vt) exist for 1- and
-/// 2-byte elements only.
+/// thin_kernel<S, SR, wide, vt> (or thin_kernel_capped, thin_capped); the word forms (wide !=
+/// kThinWideElems, vt) exist for 1- and 2-byte elements only.
 template <int S, bool SR>
 ThinKernel pick(int wide, bool vt) {
   if constexpr (S < 4) {
