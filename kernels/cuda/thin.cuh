@@ -179,6 +179,24 @@ __device__ __forceinline__ void thin_wide(const ThinParams& p, unsigned char* ba
   }
 }
 
+/// The P x P block of S-byte elements (P = 4 / S) in words w[0..P-1], element u of word t being
+/// block element (t, u), transposed in place: afterwards element t of word u is (t, u).
+template <int S>
+__device__ __forceinline__ void thin_block_transpose(std::uint32_t (&w)[4 / S]) {
+  if constexpr (S == 1) {
+    const std::uint32_t t0 = __byte_perm(w[0], w[1], 0x5140), t1 = __byte_perm(w[2], w[3], 0x5140);
+    const std::uint32_t t2 = __byte_perm(w[0], w[1], 0x7362), t3 = __byte_perm(w[2], w[3], 0x7362);
+    w[0] = __byte_perm(t0, t1, 0x5410);
+    w[1] = __byte_perm(t0, t1, 0x7632);
+    w[2] = __byte_perm(t2, t3, 0x5410);
+    w[3] = __byte_perm(t2, t3, 0x7632);
+  } else {
+    const std::uint32_t a = w[0], b = w[1];
+    w[0] = __byte_perm(a, b, 0x5410);
+    w[1] = __byte_perm(a, b, 0x7632);
+  }
+}
+
 /// The tall matrix (len rows of m elements) is moved as rows l0 .. l0 + wl - 1: element e of
 /// them (row e / m, column e % m) <-> slab column e / m, row e % m, consecutive lanes on
 /// consecutive elements (the slab's rows are one word apart mod 32 banks, so consecutive lanes
@@ -205,7 +223,42 @@ __device__ __forceinline__ void thin_tall(const ThinParams& p, unsigned char* ba
     constexpr std::uint32_t kMask = S == 1 ? 0xffu : 0xffffu;
     auto* run = reinterpret_cast<std::uint32_t*>(base + l0 * m * S);
     const int words = n / P;
-    if (STEP_WORDS && m >= P) {
+    if (m % P == 0) {
+      // P x P blocks: P tall rows (P * jq ..) by one word of each (word cq, elements P * cq ..),
+      // which is one word of each of P slab rows; transposed in registers.
+      const int mq = m / P;  // words a tall row
+      const int units = (wl + P - 1) / P * mq;
+      const int sq = div(kThinThreads * P), sr = kThinThreads - sq * mq;  // jq, cq steps
+      int jq = div(static_cast<int>(threadIdx.x) * P);
+      int cq = static_cast<int>(threadIdx.x) - jq * mq;
+#pragma unroll 1
+      for (int k = threadIdx.x; k < units; k += kThinThreads) {
+        std::uint32_t w[P];
+        if (TO_SLAB) {
+#pragma unroll
+          for (int u = 0; u < P; ++u)
+            w[u] = P * jq + u < wl ? run[(P * jq + u) * mq + cq] : 0u;
+          thin_block_transpose<S>(w);
+#pragma unroll
+          for (int t = 0; t < P; ++t)
+            *reinterpret_cast<std::uint32_t*>(slab + (P * cq + t) * p.ld + P * jq) = w[t];
+        } else {
+#pragma unroll
+          for (int t = 0; t < P; ++t)
+            w[t] = *reinterpret_cast<const std::uint32_t*>(slab + (P * cq + t) * p.ld + P * jq);
+          thin_block_transpose<S>(w);
+#pragma unroll
+          for (int u = 0; u < P; ++u)
+            if (P * jq + u < wl) run[(P * jq + u) * mq + cq] = w[u];
+        }
+        jq += sq;
+        cq += sr;
+        if (cq >= mq) {
+          cq -= mq;
+          ++jq;
+        }
+      }
+    } else if (STEP_WORDS && m >= P) {
       // (j0, c0): slab column and row of the word's first element; an element t of the word
       // wraps at most once past m.
       const int sq = div(kThinThreads * P), sr = kThinThreads * P - sq * m;
