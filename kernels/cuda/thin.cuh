@@ -207,7 +207,9 @@ __device__ __forceinline__ void thin_block_transpose(std::uint32_t (&w)[4 / S]) 
 /// element or word to its next (kThinThreads on) its row and column step by a quotient and
 /// remainder found once, with one wrap of the column (run 28: the division per element, a 64-bit
 /// multiply, made u8 thin issue-bound). Other words: one division an element (run 27's loop).
-template <int S, bool TO_SLAB, bool VEC, bool STEP_WORDS>
+/// BLOCKS (m a multiple of P = 4 / S, thin_blocks): P x P element blocks, P words in, a transpose
+/// in registers (thin_block_transpose), P words out.
+template <int S, bool TO_SLAB, bool VEC, bool STEP_WORDS, bool BLOCKS>
 __device__ __forceinline__ void thin_tall(const ThinParams& p, unsigned char* base,
                                           std::int64_t pitch, std::int64_t l0, int wl,
                                           typename Bytes<S>::type* slab) {
@@ -223,9 +225,9 @@ __device__ __forceinline__ void thin_tall(const ThinParams& p, unsigned char* ba
     constexpr std::uint32_t kMask = S == 1 ? 0xffu : 0xffffu;
     auto* run = reinterpret_cast<std::uint32_t*>(base + l0 * m * S);
     const int words = n / P;
-    if (m % P == 0) {
-      // P x P blocks: P tall rows (P * jq ..) by one word of each (word cq, elements P * cq ..),
-      // which is one word of each of P slab rows; transposed in registers.
+    if constexpr (BLOCKS) {
+      // P x P blocks (m a multiple of P): P tall rows (P * jq ..) by one word of each (word cq,
+      // elements P * cq ..), which is one word of each of P slab rows; transposed in registers.
       const int mq = m / P;  // words a tall row
       const int units = (wl + P - 1) / P * mq;
       const int sq = div(kThinThreads * P), sr = kThinThreads - sq * mq;  // jq, cq steps
@@ -354,6 +356,19 @@ constexpr bool thin_step_words() {
   return S == 1 || (!SHORT_ROWS && WIDE == kThinWideWords);
 }
 
+/// Where the tall side goes in P x P blocks when m is a multiple of P (thin_tall's BLOCKS; the
+/// tall rows in words). Run 28 call 7, x memcpy, m = 4-200, the loops / blocks: u8 on 4 bytes
+/// short rows 0.60-0.66 / 0.70-0.76, short columns 0.74-0.77 / 0.83-0.93; u16 short rows on 4
+/// bytes 0.64-0.71 / 0.70-0.76, off them 0.38-0.50 / 0.40-0.53. Not where a measured m lost more
+/// than 2 % or the median gained under 3 % (rule written before the call): u8 short rows off 4
+/// bytes (0.49 / 0.40-0.45: the block kernel there took 58 registers), u8 short columns off 4
+/// bytes (x4-x128 +13-30 %, x200 -3 %), u16 short columns (on 4 bytes -4..+1 %, off them
+/// -1.5..+9 %, median +2.8 %).
+template <int S, bool SHORT_ROWS, int WIDE>
+constexpr bool thin_blocks() {
+  return (S == 1 && WIDE == kThinWideWords) || (S == 2 && SHORT_ROWS && WIDE != kThinWideElems);
+}
+
 /// Where the thin kernel asks for 5 blocks an SM (at most 48 registers, thin_kernel_capped): the
 /// tall input in stepped words and the wide output element by element; there the word loop
 /// unrolled twice took 96 registers, 2 blocks an SM (run 28 call 3: u8 L x 24 off 4 bytes 0.35 x
@@ -366,7 +381,7 @@ constexpr bool thin_capped() {
 /// SHORT_ROWS: the input is the wide matrix (m x len), else the tall one (len x m). WIDE: how the
 /// wide matrix goes (ThinWide, thin_wide); VEC_TALL: 4-byte words on the tall one for 1- and
 /// 2-byte elements (thin_tall).
-template <int S, bool SHORT_ROWS, int WIDE, bool VEC_TALL>
+template <int S, bool SHORT_ROWS, int WIDE, bool VEC_TALL, bool BLOCKS>
 __device__ __forceinline__ void thin_body(const ThinParams& p) {
   using T = typename Bytes<S>::type;
   constexpr bool kStepWords = thin_step_words<S, SHORT_ROWS, WIDE>();
@@ -383,9 +398,9 @@ __device__ __forceinline__ void thin_body(const ThinParams& p) {
     if (SHORT_ROWS) {
       thin_wide<S, true, WIDE>(p, in, p.in_pitch, l0, wl, slab);
       __syncthreads();
-      thin_tall<S, false, VEC_TALL, kStepWords>(p, out, p.out_pitch, l0, wl, slab);
+      thin_tall<S, false, VEC_TALL, kStepWords, BLOCKS>(p, out, p.out_pitch, l0, wl, slab);
     } else {
-      thin_tall<S, true, VEC_TALL, kStepWords>(p, in, p.in_pitch, l0, wl, slab);
+      thin_tall<S, true, VEC_TALL, kStepWords, BLOCKS>(p, in, p.in_pitch, l0, wl, slab);
       __syncthreads();
       thin_wide<S, false, WIDE>(p, out, p.out_pitch, l0, wl, slab);
     }
@@ -393,14 +408,14 @@ __device__ __forceinline__ void thin_body(const ThinParams& p) {
   }
 }
 
-template <int S, bool SHORT_ROWS, int WIDE, bool VEC_TALL>
+template <int S, bool SHORT_ROWS, int WIDE, bool VEC_TALL, bool BLOCKS = false>
 __global__ void __launch_bounds__(kThinThreads) thin_kernel(ThinParams p) {
-  thin_body<S, SHORT_ROWS, WIDE, VEC_TALL>(p);
+  thin_body<S, SHORT_ROWS, WIDE, VEC_TALL, BLOCKS>(p);
 }
 
 template <int S, bool SHORT_ROWS, int WIDE, bool VEC_TALL>
 __global__ void __launch_bounds__(kThinThreads, 5) thin_kernel_capped(ThinParams p) {
-  thin_body<S, SHORT_ROWS, WIDE, VEC_TALL>(p);
+  thin_body<S, SHORT_ROWS, WIDE, VEC_TALL, false>(p);
 }
 
 /// Whether thin_kernel takes this (resolved) shape: a side of at most kThinMax elements and
@@ -423,23 +438,30 @@ namespace thin_detail {
 using ThinKernel = void (*)(ThinParams);
 
 template <int S, bool SR, int WIDE>
-ThinKernel pick_tall(bool vt) {
+ThinKernel pick_tall(bool vt, bool blocks) {
+  (void)blocks;
   if (!vt) return thin_kernel<S, SR, WIDE, false>;
+  if constexpr (thin_blocks<S, SR, WIDE>()) {
+    if (blocks) return thin_kernel<S, SR, WIDE, true, true>;
+  }
   if constexpr (thin_capped<S, SR, WIDE, true>())
     return thin_kernel_capped<S, SR, WIDE, true>;
   else
     return thin_kernel<S, SR, WIDE, true>;
 }
 
-/// thin_kernel<S, SR, wide, vt> (or thin_kernel_capped, thin_capped); the word forms (wide !=
-/// kThinWideElems, vt) exist for 1- and 2-byte elements only.
+/// thin_kernel<S, SR, wide, vt> (or thin_kernel_capped, thin_capped; with P x P blocks where
+/// `blocks`, m a multiple of 4 / S, and thin_blocks); the word forms (wide != kThinWideElems, vt)
+/// exist for 1- and 2-byte elements only.
 template <int S, bool SR>
-ThinKernel pick(int wide, bool vt) {
+ThinKernel pick(int wide, bool vt, bool blocks) {
   if constexpr (S < 4) {
-    if (wide == kThinWideWords) return pick_tall<S, SR, kThinWideWords>(vt);
-    if (wide == kThinWideShifted) return pick_tall<S, SR, kThinWideShifted>(vt);
-    return pick_tall<S, SR, kThinWideElems>(vt);
+    if (wide == kThinWideWords) return pick_tall<S, SR, kThinWideWords>(vt, blocks);
+    if (wide == kThinWideShifted) return pick_tall<S, SR, kThinWideShifted>(vt, blocks);
+    return pick_tall<S, SR, kThinWideElems>(vt, blocks);
   } else {
+    (void)vt;
+    (void)blocks;
     return thin_kernel<S, SR, kThinWideElems, false>;
   }
 }
@@ -501,8 +523,10 @@ void launch_thin(const void* in, void* out, const TransposeShape& s, cudaStream_
   const std::int64_t tall_pitch = short_rows ? p.out_pitch : p.in_pitch;
   const std::int64_t tall_batch = short_rows ? p.out_batch : p.in_batch;
   const bool vt = tall_pitch == p.m * S && tall % 4 == 0 && (s.batch == 1 || tall_batch % 4 == 0);
-  const thin_detail::ThinKernel kernel = short_rows ? thin_detail::pick<S, true>(wide_form, vt)
-                                                    : thin_detail::pick<S, false>(wide_form, vt);
+  const bool blocks = S < 4 && p.m % (S < 4 ? 4 / S : 1) == 0;
+  const thin_detail::ThinKernel kernel = short_rows
+                                             ? thin_detail::pick<S, true>(wide_form, vt, blocks)
+                                             : thin_detail::pick<S, false>(wide_form, vt, blocks);
   kernel<<<grid, kThinThreads, smem, stream>>>(p);
   XPOSE_CHECK_CUDA_LAUNCH("thin_kernel");
 }
