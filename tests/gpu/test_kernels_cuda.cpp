@@ -991,6 +991,12 @@ TEST_F(CudaKernels, ThinCandidate) {
           check_transpose(e, pitched(5000, m, 2, m, 5002, 2, off), 0, off, v);
         }
       }
+      // P x P blocks (m a multiple of 4 / e, the tall side dense on 4 bytes): tall rows of 1-3
+      // words, the wide rows on 4 bytes with a partial last block (1030 of a 1032 pitch), batched.
+      for (std::int64_t m : {4, 8, 12}) {
+        check_transpose(e, pitched(m, 1030, 2, 1032, m, 4, 0), 0, 0, v);
+        check_transpose(e, pitched(1030, m, 2, m, 1032, 0, 4), 0, 0, v);
+      }
       // Many slabs: 2^20 + 3 and 2^17 + 3 positions along the long side.
       check_transpose(e, TransposeShape::dense(5, (1 << 20) + 3), 0, 0, v);
       check_transpose(e, TransposeShape::dense((1 << 17) + 3, 70, 2), 0, 0, v);
@@ -1004,7 +1010,8 @@ TEST_F(CudaKernels, ThinCandidate) {
 
 // ThinCandidate's classes on few, small shapes, for compute-sanitizer (sanitize.sh: racecheck
 // ran past 100 s on ThinCandidate in run 27): each element size and form, short sides at the
-// slab sizes' edges, both orientations, wide rows off 4 bytes by 1-3 elements and whole slabs.
+// slab sizes' edges, both orientations, wide rows off 4 bytes by 1-3 elements and whole slabs,
+// and the P x P blocks.
 TEST_F(CudaKernels, SanitizerThin) {
   for (std::size_t e : kElemSizes) {
     for (const std::string& v : thin_forms(e)) {
@@ -1016,6 +1023,11 @@ TEST_F(CudaKernels, SanitizerThin) {
       }
       check_transpose(e, TransposeShape::dense(2, 16387), 1, 0, v);
       check_transpose(e, TransposeShape::dense(16387, 3), 0, 3, v);
+      // P x P blocks, as in ThinCandidate.
+      for (std::int64_t m : {4, 12}) {
+        check_transpose(e, pitched(m, 1030, 2, 1032, m, 4, 0), 0, 0, v);
+        check_transpose(e, pitched(1030, m, 2, m, 1032, 0, 4), 0, 0, v);
+      }
     }
   }
 }
