@@ -13,11 +13,13 @@
 /// that consecutive lanes on consecutive rows of the slab hit distinct banks), rows of 32768 / m
 /// bytes rounded down to a power of two (at most 16384, at least 128: 1024 bytes for m = 17-32,
 /// 128 for m = 129-256), so that a block moves 16-32 KiB, except that short input rows from m = 6
-/// to 32 take 1024-byte slab rows (launch_thin); at most 37 KiB of shared memory. The tall
-/// matrix's elements are found by one multiply-shift division by m each. Accesses of one element,
-/// or of 4-byte words for 1- and 2-byte elements (on the wide matrix also where its rows are off
-/// 4 bytes: shifted words, run 27); plain loads and stores, shuffles and funnel shifts, so it
-/// builds for sm_35 on.
+/// to 32 take 1024-byte slab rows (launch_thin); at most 37 KiB of shared memory. A thread finds
+/// its first tall element's row and column by one multiply-shift division by m a slab and steps
+/// them from there (run 28; some u16 word kernels keep one division an element). Accesses of one
+/// element, or of 4-byte words for 1- and 2-byte elements (on the wide matrix also where its rows
+/// are off 4 bytes: shifted words, run 27; on the tall one, where m is a multiple of 4 / S, in
+/// P x P blocks transposed in registers, run 28); plain loads and stores, shuffles, funnel shifts
+/// and byte permutes, so it builds for sm_35 on.
 #pragma once
 
 #include <algorithm>
@@ -238,8 +240,7 @@ __device__ __forceinline__ void thin_tall(const ThinParams& p, unsigned char* ba
         std::uint32_t w[P];
         if (TO_SLAB) {
 #pragma unroll
-          for (int u = 0; u < P; ++u)
-            w[u] = P * jq + u < wl ? run[(P * jq + u) * mq + cq] : 0u;
+          for (int u = 0; u < P; ++u) w[u] = P * jq + u < wl ? run[(P * jq + u) * mq + cq] : 0u;
           thin_block_transpose<S>(w);
 #pragma unroll
           for (int t = 0; t < P; ++t)
@@ -375,7 +376,8 @@ constexpr bool thin_blocks() {
 /// memcpy against run 27's 0.46; capped, call 4: 0.51-0.53). Elsewhere the compiler's choice.
 template <int S, bool SHORT_ROWS, int WIDE, bool VEC_TALL>
 constexpr bool thin_capped() {
-  return !SHORT_ROWS && WIDE == kThinWideElems && VEC_TALL && thin_step_words<S, SHORT_ROWS, WIDE>();
+  return !SHORT_ROWS && WIDE == kThinWideElems && VEC_TALL &&
+         thin_step_words<S, SHORT_ROWS, WIDE>();
 }
 
 /// SHORT_ROWS: the input is the wide matrix (m x len), else the tall one (len x m). WIDE: how the

@@ -749,15 +749,16 @@ TEST_F(CudaKernels, LargerSquareAndRectangular) {
   const struct {
     std::size_t e;
     Ranges rows, cols, rows_off4, cols_off4;  // off4: the wide rows off 4 bytes (u8 / u16)
-  } thin[] = {{1, {{1, 248}}, {{1, 150}}, {{1, 150}, {230, 250}}, {{1, 128}}},
-              {2,
-               {{1, 96}, {124, 127}, {130, 150}},
-               {{1, 118}, {138, 176}},
-               {{1, 63}, {115, 117}},
-               {{1, 125}}},
-              {4, {{1, 31}, {33, 38}, {63, 63}, {65, 78}, {81, 81}}, {{1, 48}, {65, 81}, {240, 240}}},
-              {8, {{1, 25}, {30, 31}, {33, 47}, {65, 71}}, {{1, 48}, {65, 85}, {200, 200}}},
-              {16, {{1, 64}, {128, 128}}, {{1, 14}, {17, 20}, {33, 43}, {98, 100}}}};
+  } thin[] = {
+      {1, {{1, 248}}, {{1, 150}}, {{1, 150}, {230, 250}}, {{1, 128}}},
+      {2,
+       {{1, 96}, {124, 127}, {130, 150}},
+       {{1, 118}, {138, 176}},
+       {{1, 63}, {115, 117}},
+       {{1, 125}}},
+      {4, {{1, 31}, {33, 38}, {63, 63}, {65, 78}, {81, 81}}, {{1, 48}, {65, 81}, {240, 240}}},
+      {8, {{1, 25}, {30, 31}, {33, 47}, {65, 71}}, {{1, 48}, {65, 85}, {200, 200}}},
+      {16, {{1, 64}, {128, 128}}, {{1, 14}, {17, 20}, {33, 43}, {98, 100}}}};
   auto inside = [](const Ranges& rs, std::int64_t m) {
     for (const auto& r : rs)
       if (r[0] <= m && m <= r[1]) return true;
@@ -768,8 +769,8 @@ TEST_F(CudaKernels, LargerSquareAndRectangular) {
     for (const bool on4 : {true, false}) {
       if (!on4 && es >= 4) continue;
       for (const bool short_rows : {true, false}) {
-        const Ranges& rs = on4 ? (short_rows ? t.rows : t.cols)
-                               : (short_rows ? t.rows_off4 : t.cols_off4);
+        const Ranges& rs =
+            on4 ? (short_rows ? t.rows : t.cols) : (short_rows ? t.rows_off4 : t.cols_off4);
         // The long side 20012 puts the wide rows on 4 bytes at every element size, 20011 off
         // them for u8 / u16.
         const std::int64_t len = on4 ? 20012 : 20011;
@@ -784,8 +785,8 @@ TEST_F(CudaKernels, LargerSquareAndRectangular) {
                                << "elem " << t.e << (short_rows ? " rows " : " cols ") << m
                                << (on4 ? " on 4 bytes" : " off 4 bytes");
             xpose::kernels::variants::DispatchChoice c;
-            check_transpose(t.e, shape(m, 2), short_rows ? 0 : tall_off,
-                            short_rows ? tall_off : 0, "", &c);
+            check_transpose(t.e, shape(m, 2), short_rows ? 0 : tall_off, short_rows ? tall_off : 0,
+                            "", &c);
             EXPECT_EQ(c.index, 0) << where;
             // Pitched with gaps: the wide rows 5012 elements apart (on 4 bytes), the wide
             // buffer one element off where they are to be off 4 bytes.
