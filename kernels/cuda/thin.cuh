@@ -478,6 +478,37 @@ inline bool thin_wide_on4(const void* in, const void* out, std::size_t elem,
   return s.rows <= s.cols ? input_rows_aligned(in, s, e, 4) : output_rows_aligned(out, s, e, 4);
 }
 
+/// Whether the tall matrix (the output where rows <= cols, else the input) goes in 4-byte words:
+/// dense (one run of elements) and every matrix of the batch on 4 bytes. `s` resolved.
+inline bool thin_tall_words(const void* in, const void* out, std::size_t elem,
+                            const TransposeShape& s) {
+  const bool short_rows = s.rows <= s.cols;
+  const auto e = static_cast<std::int64_t>(elem);
+  const auto tall = reinterpret_cast<std::uintptr_t>(short_rows ? out : in);
+  const std::int64_t pitch = (short_rows ? s.out_pitch : s.in_pitch) * e;
+  const std::int64_t batch = (short_rows ? s.out_batch_stride : s.in_batch_stride) * e;
+  return pitch == (short_rows ? s.rows : s.cols) * e && tall % 4 == 0 &&
+         (s.batch == 1 || batch % 4 == 0);
+}
+
+/// Whether launch_thin takes a P x P block kernel with the wide rows on 4 bytes (thin_blocks'
+/// classes, m a multiple of 4 / S, both matrices in words). `s` resolved.
+template <int S>
+bool thin_blocks_on4(const void* in, const void* out, const TransposeShape& s) {
+  if constexpr (S >= 4) {
+    (void)in;
+    (void)out;
+    (void)s;
+    return false;
+  } else {
+    const bool short_rows = s.rows <= s.cols;
+    const bool cls = short_rows ? thin_blocks<S, true, kThinWideWords>()
+                                : thin_blocks<S, false, kThinWideWords>();
+    return cls && (short_rows ? s.rows : s.cols) % (4 / S) == 0 && thin_wide_on4(in, out, S, s) &&
+           thin_tall_words(in, out, S, s);
+  }
+}
+
 /// Launches thin_kernel<S, ...> on `stream`: short rows where rows <= cols; for 1- and 2-byte
 /// elements 4-byte words on the wide matrix where its rows start on 4 bytes, and on the tall one
 /// where it is dense and starts on 4 bytes. Where the wide matrix's rows are off 4 bytes, SHIFTED
@@ -520,11 +551,7 @@ void launch_thin(const void* in, void* out, const TransposeShape& s, cudaStream_
   const int wide_form = thin_wide_on4(in, out, S, s) ? kThinWideWords
                         : shifted                    ? kThinWideShifted
                                                      : kThinWideElems;
-  // The tall matrix in words: dense (one run of elements), every matrix of the batch on 4 bytes.
-  const auto tall = reinterpret_cast<std::uintptr_t>(short_rows ? out : in);
-  const std::int64_t tall_pitch = short_rows ? p.out_pitch : p.in_pitch;
-  const std::int64_t tall_batch = short_rows ? p.out_batch : p.in_batch;
-  const bool vt = tall_pitch == p.m * S && tall % 4 == 0 && (s.batch == 1 || tall_batch % 4 == 0);
+  const bool vt = thin_tall_words(in, out, S, s);
   const bool blocks = S < 4 && p.m % (S < 4 ? 4 / S : 1) == 0;
   const thin_detail::ThinKernel kernel = short_rows
                                              ? thin_detail::pick<S, true>(wide_form, vt, blocks)

@@ -234,18 +234,22 @@ constexpr bool in_ranges(const ThinRange (&r)[N], std::int64_t m) {
 }
 // Every short side the thin kernel takes (its candidates). kRows / kCols: where the wide
 // matrix's rows are on 4 bytes (cuda_tile::thin_wide_on4; always for 4- to 16-byte elements);
-// kRowsOff4 / kColsOff4: where they are off 4 bytes (1- and 2-byte elements only).
+// kRowsOff4 / kColsOff4: where they are off 4 bytes (1- and 2-byte elements only); kRowsBlocks /
+// kColsBlocks: more short sides where the thin kernel runs in P x P blocks with the wide rows on 4
+// bytes (cuda_tile::thin_blocks_on4; {0, 0}: none).
 struct ThinAll {
   static constexpr ThinRange kRows[] = {{1, cuda_tile::kThinMax}};
   static constexpr ThinRange kCols[] = {{1, cuda_tile::kThinMax}};
   static constexpr ThinRange kRowsOff4[] = {{1, cuda_tile::kThinMax}};
   static constexpr ThinRange kColsOff4[] = {{1, cuda_tile::kThinMax}};
+  static constexpr ThinRange kRowsBlocks[] = {{0, 0}};
+  static constexpr ThinRange kColsBlocks[] = {{0, 0}};
 };
 
 // The thin kernel (thin.cuh), any layout: where rows <= cols (it takes the rows as its short
 // side) where the rows are in R::kRows, elsewhere where the columns are in R::kCols, or in
-// R::kRowsOff4 / R::kColsOff4 where the wide matrix's rows are off 4 bytes (all at most
-// kThinMax). SHIFTED:
+// R::kRowsOff4 / R::kColsOff4 where the wide matrix's rows are off 4 bytes, and also in
+// R::kRowsBlocks / R::kColsBlocks where it runs in blocks (all at most kThinMax). SHIFTED:
 // where wide rows off 4 bytes go in shifted words (cuda_tile::ThinShifted). By default u16 short
 // rows only: there they were ahead at every m (run 27 calls 1-2, x memcpy against element by
 // element, 512 MiB, odd long sides, m = 3-100: 0.45-0.50 against 0.37-0.39); not u16 short
@@ -257,13 +261,19 @@ struct Thin {
   static_assert(R::kRows[std::size(R::kRows) - 1].hi <= cuda_tile::kThinMax &&
                 R::kCols[std::size(R::kCols) - 1].hi <= cuda_tile::kThinMax &&
                 R::kRowsOff4[std::size(R::kRowsOff4) - 1].hi <= cuda_tile::kThinMax &&
-                R::kColsOff4[std::size(R::kColsOff4) - 1].hi <= cuda_tile::kThinMax);
+                R::kColsOff4[std::size(R::kColsOff4) - 1].hi <= cuda_tile::kThinMax &&
+                R::kRowsBlocks[std::size(R::kRowsBlocks) - 1].hi <= cuda_tile::kThinMax &&
+                R::kColsBlocks[std::size(R::kColsBlocks) - 1].hi <= cuda_tile::kThinMax);
   static bool accepts(const void* in, const void* out, const TransposeShape& s) {
     if (!cuda_tile::thin_accepts(in, out, S, s)) return false;
     const bool on4 = S >= 4 || cuda_tile::thin_wide_on4(in, out, S, s);
-    if (s.rows <= s.cols)
-      return on4 ? in_ranges(R::kRows, s.rows) : in_ranges(R::kRowsOff4, s.rows);
-    return on4 ? in_ranges(R::kCols, s.cols) : in_ranges(R::kColsOff4, s.cols);
+    const bool rows = s.rows <= s.cols;
+    const std::int64_t m = rows ? s.rows : s.cols;
+    if (rows ? (on4 ? in_ranges(R::kRows, m) : in_ranges(R::kRowsOff4, m))
+             : (on4 ? in_ranges(R::kCols, m) : in_ranges(R::kColsOff4, m)))
+      return true;
+    return (rows ? in_ranges(R::kRowsBlocks, m) : in_ranges(R::kColsBlocks, m)) &&
+           cuda_tile::thin_blocks_on4<S>(in, out, s);
   }
   static void launch(const void* in, void* out, const TransposeShape& s, cudaStream_t st) {
     cuda_tile::launch_thin<S, SHIFTED>(in, out, s, st);
@@ -509,17 +519,28 @@ using U16NarrowSkew =
 // 0.896, so c128 columns stay 98-100 (run 27's range). Call 4 (u8 / u16 with the kernel as
 // shipped, 384 MiB): u16 112 rows on 4 bytes 0.661 / 0.715, so u16 rows on 4 bytes 1-96 again
 // (run 27's); every other held-out point inside a range passed (56 of 57 u8 / u16 points).
+// Round 4 (run 28 calls 10-11), the block kernels only (u8 / u16 with m a multiple of 4 / S,
+// both matrices in words, the wide rows on 4 bytes): set-A runs of m where thin led by 3 % became
+// ranges, kept where set-B points (other long sides) inside were at most 3 % behind. x memcpy,
+// thin / the kernels after it: u16 rows 98 / 104 0.760 / 0.615, 0.738 / 0.672, 152 / 160 0.738 /
+// 0.665, 0.746 / 0.687 (B: 100 0.731 / 0.600, 156 0.735 / 0.514); u8 x160 0.675 / 0.574 (B 0.565 /
+// 0.575, 0.875 / 0.573), x200 0.807 / 0.662 (B 0.667 / 0.665, 0.657 / 0.663), 252 rows 0.647 /
+// 0.319 (B 0.643 / 0.320, 0.651 / 0.317). Dropped on set B: u8 x176-x184 and x240-x248 (thin
+// 0.55-0.88 by long side, against 0.61-0.75).
 struct U8ThinRanges : ThinAll {
   static constexpr ThinRange kRows[] = {{1, 248}};
   static constexpr ThinRange kCols[] = {{1, 150}};
   static constexpr ThinRange kRowsOff4[] = {{1, 150}, {230, 250}};
   static constexpr ThinRange kColsOff4[] = {{1, 128}};
+  static constexpr ThinRange kRowsBlocks[] = {{252, 252}};
+  static constexpr ThinRange kColsBlocks[] = {{160, 160}, {200, 200}};
 };
 struct U16ThinRanges : ThinAll {
   static constexpr ThinRange kRows[] = {{1, 96}, {124, 127}, {130, 150}};
   static constexpr ThinRange kCols[] = {{1, 118}, {138, 176}};
   static constexpr ThinRange kRowsOff4[] = {{1, 63}, {115, 117}};
   static constexpr ThinRange kColsOff4[] = {{1, 125}};
+  static constexpr ThinRange kRowsBlocks[] = {{98, 104}, {152, 160}};
 };
 struct F32ThinRanges : ThinAll {
   static constexpr ThinRange kRows[] = {{1, 31}, {33, 38}, {63, 63}, {65, 78}, {81, 81}};
