@@ -20,6 +20,7 @@
 #include "bench/arg_list.h"
 #include "bench/copy_kernels.cuh"
 #include "bench/device_pattern.cuh"
+#include "bench/stats.h"
 #include "kernels/cuda/check.h"
 #include "kernels/cuda/variants.h"
 #include "kernels/transpose.h"
@@ -181,7 +182,7 @@ int main(int argc, char** argv) {
       }
       std::printf("%-5s %2zu B %6lldx%-6lld %-18s %8.3f ms %7.1f GB/s  %s\n", c.kind.c_str(),
                   c.elem, static_cast<long long>(c.rows), static_cast<long long>(c.cols),
-                  c.variant.c_str(), ms, ran ? 2.0 * bytes / (ms * 1e6) : 0.0, verdict);
+                  c.variant.c_str(), ms, ran ? read_write_gbps(double(bytes), ms) : 0.0, verdict);
       XPOSE_CHECK_CUDA(cudaFree(a));
       if (b) XPOSE_CHECK_CUDA(cudaFree(b));
     }

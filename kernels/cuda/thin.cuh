@@ -365,9 +365,9 @@ constexpr bool thin_step_words() {
 /// bytes (0.49 / 0.40-0.45: the block kernel there took 58 registers), u8 short columns off 4
 /// bytes (x4-x128 +13-30 %, x200 -3 %), u16 short columns (on 4 bytes -4..+1 %, off them
 /// -1.5..+9 %, median +2.8 %).
-template <int S, bool SHORT_ROWS, int WIDE>
-constexpr bool thin_blocks() {
-  return (S == 1 && WIDE == kThinWideWords) || (S == 2 && SHORT_ROWS && WIDE != kThinWideElems);
+constexpr bool thin_blocks(int elem, bool short_rows, int wide) {
+  return (elem == 1 && wide == kThinWideWords) ||
+         (elem == 2 && short_rows && wide != kThinWideElems);
 }
 
 /// Where the thin kernel asks for 5 blocks an SM (at most 48 registers, thin_kernel_capped): the
@@ -443,7 +443,7 @@ template <int S, bool SR, int WIDE>
 ThinKernel pick_tall(bool vt, bool blocks) {
   (void)blocks;
   if (!vt) return thin_kernel<S, SR, WIDE, false>;
-  if constexpr (thin_blocks<S, SR, WIDE>()) {
+  if constexpr (thin_blocks(S, SR, WIDE)) {
     if (blocks) return thin_kernel<S, SR, WIDE, true, true>;
   }
   if constexpr (thin_capped<S, SR, WIDE, true>())
@@ -453,8 +453,8 @@ ThinKernel pick_tall(bool vt, bool blocks) {
 }
 
 /// thin_kernel<S, SR, wide, vt> (or thin_kernel_capped, thin_capped; with P x P blocks where
-/// `blocks`, m a multiple of 4 / S, and thin_blocks); the word forms (wide != kThinWideElems, vt)
-/// exist for 1- and 2-byte elements only.
+/// `blocks`, ThinForm::blocks); the word forms (wide != kThinWideElems, vt) exist for 1- and
+/// 2-byte elements only.
 template <int S, bool SR>
 ThinKernel pick(int wide, bool vt, bool blocks) {
   if constexpr (S < 4) {
@@ -491,22 +491,29 @@ inline bool thin_tall_words(const void* in, const void* out, std::size_t elem,
          (s.batch == 1 || batch % 4 == 0);
 }
 
-/// Whether launch_thin takes a P x P block kernel with the wide rows on 4 bytes (thin_blocks'
-/// classes, m a multiple of 4 / S, both matrices in words). `s` resolved.
-template <int S>
-bool thin_blocks_on4(const void* in, const void* out, const TransposeShape& s) {
-  if constexpr (S >= 4) {
-    (void)in;
-    (void)out;
-    (void)s;
-    return false;
-  } else {
-    const bool short_rows = s.rows <= s.cols;
-    const bool cls = short_rows ? thin_blocks<S, true, kThinWideWords>()
-                                : thin_blocks<S, false, kThinWideWords>();
-    return cls && (short_rows ? s.rows : s.cols) % (4 / S) == 0 && thin_wide_on4(in, out, S, s) &&
-           thin_tall_words(in, out, S, s);
-  }
+/// How launch_thin moves a shape: the wide matrix (ThinWide; words where its rows are on 4 bytes,
+/// else as SHIFTED says), the tall one in words or not, and P x P blocks (thin_blocks' classes,
+/// the tall side in words, m a multiple of P = 4 / S). The dispatch asks it too
+/// (transpose_tiled.cu's Thin). `s` resolved.
+struct ThinForm {
+  bool short_rows;
+  int wide;
+  bool tall_words, blocks;
+};
+template <int S, int SHIFTED>
+ThinForm thin_form(const void* in, const void* out, const TransposeShape& s) {
+  ThinForm f;
+  f.short_rows = s.rows <= s.cols;
+  const bool shifted =
+      SHIFTED == kThinShiftedAlways || (SHIFTED == kThinShiftedShortRows && f.short_rows);
+  f.wide = thin_wide_on4(in, out, S, s) ? kThinWideWords
+           : shifted                    ? kThinWideShifted
+                                        : kThinWideElems;
+  f.tall_words = thin_tall_words(in, out, S, s);
+  const std::int64_t m = f.short_rows ? s.rows : s.cols;
+  f.blocks =
+      S < 4 && f.tall_words && m % (S < 4 ? 4 / S : 1) == 0 && thin_blocks(S, f.short_rows, f.wide);
+  return f;
 }
 
 /// Launches thin_kernel<S, ...> on `stream`: short rows where rows <= cols; for 1- and 2-byte
@@ -516,7 +523,8 @@ bool thin_blocks_on4(const void* in, const void* out, const TransposeShape& s) {
 /// non-empty and accepted.
 template <int S, int SHIFTED>
 void launch_thin(const void* in, void* out, const TransposeShape& s, cudaStream_t stream) {
-  const bool short_rows = s.rows <= s.cols;
+  const ThinForm f = thin_form<S, SHIFTED>(in, out, s);
+  const bool short_rows = f.short_rows;
   ThinParams p;
   p.in = static_cast<const unsigned char*>(in);
   p.out = static_cast<unsigned char*>(out);
@@ -546,16 +554,9 @@ void launch_thin(const void* in, void* out, const TransposeShape& s, cudaStream_
   const std::int64_t gx = std::min<std::int64_t>(slabs, 0x7fffffff);
   const std::int64_t gy = std::min<std::int64_t>((slabs + gx - 1) / gx, 65535);
   const dim3 grid(static_cast<unsigned>(gx), static_cast<unsigned>(gy));
-  const bool shifted =
-      SHIFTED == kThinShiftedAlways || (SHIFTED == kThinShiftedShortRows && short_rows);
-  const int wide_form = thin_wide_on4(in, out, S, s) ? kThinWideWords
-                        : shifted                    ? kThinWideShifted
-                                                     : kThinWideElems;
-  const bool vt = thin_tall_words(in, out, S, s);
-  const bool blocks = S < 4 && p.m % (S < 4 ? 4 / S : 1) == 0;
-  const thin_detail::ThinKernel kernel = short_rows
-                                             ? thin_detail::pick<S, true>(wide_form, vt, blocks)
-                                             : thin_detail::pick<S, false>(wide_form, vt, blocks);
+  const thin_detail::ThinKernel kernel =
+      short_rows ? thin_detail::pick<S, true>(f.wide, f.tall_words, f.blocks)
+                 : thin_detail::pick<S, false>(f.wide, f.tall_words, f.blocks);
   kernel<<<grid, kThinThreads, smem, stream>>>(p);
   XPOSE_CHECK_CUDA_LAUNCH("thin_kernel");
 }

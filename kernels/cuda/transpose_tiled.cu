@@ -236,7 +236,7 @@ constexpr bool in_ranges(const ThinRange (&r)[N], std::int64_t m) {
 // matrix's rows are on 4 bytes (cuda_tile::thin_wide_on4; always for 4- to 16-byte elements);
 // kRowsOff4 / kColsOff4: where they are off 4 bytes (1- and 2-byte elements only); kRowsBlocks /
 // kColsBlocks: more short sides where the thin kernel runs in P x P blocks with the wide rows on 4
-// bytes (cuda_tile::thin_blocks_on4; {0, 0}: none).
+// bytes (cuda_tile::ThinForm::blocks; {0, 0}: none).
 struct ThinAll {
   static constexpr ThinRange kRows[] = {{1, cuda_tile::kThinMax}};
   static constexpr ThinRange kCols[] = {{1, cuda_tile::kThinMax}};
@@ -266,14 +266,14 @@ struct Thin {
                 R::kColsBlocks[std::size(R::kColsBlocks) - 1].hi <= cuda_tile::kThinMax);
   static bool accepts(const void* in, const void* out, const TransposeShape& s) {
     if (!cuda_tile::thin_accepts(in, out, S, s)) return false;
-    const bool on4 = S >= 4 || cuda_tile::thin_wide_on4(in, out, S, s);
-    const bool rows = s.rows <= s.cols;
-    const std::int64_t m = rows ? s.rows : s.cols;
-    if (rows ? (on4 ? in_ranges(R::kRows, m) : in_ranges(R::kRowsOff4, m))
-             : (on4 ? in_ranges(R::kCols, m) : in_ranges(R::kColsOff4, m)))
+    const cuda_tile::ThinForm f = cuda_tile::thin_form<S, SHIFTED>(in, out, s);
+    const bool on4 = f.wide == cuda_tile::kThinWideWords;  // always for 4- to 16-byte elements
+    const std::int64_t m = f.short_rows ? s.rows : s.cols;
+    if (f.short_rows ? (on4 ? in_ranges(R::kRows, m) : in_ranges(R::kRowsOff4, m))
+                     : (on4 ? in_ranges(R::kCols, m) : in_ranges(R::kColsOff4, m)))
       return true;
-    return (rows ? in_ranges(R::kRowsBlocks, m) : in_ranges(R::kColsBlocks, m)) &&
-           cuda_tile::thin_blocks_on4<S>(in, out, s);
+    return on4 && f.blocks &&
+           (f.short_rows ? in_ranges(R::kRowsBlocks, m) : in_ranges(R::kColsBlocks, m));
   }
   static void launch(const void* in, void* out, const TransposeShape& s, cudaStream_t st) {
     cuda_tile::launch_thin<S, SHIFTED>(in, out, s, st);

@@ -744,24 +744,39 @@ TEST_F(CudaKernels, LargerSquareAndRectangular) {
   // The thin kernel where the library takes it (transpose_tiled.cu's ranges, round 3 of run
   // 28): at both ends of every range of short sides, in each orientation and, for u8 / u16, on
   // wide rows on 4 bytes and off them, dense and batched with the tall buffer off 4 bytes, and
-  // pitched with gaps; just outside each range, where the dispatch must take another kernel.
+  // pitched with gaps; just outside each range, where the dispatch must take another kernel. The
+  // block ranges (round 4: m a multiple of 4 / e, both matrices in words, the wide rows on 4
+  // bytes): thin at both ends, dense and batched; not with the tall buffer off 4 bytes (no blocks
+  // there), nor at the next multiples of 4 / e outside, nor at m + 1.
   using Ranges = std::vector<std::array<std::int64_t, 2>>;
   const struct {
     std::size_t e;
     Ranges rows, cols, rows_off4, cols_off4;  // off4: the wide rows off 4 bytes (u8 / u16)
-  } thin[] = {{1, {{1, 248}}, {{1, 150}}, {{1, 150}, {230, 250}}, {{1, 128}}},
-              {2,
-               {{1, 96}, {124, 127}, {130, 150}},
-               {{1, 118}, {138, 176}},
-               {{1, 63}, {115, 117}},
-               {{1, 125}}},
-              {4,
-               {{1, 31}, {33, 38}, {63, 63}, {65, 78}, {81, 81}},
-               {{1, 48}, {65, 81}, {240, 240}},
-               {},
-               {}},
-              {8, {{1, 25}, {30, 31}, {33, 47}, {65, 71}}, {{1, 48}, {65, 85}, {200, 200}}, {}, {}},
-              {16, {{1, 64}, {128, 128}}, {{1, 14}, {17, 20}, {33, 43}, {98, 100}}, {}, {}}};
+    Ranges rows_blocks, cols_blocks;
+  } thin[] = {
+      {1,
+       {{1, 248}},
+       {{1, 150}},
+       {{1, 150}, {230, 250}},
+       {{1, 128}},
+       {{252, 252}},
+       {{160, 160}, {200, 200}}},
+      {2,
+       {{1, 96}, {124, 127}, {130, 150}},
+       {{1, 118}, {138, 176}},
+       {{1, 63}, {115, 117}},
+       {{1, 125}},
+       {{98, 104}, {152, 160}},
+       {}},
+      {4,
+       {{1, 31}, {33, 38}, {63, 63}, {65, 78}, {81, 81}},
+       {{1, 48}, {65, 81}, {240, 240}},
+       {},
+       {},
+       {},
+       {}},
+      {8, {{1, 25}, {30, 31}, {33, 47}, {65, 71}}, {{1, 48}, {65, 85}, {200, 200}}, {}, {}, {}, {}},
+      {16, {{1, 64}, {128, 128}}, {{1, 14}, {17, 20}, {33, 43}, {98, 100}}, {}, {}, {}, {}}};
   auto inside = [](const Ranges& rs, std::int64_t m) {
     for (const auto& r : rs)
       if (r[0] <= m && m <= r[1]) return true;
@@ -808,42 +823,27 @@ TEST_F(CudaKernels, LargerSquareAndRectangular) {
                                   << (on4 ? " on 4 bytes" : " off 4 bytes");
           }
         }
-      }
-    }
-  }
-  // The block ranges (round 4: m a multiple of 4 / e, both matrices in words, the wide rows on 4
-  // bytes): thin at both ends, dense and batched; not with the tall buffer off 4 bytes (no
-  // blocks there), nor at the next multiples of 4 / e outside, nor at m + 1.
-  const struct {
-    std::size_t e;
-    bool short_rows;
-    Ranges blocks, plain;  // plain: the same orientation's ranges on 4 bytes
-  } blocks[] = {{1, true, {{252, 252}}, {{1, 248}}},
-                {1, false, {{160, 160}, {200, 200}}, {{1, 150}}},
-                {2, true, {{98, 104}, {152, 160}}, {{1, 96}, {124, 127}, {130, 150}}}};
-  for (const auto& b : blocks) {
-    const auto es = static_cast<std::int64_t>(b.e), P = 4 / es;
-    auto shape = [&](std::int64_t m, std::int64_t batch) {
-      return b.short_rows ? TransposeShape::dense(m, 20012, batch)
-                          : TransposeShape::dense(20012, m, batch);
-    };
-    for (const auto& r : b.blocks) {
-      for (const std::int64_t m : {r[0], r[1]}) {
-        const auto where = ::testing::Message()
-                           << "elem " << b.e << (b.short_rows ? " rows " : " cols ") << m;
-        xpose::kernels::variants::DispatchChoice c;
-        check_transpose(b.e, shape(m, 2), 0, 0, "", &c);
-        EXPECT_EQ(c.index, 0) << where << ", blocks";
-        const std::int64_t tall_off = P + 1;  // the tall buffer off 4 bytes
-        check_transpose(b.e, shape(m, 1), b.short_rows ? 0 : tall_off, b.short_rows ? tall_off : 0,
-                        "", &c);
-        EXPECT_NE(c.index, 0) << where << ", tall buffer off 4 bytes";
-      }
-      for (const std::int64_t m : {r[0] - P, r[1] + P, r[1] + 1}) {
-        if (m > 256 || inside(b.blocks, m) || inside(b.plain, m)) continue;
-        xpose::kernels::variants::DispatchChoice c;
-        check_transpose(b.e, shape(m, 1), 0, 0, "", &c);
-        EXPECT_NE(c.index, 0) << "elem " << b.e << (b.short_rows ? " rows " : " cols ") << m;
+        if (!on4) continue;
+        const std::int64_t P = 4 / es;
+        const Ranges& bs = short_rows ? t.rows_blocks : t.cols_blocks;
+        for (const auto& r : bs) {
+          for (const std::int64_t m : {r[0], r[1]}) {
+            const auto where = ::testing::Message()
+                               << "elem " << t.e << (short_rows ? " rows " : " cols ") << m;
+            xpose::kernels::variants::DispatchChoice c;
+            check_transpose(t.e, shape(m, 2), 0, 0, "", &c);
+            EXPECT_EQ(c.index, 0) << where << ", blocks";
+            check_transpose(t.e, shape(m, 1), short_rows ? 0 : tall_off, short_rows ? tall_off : 0,
+                            "", &c);
+            EXPECT_NE(c.index, 0) << where << ", tall buffer off 4 bytes";
+          }
+          for (const std::int64_t m : {r[0] - P, r[1] + P, r[1] + 1}) {
+            if (m > 256 || inside(bs, m) || inside(rs, m)) continue;
+            xpose::kernels::variants::DispatchChoice c;
+            check_transpose(t.e, shape(m, 1), 0, 0, "", &c);
+            EXPECT_NE(c.index, 0) << "elem " << t.e << (short_rows ? " rows " : " cols ") << m;
+          }
+        }
       }
     }
   }
