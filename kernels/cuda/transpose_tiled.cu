@@ -27,6 +27,7 @@
 #include "kernels/cuda/realign.cuh"
 #include "kernels/cuda/rotated.cuh"
 #include "kernels/cuda/skew.cuh"
+#include "kernels/cuda/records.cuh"
 #include "kernels/cuda/thin.cuh"
 #include "kernels/cuda/tiled.cuh"
 #include "kernels/cuda/tma.cuh"
@@ -277,6 +278,18 @@ struct Thin {
   }
   static void launch(const void* in, void* out, const TransposeShape& s, cudaStream_t st) {
     cuda_tile::launch_thin<S, SHIFTED>(in, out, s, st);
+  }
+};
+
+// The records kernel (records.cuh): 1- and 2-byte elements, a short side of at most
+// kRecordsMax, the tall matrix dense on 4 bytes and the wide rows on 4 bytes.
+template <int S>
+struct Records {
+  static bool accepts(const void* in, const void* out, const TransposeShape& s) {
+    return cuda_tile::records_accepts<S>(in, out, s);
+  }
+  static void launch(const void* in, void* out, const TransposeShape& s, cudaStream_t st) {
+    cuda_tile::launch_records<S>(in, out, s, st);
   }
 };
 
@@ -650,6 +663,9 @@ const Entry kEntries[] = {
     {4, "thin", run_kernel<Thin<4>>},
     {8, "thin", run_kernel<Thin<8>>},
     {16, "thin", run_kernel<Thin<16>>},
+    // records: records.cuh, u8 / u16 with a short side of at most 16 (run 29)
+    {1, "records", run_kernel<Records<1>>},
+    {2, "records", run_kernel<Records<2>>},
     // thin-elemwide / thin-shifted: the wide matrix's rows off 4 bytes element by element (as
     // before run 27) / in shifted words (thin.cuh; the library: u16 short rows only)
     {1, "thin-elemwide", run_kernel<Thin<1, ThinAll, cuda_tile::kThinShiftedNever>>},

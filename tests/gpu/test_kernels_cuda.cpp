@@ -444,7 +444,8 @@ class CudaKernels : public ::testing::Test {
   // `chosen`, where given (the library entry point only): which kernel the dispatch took.
   void check_transpose(std::size_t elem, TransposeShape shape, std::int64_t in_off = 0,
                        std::int64_t out_off = 0, const std::string& variant = "",
-                       xpose::kernels::variants::DispatchChoice* chosen = nullptr) {
+                       xpose::kernels::variants::DispatchChoice* chosen = nullptr,
+                       bool must_run = false) {
     const TransposeShape s = shape.resolved();
     SCOPED_TRACE(::testing::Message()
                  << (variant.empty() ? "transpose_cuda" : variant) << " elem=" << elem << " "
@@ -474,6 +475,7 @@ class CudaKernels : public ::testing::Test {
     } else if (!xpose::kernels::variants::run_out_of_place(variant, din.bytes() + in_off * elem,
                                                            dout.bytes() + out_off * elem, elem,
                                                            shape, stream_)) {
+      if (must_run) ADD_FAILURE() << variant << " declined a layout it must take";
       return;  // does not take this layout
     }
     std::vector<unsigned char> got(want.size());
@@ -1048,6 +1050,54 @@ TEST_F(CudaKernels, ThinCandidate) {
       "thin", a.ptr, b.ptr, 1, TransposeShape::dense(300, 257), stream_));
 }
 
+// The records kernel (records.cuh; candidate "records"): u8 and u16, every short side m from 1
+// to 16 in both orientations; long sides under one chunk (32 P tall rows), at whole chunks and
+// past them by 1 .. 32 P - 1 rows (the element-wise tail), over many blocks' strides; the wide
+// rows pitched (on 4 bytes), batches with gaps, buffers 4 bytes off 16. Each of these layouts
+// must be taken (must_run); layouts it must decline: m = 17, wide rows off 4 bytes, the tall
+// matrix pitched or off 4 bytes.
+TEST_F(CudaKernels, RecordsCandidate) {
+  for (std::size_t e : {std::size_t{1}, std::size_t{2}}) {
+    const std::int64_t p = 4 / static_cast<std::int64_t>(e);  // elements a word
+    // The gap that puts the next matrix x elements on on 4 bytes again (at least one word).
+    auto gap = [&](std::int64_t x) { return (p - x % p) % p + p; };
+    for (std::int64_t m = 1; m <= 16; ++m) {
+      // Dense: the wide rows are on 4 bytes where len is a multiple of P (then it must run);
+      // odd lengths are checked wherever it takes them.
+      const std::int64_t lens[] = {1,      3,    p,    31 * p,
+                                   32 * p, 33 * p, 32 * p + 1, 1000,
+                                   4099,   65 * 32 * p + 5 * p, 100003 * p};
+      for (std::int64_t len : lens) {
+        const bool must = len >= m && len % p == 0;
+        check_transpose(e, TransposeShape::dense(m, len), 0, 0, "records", nullptr, must);
+        check_transpose(e, TransposeShape::dense(len, m), 0, 0, "records", nullptr, must);
+      }
+      // Wide rows pitched on 4 bytes, 3001 long (a partial last word), batches with gaps.
+      check_transpose(e, pitched(m, 3001, 3, 3004, m, p, gap(3001 * m)), 0, 0, "records",
+                      nullptr, true);
+      check_transpose(e, pitched(3001, m, 2, m, 3008, gap(3001 * m), 3 * p), 0, 0, "records",
+                      nullptr, true);
+      // Buffers 4 and 12 bytes off 16.
+      check_transpose(e, TransposeShape::dense(m, 2000, 2), p, 3 * p, "records", nullptr, true);
+      check_transpose(e, TransposeShape::dense(2000, m, 2), 3 * p, p, "records", nullptr, true);
+    }
+  }
+  DeviceBuffer a(1 << 20), b(1 << 20);
+  auto takes = [&](std::size_t e, std::int64_t in_off, std::int64_t out_off,
+                   const TransposeShape& s) {
+    return xpose::kernels::variants::run_out_of_place("records", a.bytes() + in_off * e,
+                                                      b.bytes() + out_off * e, e, s, stream_);
+  };
+  EXPECT_FALSE(takes(1, 0, 0, TransposeShape::dense(17, 1000)));
+  EXPECT_FALSE(takes(2, 0, 0, TransposeShape::dense(1000, 17)));
+  EXPECT_FALSE(takes(1, 1, 0, TransposeShape::dense(3, 1000)));      // wide rows off 4 bytes
+  EXPECT_FALSE(takes(1, 0, 0, pitched(3, 1001, 1, 1001, 3, 0, 0)));  // wide pitch off 4 bytes
+  EXPECT_FALSE(takes(1, 0, 1, TransposeShape::dense(3, 1000)));      // tall run off 4 bytes
+  EXPECT_FALSE(takes(2, 0, 0, pitched(1000, 3, 1, 4, 1000, 0, 0)));  // tall rows pitched
+  EXPECT_TRUE(takes(2, 0, 0, pitched(1000, 3, 1, 3, 1000, 0, 0)));
+  XPOSE_CHECK_CUDA(cudaStreamSynchronize(stream_));
+}
+
 // ThinCandidate's classes on few, small shapes, for compute-sanitizer (sanitize.sh: racecheck
 // ran past 100 s on ThinCandidate in run 27): each element size and form, short sides at the
 // slab sizes' edges, both orientations, wide rows off 4 bytes by 1-3 elements and whole slabs,
@@ -1068,6 +1118,20 @@ TEST_F(CudaKernels, SanitizerThin) {
         check_transpose(e, pitched(m, 1030, 2, 1032, m, 4, 0), 0, 0, v);
         check_transpose(e, pitched(1030, m, 2, m, 1032, 0, 4), 0, 0, v);
       }
+    }
+  }
+}
+
+// RecordsCandidate's classes on few, small shapes, for compute-sanitizer: u8 and u16, odd and
+// even short sides, both orientations, whole chunks with a tail, pitched and batched.
+TEST_F(CudaKernels, SanitizerRecords) {
+  for (std::size_t e : {std::size_t{1}, std::size_t{2}}) {
+    const std::int64_t p = 4 / static_cast<std::int64_t>(e);
+    for (std::int64_t m : {1, 2, 3, 5, 6, 8, 16}) {
+      check_transpose(e, TransposeShape::dense(m, 97 * p), 0, 0, "records", nullptr, true);
+      check_transpose(e, TransposeShape::dense(97 * p, m), 0, 0, "records", nullptr, true);
+      check_transpose(e, TransposeShape::dense(m, 300, 2), p, 0, "records", nullptr, true);
+      check_transpose(e, TransposeShape::dense(300, m, 2), 0, p, "records", nullptr, true);
     }
   }
 }

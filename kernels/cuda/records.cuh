@@ -1,0 +1,248 @@
+/// @file
+/// Records: 1- and 2-byte elements where the short side m is at most kRecordsMax, the tall matrix
+/// (len rows of m elements) is dense and on 4 bytes and the wide one's rows (m rows of len) start
+/// on 4 bytes: interleaved channels such as RGB pixels (len x 3 u8) to planes (3 x len) and back.
+/// The thin kernel (thin.cuh) goes through a shared slab one element at a time where m is not a
+/// multiple of 4 / S (0.57-0.77 x memcpy for u8, run 28); here M = m is a template argument and
+/// no element is moved alone:
+///   a group is P = 4 / S consecutive tall rows, M words of the tall run; its transpose is one
+///   word of each of the M wide rows (column P g of each), built from the group's words by byte
+///   permutes whose selectors are constants;
+///   a warp takes 32 consecutive groups (a chunk: 32 M words of the tall run, one 128-byte piece
+///   of each wide row). The tall run is read or written by the warp as 32 M consecutive words
+///   (M coalesced accesses) and handed between lanes through shared memory (lane l's group is
+///   words l M .. l M + M - 1 of the chunk; records_pad keeps both sides of the exchange free of
+///   bank conflicts, or two-way for some even M); the wide rows are read or written as one 4-byte word a lane.
+/// The last len mod 32 P tall rows of each matrix go element by element. Plain loads and stores,
+/// byte permutes and __syncwarp: sm_35 on (CUDA 9 and newer).
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+
+#include <cuda_runtime.h>
+
+#include "kernels/cuda/check.h"
+#include "kernels/cuda/tile.cuh"
+#include "kernels/transpose.h"
+
+namespace xpose::kernels::cuda_tile {
+
+/// The longest short side the records kernel takes.
+constexpr int kRecordsMax = 16;
+constexpr int kRecordsThreads = 256;
+
+struct RecordsParams {
+  const unsigned char* in;
+  unsigned char* out;
+  std::int64_t len;                  ///< long side, elements (tall rows)
+  std::int64_t pitch;                ///< bytes between the wide matrix's rows
+  std::int64_t in_batch, out_batch;  ///< bytes between matrices
+  std::int64_t batch;
+  std::int64_t chunks;  ///< whole chunks (32 P tall rows) a matrix
+};
+
+/// Chunks a warp has in flight at once: at least 4 words a lane where M is small.
+template <int M>
+constexpr int records_unroll() {
+  return M == 1 ? 4 : M == 2 ? 4 : M <= 4 ? 2 : 1;
+}
+
+/// Index of word i of a warp's chunk in its shared buffer: for odd M none (words l M + t of the
+/// 32 lanes then fall on 32 banks), for even M one pad word every 32 (no conflict for M = 2, 4,
+/// 8, 16; two-way for 6, 10, 12, 14); words t 32 + l take 32 banks either way.
+template <int M>
+__device__ __forceinline__ int records_pad(int i) {
+  return M % 2 == 0 ? i + (i >> 5) : i;
+}
+
+/// Bytes b0..b3 of words a0..a3 as one word (selectors constant where the b's are).
+__device__ __forceinline__ std::uint32_t records_pick4(std::uint32_t a0, int b0, std::uint32_t a1,
+                                                       int b1, std::uint32_t a2, int b2,
+                                                       std::uint32_t a3, int b3) {
+  const std::uint32_t lo = __byte_perm(a0, a1, static_cast<unsigned>(b0 | ((b1 + 4) << 4)));
+  const std::uint32_t hi = __byte_perm(a2, a3, static_cast<unsigned>(b2 | ((b3 + 4) << 4)));
+  return __byte_perm(lo, hi, 0x5410);
+}
+
+/// Halves h0, h1 of words a0, a1 as one word.
+__device__ __forceinline__ std::uint32_t records_pick2(std::uint32_t a0, int h0, std::uint32_t a1,
+                                                       int h1) {
+  return __byte_perm(a0, a1,
+                     static_cast<unsigned>((2 * h0) | ((2 * h0 + 1) << 4) | ((4 + 2 * h1) << 8) |
+                                           ((5 + 2 * h1) << 12)));
+}
+
+/// Wide word c of a group: element k (k < P) is the group's element k M + c (tall row k,
+/// column c), from the group's words g.
+template <int S, int M>
+__device__ __forceinline__ std::uint32_t records_wide_word(const std::uint32_t (&g)[M], int c) {
+  if constexpr (S == 1) {
+    return records_pick4(g[c >> 2], c & 3, g[(M + c) >> 2], (M + c) & 3, g[(2 * M + c) >> 2],
+                         (2 * M + c) & 3, g[(3 * M + c) >> 2], (3 * M + c) & 3);
+  } else {
+    return records_pick2(g[c >> 1], c & 1, g[(M + c) >> 1], (M + c) & 1);
+  }
+}
+
+/// Tall word t of a group: element j (j < P) is the group's element P t + j, i.e. tall row
+/// (P t + j) / M, column (P t + j) % M: element (P t + j) / M of wide word (P t + j) % M.
+template <int S, int M>
+__device__ __forceinline__ std::uint32_t records_tall_word(const std::uint32_t (&w)[M], int t) {
+  if constexpr (S == 1) {
+    const int e = 4 * t;
+    return records_pick4(w[e % M], e / M, w[(e + 1) % M], (e + 1) / M, w[(e + 2) % M],
+                         (e + 2) / M, w[(e + 3) % M], (e + 3) / M);
+  } else {
+    const int e = 2 * t;
+    return records_pick2(w[e % M], e / M, w[(e + 1) % M], (e + 1) / M);
+  }
+}
+
+/// SHORT_ROWS: the input is the wide matrix (M x len), the output the tall one (len x M); else
+/// the reverse. blockIdx.y (strided) over the batch, blockIdx.x (strided) over the chunks.
+template <int S, int M, bool SHORT_ROWS>
+__global__ void __launch_bounds__(kRecordsThreads) records_kernel(RecordsParams p) {
+  using T = typename Bytes<S>::type;
+  constexpr int P = 4 / S;
+  constexpr int U = records_unroll<M>();
+  constexpr int kWarps = kRecordsThreads / 32;
+  __shared__ std::uint32_t sm[kWarps][U][33 * M];
+  const int lane = static_cast<int>(threadIdx.x) & 31;
+  const int warp = static_cast<int>(threadIdx.x) >> 5;
+  const std::int64_t nw = std::int64_t(gridDim.x) * kWarps;
+  for (std::int64_t b = blockIdx.y; b < p.batch; b += gridDim.y) {
+    const unsigned char* in = p.in + b * p.in_batch;
+    unsigned char* out = p.out + b * p.out_batch;
+    const unsigned char* wide_in = in;
+    unsigned char* wide_out = out;
+    const auto* tall_in = reinterpret_cast<const std::uint32_t*>(in);
+    auto* tall_out = reinterpret_cast<std::uint32_t*>(out);
+    for (std::int64_t k0 = std::int64_t(blockIdx.x) * kWarps + warp; k0 < p.chunks;
+         k0 += nw * U) {
+      std::uint32_t v[U][M];
+#pragma unroll
+      for (int u = 0; u < U; ++u) {
+        const std::int64_t k = k0 + u * nw;  // the same for every lane of the warp
+        if (k >= p.chunks) continue;
+#pragma unroll
+        for (int t = 0; t < M; ++t) {
+          if constexpr (SHORT_ROWS)
+            v[u][t] = *reinterpret_cast<const std::uint32_t*>(wide_in + t * p.pitch +
+                                                               (k * 32 + lane) * 4);
+          else
+            v[u][t] = tall_in[k * 32 * M + t * 32 + lane];
+        }
+      }
+#pragma unroll
+      for (int u = 0; u < U; ++u) {
+        const std::int64_t k = k0 + u * nw;
+        if (k >= p.chunks) continue;
+        std::uint32_t* buf = sm[warp][u];
+        if constexpr (SHORT_ROWS) {
+          std::uint32_t tw[M];
+#pragma unroll
+          for (int t = 0; t < M; ++t) tw[t] = records_tall_word<S, M>(v[u], t);
+#pragma unroll
+          for (int t = 0; t < M; ++t) buf[records_pad<M>(lane * M + t)] = tw[t];
+          __syncwarp();
+#pragma unroll
+          for (int t = 0; t < M; ++t)
+            tall_out[k * 32 * M + t * 32 + lane] = buf[records_pad<M>(t * 32 + lane)];
+        } else {
+#pragma unroll
+          for (int t = 0; t < M; ++t) buf[records_pad<M>(t * 32 + lane)] = v[u][t];
+          __syncwarp();
+          std::uint32_t g[M];
+#pragma unroll
+          for (int t = 0; t < M; ++t) g[t] = buf[records_pad<M>(lane * M + t)];
+#pragma unroll
+          for (int c = 0; c < M; ++c)
+            *reinterpret_cast<std::uint32_t*>(wide_out + c * p.pitch + (k * 32 + lane) * 4) =
+                records_wide_word<S, M>(g, c);
+        }
+      }
+      __syncwarp();  // the next chunks overwrite the warp's buffers
+    }
+    // The last len mod 32 P tall rows, element by element, by block 0 of this matrix's row.
+    if (blockIdx.x == 0) {
+      const std::int64_t j0 = p.chunks * 32 * P;
+      const int tail = static_cast<int>(p.len - j0) * M;
+      for (int e = static_cast<int>(threadIdx.x); e < tail; e += kRecordsThreads) {
+        const std::int64_t j = j0 + e / M;
+        const int c = e % M;
+        if constexpr (SHORT_ROWS)
+          reinterpret_cast<T*>(out)[j * M + c] =
+              *reinterpret_cast<const T*>(wide_in + c * p.pitch + j * S);
+        else
+          *reinterpret_cast<T*>(wide_out + c * p.pitch + j * S) =
+              reinterpret_cast<const T*>(in)[j * M + c];
+      }
+    }
+  }
+}
+
+/// Whether records_kernel<S, ...> takes this (resolved) shape: 1- and 2-byte elements, a short
+/// side of at most kRecordsMax, the tall matrix dense and on 4 bytes (every matrix of the batch)
+/// and the wide one's rows on 4 bytes.
+template <int S>
+bool records_accepts(const void* in, const void* out, const TransposeShape& s) {
+  if constexpr (S > 2) {
+    (void)in, (void)out, (void)s;
+    return false;
+  } else {
+    const bool short_rows = s.rows <= s.cols;
+    const std::int64_t m = short_rows ? s.rows : s.cols;
+    if (m > kRecordsMax) return false;
+    const auto tall = reinterpret_cast<std::uintptr_t>(short_rows ? out : in);
+    const std::int64_t tall_pitch = short_rows ? s.out_pitch : s.in_pitch;
+    const std::int64_t tall_batch = (short_rows ? s.out_batch_stride : s.in_batch_stride) * S;
+    const bool tall_ok =
+        tall_pitch == m && tall % 4 == 0 && (s.batch <= 1 || tall_batch % 4 == 0);
+    const bool wide_ok =
+        short_rows ? input_rows_aligned(in, s, S, 4) : output_rows_aligned(out, s, S, 4);
+    return tall_ok && wide_ok;
+  }
+}
+
+namespace records_detail {
+
+using RecordsKernel = void (*)(RecordsParams);
+
+template <int S, bool SR, int M = 1>
+RecordsKernel pick(int m) {
+  if constexpr (M > kRecordsMax) {
+    (void)m;
+    return nullptr;
+  } else {
+    return m == M ? records_kernel<S, M, SR> : pick<S, SR, M + 1>(m);
+  }
+}
+
+}  // namespace records_detail
+
+/// Launches records_kernel<S, m, ...> on `stream`. `s` resolved, non-empty and accepted.
+template <int S>
+void launch_records(const void* in, void* out, const TransposeShape& s, cudaStream_t stream) {
+  const bool short_rows = s.rows <= s.cols;
+  RecordsParams p;
+  p.in = static_cast<const unsigned char*>(in);
+  p.out = static_cast<unsigned char*>(out);
+  const int m = static_cast<int>(short_rows ? s.rows : s.cols);
+  p.len = short_rows ? s.cols : s.rows;
+  p.pitch = (short_rows ? s.in_pitch : s.out_pitch) * S;
+  p.in_batch = s.in_batch_stride * S;
+  p.out_batch = s.out_batch_stride * S;
+  p.batch = s.batch;
+  p.chunks = p.len / (32 * (4 / S));
+  const std::int64_t per_block = std::int64_t(kRecordsThreads / 32) * 4;  // chunks, about
+  const std::int64_t gx = std::clamp<std::int64_t>((p.chunks + per_block - 1) / per_block, 1, 4096);
+  const std::int64_t gy = std::min<std::int64_t>(s.batch, 65535);
+  const records_detail::RecordsKernel kernel = short_rows ? records_detail::pick<S, true>(m)
+                                                          : records_detail::pick<S, false>(m);
+  kernel<<<dim3(static_cast<unsigned>(gx), static_cast<unsigned>(gy)), kRecordsThreads, 0,
+           stream>>>(p);
+  XPOSE_CHECK_CUDA_LAUNCH("records_kernel");
+}
+
+}  // namespace xpose::kernels::cuda_tile
