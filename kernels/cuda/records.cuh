@@ -12,7 +12,8 @@
 ///   of each wide row). The tall run is read or written by the warp as 32 M consecutive words
 ///   (M coalesced accesses) and handed between lanes through shared memory (lane l's group is
 ///   words l M .. l M + M - 1 of the chunk; records_pad keeps both sides of the exchange free of
-///   bank conflicts, or two-way for some even M); the wide rows are read or written as one 4-byte word a lane.
+///   bank conflicts, or two-way for some even M); the wide rows are read or written as one 4-byte
+///   word a lane.
 /// The last len mod 32 P tall rows of each matrix go element by element. Plain loads and stores,
 /// byte permutes and __syncwarp: sm_35 on (CUDA 9 and newer).
 #pragma once
@@ -30,7 +31,6 @@ namespace xpose::kernels::cuda_tile {
 
 /// The longest short side the records kernel takes.
 constexpr int kRecordsMax = 16;
-constexpr int kRecordsThreads = 256;
 
 struct RecordsParams {
   const unsigned char* in;
@@ -91,33 +91,47 @@ template <int S, int M>
 __device__ __forceinline__ std::uint32_t records_tall_word(const std::uint32_t (&w)[M], int t) {
   if constexpr (S == 1) {
     const int e = 4 * t;
-    return records_pick4(w[e % M], e / M, w[(e + 1) % M], (e + 1) / M, w[(e + 2) % M],
-                         (e + 2) / M, w[(e + 3) % M], (e + 3) / M);
+    return records_pick4(w[e % M], e / M, w[(e + 1) % M], (e + 1) / M, w[(e + 2) % M], (e + 2) / M,
+                         w[(e + 3) % M], (e + 3) / M);
   } else {
     const int e = 2 * t;
     return records_pick2(w[e % M], e / M, w[(e + 1) % M], (e + 1) / M);
   }
 }
 
-/// Chunks a warp takes one after another where it writes the wide rows (short columns): a run.
+/// Chunks a warp takes one after another where it writes the wide rows in whole lines.
 constexpr int kRecordsRun = 16;
+/// Threads a block: short rows 256; short columns 128 (the line form's shared memory, 97 M words
+/// a warp, stays under 48 KiB).
+template <bool SHORT_ROWS>
+constexpr int records_threads() {
+  return SHORT_ROWS ? 256 : 128;
+}
 
-/// SHORT_ROWS: the input is the wide matrix (M x len), the output the tall one (len x M); else
-/// the reverse. blockIdx.y (strided) over the batch. Short rows: the warps stride over the chunks.
-/// Short columns: over runs of kRecordsRun chunks, and a warp writes each wide row in whole
-/// 128-byte lines: wide row c starts d_c words past a line, so line k of the row (relative to
-/// chunk k) takes the chunk's words shifted up by d_c lanes and, in its first d_c lanes, the last
-/// d_c words of chunk k - 1, which the warp keeps from its previous chunk (two shuffles). A run's
-/// first line leaves those lanes to the run before it, and after its last chunk the warp writes
-/// them into the next line (run 29 call 1: with each warp's 128-byte pieces off 32-byte sectors,
-/// every line written half by one warp and half by another, records ran 0.52-0.72 x memcpy
-/// where it ran 0.85-0.88 on sectors).
+/// The last len mod 32 P tall rows of a matrix, element by element (block 0 of the matrix).
 template <int S, int M, bool SHORT_ROWS>
-__global__ void __launch_bounds__(kRecordsThreads) records_kernel(RecordsParams p) {
+__device__ __forceinline__ void records_tail(const RecordsParams& p, const unsigned char* in,
+                                             unsigned char* out) {
   using T = typename Bytes<S>::type;
   constexpr int P = 4 / S;
+  const std::int64_t j0 = p.chunks * 32 * P;
+  const int tail = static_cast<int>(p.len - j0) * M;
+  for (int e = static_cast<int>(threadIdx.x); e < tail; e += records_threads<SHORT_ROWS>()) {
+    const std::int64_t j = j0 + e / M;
+    const int c = e % M;
+    if constexpr (SHORT_ROWS)
+      reinterpret_cast<T*>(out)[j * M + c] = *reinterpret_cast<const T*>(in + c * p.pitch + j * S);
+    else
+      *reinterpret_cast<T*>(out + c * p.pitch + j * S) = reinterpret_cast<const T*>(in)[j * M + c];
+  }
+}
+
+/// Short rows: the input is the wide matrix (M x len), the output the tall one (len x M).
+/// blockIdx.y (strided) over the batch, the warps strided over the chunks.
+template <int S, int M>
+__global__ void __launch_bounds__(records_threads<true>()) records_rows_kernel(RecordsParams p) {
   constexpr int U = records_unroll<M>();
-  constexpr int kWarps = kRecordsThreads / 32;
+  constexpr int kWarps = records_threads<true>() / 32;
   __shared__ std::uint32_t sm[kWarps][U][33 * M];
   const int lane = static_cast<int>(threadIdx.x) & 31;
   const int warp = static_cast<int>(threadIdx.x) >> 5;
@@ -126,112 +140,127 @@ __global__ void __launch_bounds__(kRecordsThreads) records_kernel(RecordsParams 
   for (std::int64_t b = blockIdx.y; b < p.batch; b += gridDim.y) {
     const unsigned char* in = p.in + b * p.in_batch;
     unsigned char* out = p.out + b * p.out_batch;
-    if constexpr (SHORT_ROWS) {
-      auto* tall_out = reinterpret_cast<std::uint32_t*>(out);
-      for (std::int64_t k0 = gw; k0 < p.chunks; k0 += nw * U) {
+    auto* tall_out = reinterpret_cast<std::uint32_t*>(out);
+    for (std::int64_t k0 = gw; k0 < p.chunks; k0 += nw * U) {
+      std::uint32_t v[U][M];
+#pragma unroll
+      for (int u = 0; u < U; ++u) {
+        const std::int64_t k = k0 + u * nw;  // the same for every lane of the warp
+        if (k >= p.chunks) continue;
+#pragma unroll
+        for (int t = 0; t < M; ++t)
+          v[u][t] = *reinterpret_cast<const std::uint32_t*>(in + t * p.pitch + (k * 32 + lane) * 4);
+      }
+#pragma unroll
+      for (int u = 0; u < U; ++u) {
+        const std::int64_t k = k0 + u * nw;
+        if (k >= p.chunks) continue;
+        std::uint32_t* buf = sm[warp][u];
+        std::uint32_t tw[M];
+#pragma unroll
+        for (int t = 0; t < M; ++t) tw[t] = records_tall_word<S, M>(v[u], t);
+#pragma unroll
+        for (int t = 0; t < M; ++t) buf[records_pad<M>(lane * M + t)] = tw[t];
+        __syncwarp();
+#pragma unroll
+        for (int t = 0; t < M; ++t)
+          tall_out[k * 32 * M + t * 32 + lane] = buf[records_pad<M>(t * 32 + lane)];
+      }
+      __syncwarp();  // the next chunks overwrite the warp's buffers
+    }
+    if (blockIdx.x == 0) records_tail<S, M, true>(p, in, out);
+  }
+}
+
+/// Short columns: the input is the tall matrix (len x M), the output the wide one (M x len).
+/// LINES = false: the warps stride over the chunks and write each wide row's 128-byte piece where
+/// it falls. LINES: the warps stride over runs of kRecordsRun chunks and write each wide row in
+/// whole 128-byte lines: row c starts d_c words past a line, so the line of chunk k takes the
+/// chunk's words shifted up by d_c lanes and, in its first d_c lanes, the last d_c words of chunk
+/// k - 1. The words go through a ring of two 32-word halves a row in shared memory (chunk k in
+/// half k mod 2), so the previous chunk's words need no registers; a run's first line leaves its
+/// first d_c lanes to the run before it, which writes them after its last chunk. Run 29: with
+/// the pieces off 32-byte sectors, every line written half by one warp and half by another,
+/// LINES = false ran 0.52-0.72 x memcpy where it ran 0.85-0.88 on sectors (call 1); the same with
+/// the previous chunk's words in registers took 64-128 registers and lost at M >= 5 (call 2).
+template <int S, int M, bool LINES>
+__global__ void __launch_bounds__(records_threads<false>()) records_cols_kernel(RecordsParams p) {
+  constexpr int U = records_unroll<M>();
+  constexpr int kWarps = records_threads<false>() / 32;
+  __shared__ std::uint32_t ex[kWarps][33 * M];               // the exchange of a chunk
+  __shared__ std::uint32_t ring[kWarps][LINES ? M : 1][64];  // LINES: two chunks a row
+  const int lane = static_cast<int>(threadIdx.x) & 31;
+  const int warp = static_cast<int>(threadIdx.x) >> 5;
+  const std::int64_t nw = std::int64_t(gridDim.x) * kWarps;
+  const std::int64_t gw = std::int64_t(blockIdx.x) * kWarps + warp;
+  const std::int64_t runs = LINES ? (p.chunks + kRecordsRun - 1) / kRecordsRun : p.chunks;
+  for (std::int64_t b = blockIdx.y; b < p.batch; b += gridDim.y) {
+    const unsigned char* in = p.in + b * p.in_batch;
+    unsigned char* out = p.out + b * p.out_batch;
+    const auto* tall_in = reinterpret_cast<const std::uint32_t*>(in);
+    // LINES: warp gw takes runs gw, gw + nw, ...; else chunks gw, gw + nw, ..., U at a time.
+    for (std::int64_t r = gw; r < runs; r += LINES ? nw : nw * U) {
+      const std::int64_t k_begin = LINES ? r * kRecordsRun : r;
+      const std::int64_t k_end =
+          LINES ? (k_begin + kRecordsRun < p.chunks ? k_begin + kRecordsRun : p.chunks) : 0;
+      const std::int64_t step = LINES ? 1 : nw;  // from one chunk of the U to the next
+      for (std::int64_t k0 = k_begin; LINES ? k0 < k_end : k0 == k_begin; k0 += U) {
         std::uint32_t v[U][M];
 #pragma unroll
         for (int u = 0; u < U; ++u) {
-          const std::int64_t k = k0 + u * nw;  // the same for every lane of the warp
-          if (k >= p.chunks) continue;
+          const std::int64_t k = k0 + u * step;
+          if (LINES ? k >= k_end : k >= p.chunks) continue;
 #pragma unroll
-          for (int t = 0; t < M; ++t)
-            v[u][t] =
-                *reinterpret_cast<const std::uint32_t*>(in + t * p.pitch + (k * 32 + lane) * 4);
+          for (int t = 0; t < M; ++t) v[u][t] = tall_in[k * 32 * M + t * 32 + lane];
         }
 #pragma unroll
         for (int u = 0; u < U; ++u) {
-          const std::int64_t k = k0 + u * nw;
-          if (k >= p.chunks) continue;
-          std::uint32_t* buf = sm[warp][u];
-          std::uint32_t tw[M];
+          const std::int64_t k = k0 + u * step;
+          if (LINES ? k >= k_end : k >= p.chunks) continue;
 #pragma unroll
-          for (int t = 0; t < M; ++t) tw[t] = records_tall_word<S, M>(v[u], t);
-#pragma unroll
-          for (int t = 0; t < M; ++t) buf[records_pad<M>(lane * M + t)] = tw[t];
+          for (int t = 0; t < M; ++t) ex[warp][records_pad<M>(t * 32 + lane)] = v[u][t];
           __syncwarp();
+          std::uint32_t g[M];
 #pragma unroll
-          for (int t = 0; t < M; ++t)
-            tall_out[k * 32 * M + t * 32 + lane] = buf[records_pad<M>(t * 32 + lane)];
-        }
-        __syncwarp();  // the next chunks overwrite the warp's buffers
-      }
-    } else {
-      const auto* tall_in = reinterpret_cast<const std::uint32_t*>(in);
-      // Row c: its line base (on 128 bytes) and d_c, in words.
-      int d[M];
-      std::uint32_t* line[M];
+          for (int t = 0; t < M; ++t) g[t] = ex[warp][records_pad<M>(lane * M + t)];
+          __syncwarp();  // ex is written again by the next chunk
+          unsigned char* row = out;
+          // Opaque to the compiler: the rows' addresses and offsets are found again for each
+          // chunk instead of being held for all M rows (3 M registers).
+          asm volatile("" : "+l"(row));
 #pragma unroll
-      for (int c = 0; c < M; ++c) {
-        unsigned char* row = out + c * p.pitch;
-        d[c] = static_cast<int>((reinterpret_cast<std::uintptr_t>(row) & 127u) >> 2);
-        line[c] = reinterpret_cast<std::uint32_t*>(row) - d[c];
-      }
-      const std::int64_t runs = (p.chunks + kRecordsRun - 1) / kRecordsRun;
-      for (std::int64_t r = gw; r < runs; r += nw) {
-        const std::int64_t k_begin = r * kRecordsRun;
-        const std::int64_t k_end = k_begin + kRecordsRun < p.chunks ? k_begin + kRecordsRun
-                                                                    : p.chunks;
-        std::uint32_t prev[M];
-#pragma unroll
-        for (int c = 0; c < M; ++c) prev[c] = 0;
-        for (std::int64_t k0 = k_begin; k0 < k_end; k0 += U) {
-          std::uint32_t v[U][M];
-#pragma unroll
-          for (int u = 0; u < U; ++u) {
-            if (k0 + u >= k_end) continue;
-#pragma unroll
-            for (int t = 0; t < M; ++t) v[u][t] = tall_in[(k0 + u) * 32 * M + t * 32 + lane];
-          }
-#pragma unroll
-          for (int u = 0; u < U; ++u) {
-            const std::int64_t k = k0 + u;
-            if (k >= k_end) continue;
-            std::uint32_t* buf = sm[warp][u];
-#pragma unroll
-            for (int t = 0; t < M; ++t) buf[records_pad<M>(t * 32 + lane)] = v[u][t];
-            __syncwarp();
-            std::uint32_t g[M];
-#pragma unroll
-            for (int t = 0; t < M; ++t) g[t] = buf[records_pad<M>(lane * M + t)];
-#pragma unroll
-            for (int c = 0; c < M; ++c) {
-              const std::uint32_t cur = records_wide_word<S, M>(g, c);
-              const int src = (lane - d[c]) & 31;
-              const std::uint32_t x = __shfl_sync(0xffffffffu, cur, src);
-              const std::uint32_t y = __shfl_sync(0xffffffffu, prev[c], src);
-              if (lane >= d[c])
-                line[c][k * 32 + lane] = x;
-              else if (k > k_begin)
-                line[c][k * 32 + lane] = y;
-              prev[c] = cur;
+          for (int c = 0; c < M; ++c, row += p.pitch) {
+            const std::uint32_t w = records_wide_word<S, M>(g, c);
+            if constexpr (LINES) {
+              const int half = static_cast<int>(k & 1) * 32;
+              ring[warp][c][half + lane] = w;
+              __syncwarp();
+              const int d = static_cast<int>((reinterpret_cast<std::uintptr_t>(row) & 127u) >> 2);
+              if (lane >= d || k > k_begin)
+                (reinterpret_cast<std::uint32_t*>(row) - d)[k * 32 + lane] =
+                    ring[warp][c][(half + 32 + lane - d) & 63];
+            } else {
+              reinterpret_cast<std::uint32_t*>(row)[k * 32 + lane] = w;
             }
           }
-          __syncwarp();  // the next chunks overwrite the warp's buffers
         }
+      }
+      if constexpr (LINES) {
         // The run's last d_c words of each row, into the line after its last chunk.
+        __syncwarp();
+        const int half = static_cast<int>((k_end - 1) & 1) * 32;
+        unsigned char* row = out;
 #pragma unroll
-        for (int c = 0; c < M; ++c) {
-          const std::uint32_t y = __shfl_sync(0xffffffffu, prev[c], (lane - d[c]) & 31);
-          if (lane < d[c]) line[c][k_end * 32 + lane] = y;
+        for (int c = 0; c < M; ++c, row += p.pitch) {
+          const int d = static_cast<int>((reinterpret_cast<std::uintptr_t>(row) & 127u) >> 2);
+          if (lane < d)
+            (reinterpret_cast<std::uint32_t*>(row) - d)[k_end * 32 + lane] =
+                ring[warp][c][(half + 32 + lane - d) & 63];
         }
+        __syncwarp();  // the next run writes the ring again
       }
     }
-    // The last len mod 32 P tall rows, element by element, by block 0 of this matrix's row.
-    if (blockIdx.x == 0) {
-      const std::int64_t j0 = p.chunks * 32 * P;
-      const int tail = static_cast<int>(p.len - j0) * M;
-      for (int e = static_cast<int>(threadIdx.x); e < tail; e += kRecordsThreads) {
-        const std::int64_t j = j0 + e / M;
-        const int c = e % M;
-        if constexpr (SHORT_ROWS)
-          reinterpret_cast<T*>(out)[j * M + c] =
-              *reinterpret_cast<const T*>(in + c * p.pitch + j * S);
-        else
-          *reinterpret_cast<T*>(out + c * p.pitch + j * S) =
-              reinterpret_cast<const T*>(in)[j * M + c];
-      }
-    }
+    if (blockIdx.x == 0) records_tail<S, M, false>(p, in, out);
   }
 }
 
@@ -250,8 +279,7 @@ bool records_accepts(const void* in, const void* out, const TransposeShape& s) {
     const auto tall = reinterpret_cast<std::uintptr_t>(short_rows ? out : in);
     const std::int64_t tall_pitch = short_rows ? s.out_pitch : s.in_pitch;
     const std::int64_t tall_batch = (short_rows ? s.out_batch_stride : s.in_batch_stride) * S;
-    const bool tall_ok =
-        tall_pitch == m && tall % 4 == 0 && (s.batch <= 1 || tall_batch % 4 == 0);
+    const bool tall_ok = tall_pitch == m && tall % 4 == 0 && (s.batch <= 1 || tall_batch % 4 == 0);
     const bool wide_ok =
         short_rows ? input_rows_aligned(in, s, S, 4) : output_rows_aligned(out, s, S, 4);
     return tall_ok && wide_ok;
@@ -262,20 +290,28 @@ namespace records_detail {
 
 using RecordsKernel = void (*)(RecordsParams);
 
-template <int S, bool SR, int M = 1>
+/// records_rows_kernel / records_cols_kernel for M = m.
+template <int S, bool SR, bool LINES, int M = 1>
 RecordsKernel pick(int m) {
   if constexpr (M > kRecordsMax) {
     (void)m;
     return nullptr;
   } else {
-    return m == M ? records_kernel<S, M, SR> : pick<S, SR, M + 1>(m);
+    if (m == M) {
+      if constexpr (SR)
+        return records_rows_kernel<S, M>;
+      else
+        return records_cols_kernel<S, M, LINES>;
+    }
+    return pick<S, SR, LINES, M + 1>(m);
   }
 }
 
 }  // namespace records_detail
 
-/// Launches records_kernel<S, m, ...> on `stream`. `s` resolved, non-empty and accepted.
-template <int S>
+/// Launches records_rows_kernel<S, m> or records_cols_kernel<S, m, LINES> on `stream`. `s`
+/// resolved, non-empty and accepted.
+template <int S, bool LINES = true>
 void launch_records(const void* in, void* out, const TransposeShape& s, cudaStream_t stream) {
   const bool short_rows = s.rows <= s.cols;
   RecordsParams p;
@@ -288,15 +324,17 @@ void launch_records(const void* in, void* out, const TransposeShape& s, cudaStre
   p.out_batch = s.out_batch_stride * S;
   p.batch = s.batch;
   p.chunks = p.len / (32 * (4 / S));
-  // Short rows: about 4 chunks a warp; short columns: one run a warp. At most 4096 blocks.
+  // About 4 chunks a warp (short rows, and short columns without LINES), one run a warp with
+  // LINES; at most 4096 blocks.
+  const int threads = short_rows ? records_threads<true>() : records_threads<false>();
   const std::int64_t per_block =
-      std::int64_t(kRecordsThreads / 32) * (short_rows ? 4 : kRecordsRun);
+      std::int64_t(threads / 32) * (!short_rows && LINES ? kRecordsRun : 4);
   const std::int64_t gx = std::clamp<std::int64_t>((p.chunks + per_block - 1) / per_block, 1, 4096);
   const std::int64_t gy = std::min<std::int64_t>(s.batch, 65535);
-  const records_detail::RecordsKernel kernel = short_rows ? records_detail::pick<S, true>(m)
-                                                          : records_detail::pick<S, false>(m);
-  kernel<<<dim3(static_cast<unsigned>(gx), static_cast<unsigned>(gy)), kRecordsThreads, 0,
-           stream>>>(p);
+  const records_detail::RecordsKernel kernel = short_rows
+                                                   ? records_detail::pick<S, true, LINES>(m)
+                                                   : records_detail::pick<S, false, LINES>(m);
+  kernel<<<dim3(static_cast<unsigned>(gx), static_cast<unsigned>(gy)), threads, 0, stream>>>(p);
   XPOSE_CHECK_CUDA_LAUNCH("records_kernel");
 }
 

@@ -281,15 +281,16 @@ struct Thin {
   }
 };
 
-// The records kernel (records.cuh): 1- and 2-byte elements, a short side of at most
-// kRecordsMax, the tall matrix dense on 4 bytes and the wide rows on 4 bytes.
-template <int S>
+// The records kernels (records.cuh): 1- and 2-byte elements, a short side of at most
+// kRecordsMax, the tall matrix dense on 4 bytes and the wide rows on 4 bytes. LINES: short
+// columns write the wide rows in whole 128-byte lines.
+template <int S, bool LINES = true>
 struct Records {
   static bool accepts(const void* in, const void* out, const TransposeShape& s) {
     return cuda_tile::records_accepts<S>(in, out, s);
   }
   static void launch(const void* in, void* out, const TransposeShape& s, cudaStream_t st) {
-    cuda_tile::launch_records<S>(in, out, s, st);
+    cuda_tile::launch_records<S, LINES>(in, out, s, st);
   }
 };
 
@@ -663,9 +664,12 @@ const Entry kEntries[] = {
     {4, "thin", run_kernel<Thin<4>>},
     {8, "thin", run_kernel<Thin<8>>},
     {16, "thin", run_kernel<Thin<16>>},
-    // records: records.cuh, u8 / u16 with a short side of at most 16 (run 29)
+    // records: records.cuh, u8 / u16 with a short side of at most 16 (run 29); -gs: short
+    // columns with the warps striding over chunks, pieces of the wide rows where they fall
     {1, "records", run_kernel<Records<1>>},
     {2, "records", run_kernel<Records<2>>},
+    {1, "records-gs", run_kernel<Records<1, false>>},
+    {2, "records-gs", run_kernel<Records<2, false>>},
     // thin-elemwide / thin-shifted: the wide matrix's rows off 4 bytes element by element (as
     // before run 27) / in shifted words (thin.cuh; the library: u16 short rows only)
     {1, "thin-elemwide", run_kernel<Thin<1, ThinAll, cuda_tile::kThinShiftedNever>>},

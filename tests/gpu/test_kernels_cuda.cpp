@@ -1050,36 +1050,37 @@ TEST_F(CudaKernels, ThinCandidate) {
       "thin", a.ptr, b.ptr, 1, TransposeShape::dense(300, 257), stream_));
 }
 
-// The records kernel (records.cuh; candidate "records"): u8 and u16, every short side m from 1
-// to 16 in both orientations; long sides under one chunk (32 P tall rows), at whole chunks and
-// past them by 1 .. 32 P - 1 rows (the element-wise tail), over many blocks' strides; the wide
-// rows pitched (on 4 bytes), batches with gaps, buffers 4 bytes off 16. Each of these layouts
-// must be taken (must_run); layouts it must decline: m = 17, wide rows off 4 bytes, the tall
-// matrix pitched or off 4 bytes.
+// The records kernels (records.cuh; candidates "records", "records-gs"): u8 and u16, every short
+// side m from 1 to 16 in both orientations; long sides under one chunk (32 P tall rows), at whole
+// chunks and past them by 1 .. 32 P - 1 rows (the element-wise tail), over one and many runs of
+// chunks; the wide rows pitched on 4 bytes (rows at many offsets from a 128-byte line), batches
+// with gaps, buffers 4 bytes off 16. Each of these layouts must be taken (must_run); layouts it
+// must decline: m = 17, wide rows off 4 bytes, the tall matrix pitched or off 4 bytes.
 TEST_F(CudaKernels, RecordsCandidate) {
-  for (std::size_t e : {std::size_t{1}, std::size_t{2}}) {
-    const std::int64_t p = 4 / static_cast<std::int64_t>(e);  // elements a word
-    // The gap that puts the next matrix x elements on on 4 bytes again (at least one word).
-    auto gap = [&](std::int64_t x) { return (p - x % p) % p + p; };
-    for (std::int64_t m = 1; m <= 16; ++m) {
-      // Dense: the wide rows are on 4 bytes where len is a multiple of P (then it must run);
-      // odd lengths are checked wherever it takes them.
-      const std::int64_t lens[] = {1,      3,    p,    31 * p,
-                                   32 * p, 33 * p, 32 * p + 1, 1000,
-                                   4099,   65 * 32 * p + 5 * p, 100003 * p};
-      for (std::int64_t len : lens) {
-        const bool must = len >= m && len % p == 0;
-        check_transpose(e, TransposeShape::dense(m, len), 0, 0, "records", nullptr, must);
-        check_transpose(e, TransposeShape::dense(len, m), 0, 0, "records", nullptr, must);
+  for (const std::string v : {"records", "records-gs"}) {
+    for (std::size_t e : {std::size_t{1}, std::size_t{2}}) {
+      const std::int64_t p = 4 / static_cast<std::int64_t>(e);  // elements a word
+      // The gap that puts the next matrix x elements on on 4 bytes again (at least one word).
+      auto gap = [&](std::int64_t x) { return (p - x % p) % p + p; };
+      for (std::int64_t m = 1; m <= 16; ++m) {
+        // Dense: the wide rows are on 4 bytes where len is a multiple of P (then it must run);
+        // odd lengths are checked wherever it takes them.
+        const std::int64_t lens[] = {1,         3,          p,    31 * p, 32 * p,
+                                     33 * p,    32 * p + 1, 1000, 4099,   65 * 32 * p + 5 * p,
+                                     100003 * p};
+        for (std::int64_t len : lens) {
+          const bool must = len >= m && len % p == 0;
+          check_transpose(e, TransposeShape::dense(m, len), 0, 0, v, nullptr, must);
+          check_transpose(e, TransposeShape::dense(len, m), 0, 0, v, nullptr, must);
+        }
+        // Wide rows pitched on 4 bytes, 3001 long (a partial last word), batches with gaps.
+        check_transpose(e, pitched(m, 3001, 3, 3004, m, p, gap(3001 * m)), 0, 0, v, nullptr, true);
+        check_transpose(e, pitched(3001, m, 2, m, 3008, gap(3001 * m), 3 * p), 0, 0, v, nullptr,
+                        true);
+        // Buffers 4 and 12 bytes off 16.
+        check_transpose(e, TransposeShape::dense(m, 2000, 2), p, 3 * p, v, nullptr, true);
+        check_transpose(e, TransposeShape::dense(2000, m, 2), 3 * p, p, v, nullptr, true);
       }
-      // Wide rows pitched on 4 bytes, 3001 long (a partial last word), batches with gaps.
-      check_transpose(e, pitched(m, 3001, 3, 3004, m, p, gap(3001 * m)), 0, 0, "records",
-                      nullptr, true);
-      check_transpose(e, pitched(3001, m, 2, m, 3008, gap(3001 * m), 3 * p), 0, 0, "records",
-                      nullptr, true);
-      // Buffers 4 and 12 bytes off 16.
-      check_transpose(e, TransposeShape::dense(m, 2000, 2), p, 3 * p, "records", nullptr, true);
-      check_transpose(e, TransposeShape::dense(2000, m, 2), 3 * p, p, "records", nullptr, true);
     }
   }
   DeviceBuffer a(1 << 20), b(1 << 20);
@@ -1122,16 +1123,18 @@ TEST_F(CudaKernels, SanitizerThin) {
   }
 }
 
-// RecordsCandidate's classes on few, small shapes, for compute-sanitizer: u8 and u16, odd and
-// even short sides, both orientations, whole chunks with a tail, pitched and batched.
+// RecordsCandidate's classes on few, small shapes, for compute-sanitizer: both forms, u8 and u16,
+// odd and even short sides, both orientations, whole chunks with a tail, pitched and batched.
 TEST_F(CudaKernels, SanitizerRecords) {
-  for (std::size_t e : {std::size_t{1}, std::size_t{2}}) {
-    const std::int64_t p = 4 / static_cast<std::int64_t>(e);
-    for (std::int64_t m : {1, 2, 3, 5, 6, 8, 16}) {
-      check_transpose(e, TransposeShape::dense(m, 97 * p), 0, 0, "records", nullptr, true);
-      check_transpose(e, TransposeShape::dense(97 * p, m), 0, 0, "records", nullptr, true);
-      check_transpose(e, TransposeShape::dense(m, 300, 2), p, 0, "records", nullptr, true);
-      check_transpose(e, TransposeShape::dense(300, m, 2), 0, p, "records", nullptr, true);
+  for (const std::string v : {"records", "records-gs"}) {
+    for (std::size_t e : {std::size_t{1}, std::size_t{2}}) {
+      const std::int64_t p = 4 / static_cast<std::int64_t>(e);
+      for (std::int64_t m : {1, 2, 3, 5, 6, 8, 16}) {
+        check_transpose(e, TransposeShape::dense(m, 97 * p), 0, 0, v, nullptr, true);
+        check_transpose(e, TransposeShape::dense(97 * p, m), 0, 0, v, nullptr, true);
+        check_transpose(e, TransposeShape::dense(m, 300, 2), p, 0, v, nullptr, true);
+        check_transpose(e, TransposeShape::dense(300, m, 2), 0, p, v, nullptr, true);
+      }
     }
   }
 }
