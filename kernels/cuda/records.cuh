@@ -236,9 +236,11 @@ __global__ void __launch_bounds__(records_threads<false>()) records_cols_kernel(
               ring[warp][c][half + lane] = w;
               __syncwarp();
               const int d = static_cast<int>((reinterpret_cast<std::uintptr_t>(row) & 127u) >> 2);
+              // Lanes >= d: this chunk's word lane - d; lanes < d: the previous chunk's word
+              // 32 + lane - d, in the other half.
               if (lane >= d || k > k_begin)
                 (reinterpret_cast<std::uint32_t*>(row) - d)[k * 32 + lane] =
-                    ring[warp][c][(half + 32 + lane - d) & 63];
+                    ring[warp][c][(half + lane - d) & 63];
             } else {
               reinterpret_cast<std::uint32_t*>(row)[k * 32 + lane] = w;
             }
