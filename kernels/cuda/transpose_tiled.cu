@@ -568,6 +568,40 @@ struct C128ThinRanges : ThinAll {
   static constexpr ThinRange kRows[] = {{1, 64}, {128, 128}};
   static constexpr ThinRange kCols[] = {{1, 14}, {17, 20}, {33, 43}, {98, 100}};
 };
+// Records (run 29, NOTES.md; records.cuh): u8 / u16 with a short side of at most 16, the tall
+// matrix dense on 4 bytes and the wide rows on 4 bytes, ahead of the thin kernel. Set by the rule
+// written before call 1 (a lead of 3 % or more in both set-A rounds, 512 MiB, and not more than
+// 1 % behind at set B, 384 MiB, other long sides), applied to call 4 (H200), x memcpy, thin /
+// records: short rows at every m (u8 0.42-0.64 / 0.76-0.96, u16 0.51-0.63 / 0.74-0.94); short
+// columns at every m where every wide row is on a 32-byte sector (u8 0.41-0.78 / 0.82-0.90, u16
+// 0.60-0.70 / 0.85-0.92) and off them (u8 0.41-0.78 / 0.76-0.89, u16 0.60-0.69 / 0.78-0.89) except
+// u8 m = 12 (0.771 / 0.791 on set A, +2.6 %) and 16 (set B 0.751 / 0.753). On sectors the form
+// is the one that led there on set A (call 4, whole lines / call 1's pieces): lines for u8 m = 2,
+// 4, 7, 8, 9 (u8 m = 2 0.903 / 0.860) and u16 m = 2, 4, 8; pieces elsewhere (u8 m = 1 0.780 /
+// 0.862, m = 16 0.825 / 0.868); the m not measured on sectors (u8 3, 6, 10-12, 14; u16 6, 10, 14)
+// take the pieces. Off sectors always lines (the pieces 0.54-0.69 there).
+constexpr bool records_lines_on_sectors(int elem, std::int64_t m) {
+  return elem == 1 ? (m == 2 || m == 4 || m == 7 || m == 8 || m == 9)
+                   : (m == 2 || m == 4 || m == 8);
+}
+template <int S>
+struct RecordsDispatch {
+  static bool accepts(const void* in, const void* out, const TransposeShape& s) {
+    if (!cuda_tile::records_accepts<S>(in, out, s)) return false;
+    if (s.rows <= s.cols) return true;
+    return cuda_tile::output_rows_aligned(out, s, S, 32) ||
+           !(S == 1 && (s.cols == 12 || s.cols == 16));
+  }
+  static void launch(const void* in, void* out, const TransposeShape& s, cudaStream_t st) {
+    const bool lines = s.rows <= s.cols || !cuda_tile::output_rows_aligned(out, s, S, 32) ||
+                       records_lines_on_sectors(S, s.cols);
+    if (lines)
+      cuda_tile::launch_records<S, true>(in, out, s, st);
+    else
+      cuda_tile::launch_records<S, false>(in, out, s, st);
+  }
+};
+
 using U8Thin = Thin<1, U8ThinRanges>;
 using U16Thin = Thin<2, U16ThinRanges>;
 using F32Thin = Thin<4, F32ThinRanges>;
@@ -583,7 +617,8 @@ struct Prepend<K, KernelList<R...>> {
 };
 
 // The dispatch, per element size: the first kernel of the list that accepts the layout runs.
-// The *Tiles lists are the kernels after the thin one (the bench's candidate "nothin").
+// The *Tiles lists are the kernels after the thin one (the bench's candidate "nothin"); u8 and
+// u16 put the records kernels first.
 using U8Tiles = KernelList<RowsOn<WholeTiles<U8Narrow256Elem>, 16>, RowsOn<Swept<U8NarrowSkew>, 16>,
                            Tiled<U8Tile, 256>, OutRowsOn<MostlyWhole<Swept<U8Narrow256>, 4>, 16>,
                            Swept<U8NarrowSkew>, U8Narrow>;
@@ -593,8 +628,8 @@ using F32Tiles =
     KernelList<Tiled<F32Tile, 256>, MinRows<Tiled<F32Tile>, 200000>, SkewGroups<Skewed<F32Skew>>>;
 using F64Tiles = KernelList<Tiled<F64Tile, 256>, SkewGroups<Skewed<F64Skew>>>;
 using C128Tiles = KernelList<Tiled<C128Tile, 256>, SkewGroups<Skewed<C128Skew>>>;
-using U8Kernels = Prepend<U8Thin, U8Tiles>::type;
-using U16Kernels = Prepend<U16Thin, U16Tiles>::type;
+using U8Kernels = Prepend<RecordsDispatch<1>, Prepend<U8Thin, U8Tiles>::type>::type;
+using U16Kernels = Prepend<RecordsDispatch<2>, Prepend<U16Thin, U16Tiles>::type>::type;
 using F32Kernels = Prepend<F32Thin, F32Tiles>::type;
 using F64Kernels = Prepend<F64Thin, F64Tiles>::type;
 using C128Kernels = Prepend<C128Thin, C128Tiles>::type;
@@ -677,6 +712,9 @@ const Entry kEntries[] = {
     {1, "thin-shifted", run_kernel<Thin<1, ThinAll, cuda_tile::kThinShiftedAlways>>},
     {2, "thin-shifted", run_kernel<Thin<2, ThinAll, cuda_tile::kThinShiftedAlways>>},
     // nothin: the library's kernels after the thin one (where the dispatch does not take thin)
+    // norecords: the library's kernels after the records one (u8 / u16; the default before run 29)
+    {1, "norecords", run_kernel<FirstOf<Prepend<U8Thin, U8Tiles>::type>>},
+    {2, "norecords", run_kernel<FirstOf<Prepend<U16Thin, U16Tiles>::type>>},
     {1, "nothin", run_kernel<FirstOf<U8Tiles>>},
     {2, "nothin", run_kernel<FirstOf<U16Tiles>>},
     {4, "nothin", run_kernel<FirstOf<F32Tiles>>},

@@ -374,16 +374,18 @@ InPlaceCase draw_in_place(RandomLayout& r, std::size_t elem, bool small) {
 // The dispatch entries an H100-class device runs, per element size (positions in the lists of
 // transpose_tiled.cu and transpose_inplace.cu).
 std::vector<int> reachable_out_of_place(std::size_t elem) {
-  // Every size: the thin kernel first. Then u8: the narrow kernel on whole tiles, the narrow
-  // skewed kernel where both matrices' rows are on 16 bytes, the narrow kernel where the output's
-  // are and few tiles are partial, the narrow skewed kernel elsewhere; u16: the narrow kernel
+  // u8 / u16: the records kernel first (a side of at most 16); every size: the thin kernel. Then
+  // u8: the narrow kernel on whole tiles, the narrow skewed kernel where both matrices' rows are
+  // on 16 bytes, the narrow kernel where the output's are and few tiles are partial, the narrow
+  // skewed kernel elsewhere; u16: the narrow kernel
   // where both / the output's rows are on 16 bytes, the narrow skewed kernel; f32: the tiled
   // kernel on 256-byte output rows and on 200000 rows or more, the skewed kernel; f64, c128: the
   // tiled kernel, the skewed kernel.
   switch (elem) {
     case 1:
-      return {0, 1, 2, 4, 5};
+      return {0, 1, 2, 3, 5, 6};
     case 2:
+      return {0, 1, 2, 3, 4};
     case 4:
       return {0, 1, 2, 3};
     default:
@@ -786,6 +788,7 @@ TEST_F(CudaKernels, LargerSquareAndRectangular) {
   };
   for (const auto& t : thin) {
     const auto es = static_cast<std::int64_t>(t.e);
+    const int thin_index = es < 4 ? 1 : 0;  // u8 / u16: after the records kernel
     for (const bool on4 : {true, false}) {
       if (!on4 && es >= 4) continue;
       for (const bool short_rows : {true, false}) {
@@ -807,22 +810,23 @@ TEST_F(CudaKernels, LargerSquareAndRectangular) {
             xpose::kernels::variants::DispatchChoice c;
             check_transpose(t.e, shape(m, 2), short_rows ? 0 : tall_off, short_rows ? tall_off : 0,
                             "", &c);
-            EXPECT_EQ(c.index, 0) << where;
+            EXPECT_EQ(c.index, thin_index) << where;
             // Pitched with gaps: the wide rows 5012 elements apart (on 4 bytes), the wide
-            // buffer one element off where they are to be off 4 bytes.
+            // buffer one element off where they are to be off 4 bytes; the tall rows pitched
+            // (m + 1), so the records kernel does not take it.
             const std::int64_t wide_off = on4 ? 0 : 1;
             if (short_rows)
               check_transpose(t.e, pitched(m, 5001, 2, 5012, m + 1, 4, 5), wide_off, 0, "", &c);
             else
-              check_transpose(t.e, pitched(5001, m, 2, m, 5012, 3, 4), 0, wide_off, "", &c);
-            EXPECT_EQ(c.index, 0) << where << ", pitched";
+              check_transpose(t.e, pitched(5001, m, 2, m + 1, 5012, 3, 4), 0, wide_off, "", &c);
+            EXPECT_EQ(c.index, thin_index) << where << ", pitched";
           }
           for (const std::int64_t m : {r[0] - 1, r[1] + 1}) {
             if (m < 1 || m > 256 || inside(rs, m)) continue;
             xpose::kernels::variants::DispatchChoice c;
             check_transpose(t.e, shape(m, 1), 0, 0, "", &c);
-            EXPECT_NE(c.index, 0) << "elem " << t.e << (short_rows ? " rows " : " cols ") << m
-                                  << (on4 ? " on 4 bytes" : " off 4 bytes");
+            EXPECT_GT(c.index, thin_index) << "elem " << t.e << (short_rows ? " rows " : " cols ")
+                                           << m << (on4 ? " on 4 bytes" : " off 4 bytes");
           }
         }
         if (!on4) continue;
@@ -834,16 +838,17 @@ TEST_F(CudaKernels, LargerSquareAndRectangular) {
                                << "elem " << t.e << (short_rows ? " rows " : " cols ") << m;
             xpose::kernels::variants::DispatchChoice c;
             check_transpose(t.e, shape(m, 2), 0, 0, "", &c);
-            EXPECT_EQ(c.index, 0) << where << ", blocks";
+            EXPECT_EQ(c.index, thin_index) << where << ", blocks";
             check_transpose(t.e, shape(m, 1), short_rows ? 0 : tall_off, short_rows ? tall_off : 0,
                             "", &c);
-            EXPECT_NE(c.index, 0) << where << ", tall buffer off 4 bytes";
+            EXPECT_GT(c.index, thin_index) << where << ", tall buffer off 4 bytes";
           }
           for (const std::int64_t m : {r[0] - P, r[1] + P, r[1] + 1}) {
             if (m > 256 || inside(bs, m) || inside(rs, m)) continue;
             xpose::kernels::variants::DispatchChoice c;
             check_transpose(t.e, shape(m, 1), 0, 0, "", &c);
-            EXPECT_NE(c.index, 0) << "elem " << t.e << (short_rows ? " rows " : " cols ") << m;
+            EXPECT_GT(c.index, thin_index)
+                << "elem " << t.e << (short_rows ? " rows " : " cols ") << m;
           }
         }
       }
@@ -1119,6 +1124,32 @@ TEST_F(CudaKernels, SanitizerThin) {
         check_transpose(e, pitched(m, 1030, 2, 1032, m, 4, 0), 0, 0, v);
         check_transpose(e, pitched(1030, m, 2, m, 1032, 0, 4), 0, 0, v);
       }
+    }
+  }
+}
+
+// The dispatch's records rule (transpose_tiled.cu, RecordsDispatch): u8 / u16, m = 1-16, both
+// orientations, the wide rows on 32-byte sectors and off them (on 4 bytes): the records kernel
+// (index 0) except u8 short columns off sectors at m = 12 and 16; with the tall buffer off 4
+// bytes, or m = 17, the thin kernel (index 1). Every output checked.
+TEST_F(CudaKernels, RecordsDispatch) {
+  for (std::size_t e : {std::size_t{1}, std::size_t{2}}) {
+    const std::int64_t p = 4 / static_cast<std::int64_t>(e);
+    for (std::int64_t m = 1; m <= 17; ++m) {
+      const auto where = ::testing::Message() << "elem " << e << " m " << m;
+      const int records = m <= 16 ? 0 : 1;
+      xpose::kernels::variants::DispatchChoice c;
+      check_transpose(e, TransposeShape::dense(m, 1000 * p), 0, 0, "", &c);
+      EXPECT_EQ(c.index, records) << where << " rows";
+      check_transpose(e, TransposeShape::dense(1024 * p, m, 2), 0, 0, "", &c);
+      EXPECT_EQ(c.index, records) << where << " cols, on sectors";
+      check_transpose(e, TransposeShape::dense(1001 * p, m), 0, 0, "", &c);
+      EXPECT_EQ(c.index, e == 1 && (m == 12 || m == 16) ? 1 : records)
+          << where << " cols, off sectors";
+      check_transpose(e, TransposeShape::dense(m, 1000 * p), 0, p + 1, "", &c);
+      EXPECT_EQ(c.index, 1) << where << " rows, tall buffer off 4 bytes";
+      check_transpose(e, TransposeShape::dense(1000 * p, m), p + 1, 0, "", &c);
+      EXPECT_EQ(c.index, 1) << where << " cols, tall buffer off 4 bytes";
     }
   }
 }
