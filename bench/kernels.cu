@@ -705,9 +705,12 @@ int run(const Options& opt) {
   int driver = 0, runtime = 0;
   cudaDriverGetVersion(&driver);
   cudaRuntimeGetVersion(&runtime);
-  std::printf("# device: %s, %d SMs, %.1f GiB, L2 %.0f MB, driver %d, runtime %d\n", prop.name,
-              prop.multiProcessorCount, prop.totalGlobalMem / 1073741824.0, prop.l2CacheSize / 1e6,
-              driver, runtime);
+  std::printf(
+      "# device: %s, %d SMs, %.1f GiB, L2 %.0f MB, DRAM %.1f B per SM clock, driver %d, runtime "
+      "%d\n",
+      prop.name, prop.multiProcessorCount, prop.totalGlobalMem / 1073741824.0,
+      prop.l2CacheSize / 1e6, xpose::kernels::cuda_tile::dram_bytes_per_sm_clock(), driver,
+      runtime);
   std::printf("# %d warm-up + %d timed runs each, median; GB/s = 2 x bytes / time\n", opt.warmup,
               opt.reps);
   cudaStream_t st = nullptr;
@@ -826,8 +829,7 @@ int main(int argc, char** argv) {
         return 2;
       }
       opt.reps = static_cast<int>(r), reps_set = true;
-    }
-    else if (a == "--huge")
+    } else if (a == "--huge")
       opt.huge = true;
     else if (a == "--huge-only")
       opt.huge_only = true;

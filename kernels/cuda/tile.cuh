@@ -15,10 +15,12 @@
 /// __syncthreads and ordinary loads and stores: this builds for sm_35 onwards.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 
 #include <cuda_runtime.h>
 
+#include "kernels/cuda/check.h"
 #include "kernels/transpose.h"
 #include "xpose/error.h"
 
@@ -306,6 +308,31 @@ __device__ __forceinline__ void tile_of(const TiledParams& p, std::uint32_t t, s
 /// The `group` that numbers the tiles column by column: one group of every tile row, so the
 /// tiles in flight at one time run down a column of tiles.
 constexpr int kColumnMajor = -1;
+
+/// The current device's peak DRAM bandwidth per SM clock, in bytes: memory clock x 2 x bus width
+/// over SMs x SM clock (H100 SXM about 12.8, H200 about 18.4). Kernels that keep an H100's bytes
+/// in flight fall short of the faster memories (run 29); the dispatch asks this where a shape
+/// has a form for them. Found once per device.
+inline double dram_bytes_per_sm_clock() {
+  constexpr int kDevices = 64;
+  static std::atomic<double> known[kDevices];  // 0: not asked yet
+  int device = 0;
+  XPOSE_CHECK_CUDA(cudaGetDevice(&device));
+  if (device >= 0 && device < kDevices) {
+    const double v = known[device].load(std::memory_order_relaxed);
+    if (v > 0) return v;
+  }
+  int mem_khz = 0, bus_bits = 0, sms = 0, sm_khz = 0;
+  XPOSE_CHECK_CUDA(cudaDeviceGetAttribute(&mem_khz, cudaDevAttrMemoryClockRate, device));
+  XPOSE_CHECK_CUDA(cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, device));
+  XPOSE_CHECK_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  XPOSE_CHECK_CUDA(cudaDeviceGetAttribute(&sm_khz, cudaDevAttrClockRate, device));
+  const double v = sms > 0 && sm_khz > 0
+                       ? 2.0 * mem_khz * (bus_bits / 8.0) / (static_cast<double>(sms) * sm_khz)
+                       : 1.0;
+  if (device >= 0 && device < kDevices) known[device].store(v > 0 ? v : 1.0);
+  return v > 0 ? v : 1.0;
+}
 
 /// Whether both buffers are aligned to the element (`elem` bytes): what every kernel needs.
 inline bool element_aligned(const void* in, const void* out, std::size_t elem) {
