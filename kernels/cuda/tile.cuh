@@ -334,6 +334,33 @@ inline double dram_bytes_per_sm_clock() {
   return v > 0 ? v : 1.0;
 }
 
+/// The current device's DRAM stacks as its bus width in 1024-bit stacks (H100 80 GB: 5, H200: 6;
+/// 0 where the bus is not a whole number of them). Found once per device.
+inline int dram_stacks() {
+  constexpr int kDevices = 64;
+  static std::atomic<int> known[kDevices];  // 0: not asked yet; -1: not whole stacks
+  int device = 0;
+  XPOSE_CHECK_CUDA(cudaGetDevice(&device));
+  if (device >= 0 && device < kDevices) {
+    const int v = known[device].load(std::memory_order_relaxed);
+    if (v != 0) return v > 0 ? v : 0;
+  }
+  int bus_bits = 0;
+  XPOSE_CHECK_CUDA(cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, device));
+  const int v = bus_bits > 0 && bus_bits % 1024 == 0 ? bus_bits / 1024 : -1;
+  if (device >= 0 && device < kDevices) known[device].store(v);
+  return v > 0 ? v : 0;
+}
+
+/// Whether rows `pitch` bytes apart, written down a column, all fall on one DRAM stack's
+/// interleave: on five-stack devices (H100 80 GB) a pitch that is a multiple of 5 x 64 KiB
+/// (run 29 call 10: the tiled kernels 0.862-0.864 x memcpy at 320 and 640 KiB output pitches for
+/// f32, f64 and c128, 0.969-0.982 at the other multiples of 64 KiB up to 768 KiB). Other stack
+/// counts are not measured and return false.
+inline bool pitch_on_one_stack(std::int64_t pitch) {
+  return pitch > 0 && pitch % (5 * 65536) == 0 && dram_stacks() == 5;
+}
+
 /// Whether both buffers are aligned to the element (`elem` bytes): what every kernel needs.
 inline bool element_aligned(const void* in, const void* out, std::size_t elem) {
   return reinterpret_cast<std::uintptr_t>(in) % elem == 0 &&

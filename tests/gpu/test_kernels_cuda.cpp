@@ -1154,6 +1154,28 @@ TEST_F(CudaKernels, RecordsDispatch) {
   }
 }
 
+// Output rows 320 KiB apart (5 x 64 KiB) on a five-stack device (a 5120-bit bus, H100 80 GB):
+// the dispatch skips the tiled kernel for the skewed one (run 29 call 10); elsewhere, and at 336
+// KiB, the tiled kernel. f32, f64, c128; every output checked.
+TEST_F(CudaKernels, OneStackPitch) {
+  int device = 0, bus_bits = 0;
+  XPOSE_CHECK_CUDA(cudaGetDevice(&device));
+  XPOSE_CHECK_CUDA(cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, device));
+  const bool five = bus_bits == 5120;
+  const struct {
+    std::size_t e;
+    int tiled, skewed;  // dispatch positions (after the thin kernel)
+  } types[] = {{4, 1, 3}, {8, 1, 2}, {16, 1, 2}};
+  for (const auto& t : types) {
+    const std::int64_t rows = 5 * 65536 / static_cast<std::int64_t>(t.e);  // 320 KiB output rows
+    xpose::kernels::variants::DispatchChoice c;
+    check_transpose(t.e, TransposeShape::dense(rows, 64), 0, 0, "", &c);
+    EXPECT_EQ(c.index, five ? t.skewed : t.tiled) << "elem " << t.e << ", 320 KiB";
+    check_transpose(t.e, TransposeShape::dense(rows * 21 / 20, 64), 0, 0, "", &c);
+    EXPECT_EQ(c.index, t.tiled) << "elem " << t.e << ", 336 KiB";
+  }
+}
+
 // RecordsCandidate's classes on few, small shapes, for compute-sanitizer: both forms, u8 and u16,
 // odd and even short sides, both orientations, whole chunks with a tail, pitched and batched.
 TEST_F(CudaKernels, SanitizerRecords) {
