@@ -112,8 +112,9 @@ struct Swept : K {
                     capped_columns(s.rows, K::tile_rows(), K::extra_rows(), CAP, FROM));
   }
 };
+constexpr std::int64_t kSkewColumnRows = 28000;
 template <class K>
-using SkewGroups = Swept<K, 16000, 28000>;
+using SkewGroups = Swept<K, 16000, kSkewColumnRows>;
 // The skewed layout with realigned 16-byte words on both sides (realign.cuh): whole-word shared
 // memory instead of the skewed kernel's element-by-element scatter.
 template <class C>
@@ -313,12 +314,19 @@ struct ByBandwidth {
 };
 
 // K (a tiled kernel of S-byte elements), except where its output rows fall on one DRAM stack
-// (cuda_tile::pitch_on_one_stack; the skewed kernel after it, which writes each output row's
-// pieces by consecutive blocks, ran 0.931-0.956 x memcpy there against 0.862-0.864, run 29).
+// (cuda_tile::pitch_on_one_stack) and the input has at most kSkewColumnRows rows, so that the
+// skewed kernel after it runs in plain column order, its consecutive blocks writing neighbouring
+// pieces of the same output rows (run 29, H100, x memcpy tiled / skewed in column order: output
+// pitches of 5 and 10 x 64 KiB 0.862-0.864 / 0.931-0.956, call 10; held out, c128 20480x4096 and
+// 20480x12288 0.866 / 0.966 and 0.855 / 0.957, call 11). Taller inputs keep the tiled kernel:
+// there the skewed kernel runs in groups of rows (SkewGroups), which lost 1-2 % to it on these
+// pitches (f32 81920x2048 0.854 / 0.872, f64 81920x2048 0.857 / 0.867, call 11), though column
+// order ran 0.94-0.96 there.
 template <class K, int S>
 struct OffOneStack : K {
   static bool accepts(const void* in, const void* out, const TransposeShape& s) {
-    return !cuda_tile::pitch_on_one_stack(s.out_pitch * S) && K::accepts(in, out, s);
+    return !(s.rows <= kSkewColumnRows && cuda_tile::pitch_on_one_stack(s.out_pitch * S)) &&
+           K::accepts(in, out, s);
   }
 };
 

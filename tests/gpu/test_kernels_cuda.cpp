@@ -1154,9 +1154,10 @@ TEST_F(CudaKernels, RecordsDispatch) {
   }
 }
 
-// Output rows 320 KiB apart (5 x 64 KiB) on a five-stack device (a 5120-bit bus, H100 80 GB):
-// the dispatch skips the tiled kernel for the skewed one (run 29 call 10); elsewhere, and at 336
-// KiB, the tiled kernel. f32, f64, c128; every output checked.
+// Output rows 320 KiB apart (5 x 64 KiB) on a five-stack device (a 5120-bit bus, H100 80 GB),
+// inputs of at most 28000 rows: the dispatch skips the tiled kernel for the skewed one (run 29
+// calls 10-11); at 336 KiB, on other devices and on taller inputs, the tiled kernel. f32, f64,
+// c128, dense and pitched sub-blocks; every output checked.
 TEST_F(CudaKernels, OneStackPitch) {
   int device = 0, bus_bits = 0;
   XPOSE_CHECK_CUDA(cudaGetDevice(&device));
@@ -1167,12 +1168,15 @@ TEST_F(CudaKernels, OneStackPitch) {
     int tiled, skewed;  // dispatch positions (after the thin kernel)
   } types[] = {{4, 1, 3}, {8, 1, 2}, {16, 1, 2}};
   for (const auto& t : types) {
-    const std::int64_t rows = 5 * 65536 / static_cast<std::int64_t>(t.e);  // 320 KiB output rows
+    const std::int64_t p320 = 5 * 65536 / static_cast<std::int64_t>(t.e);  // elements
+    const auto where = ::testing::Message() << "elem " << t.e;
     xpose::kernels::variants::DispatchChoice c;
-    check_transpose(t.e, TransposeShape::dense(rows, 64), 0, 0, "", &c);
-    EXPECT_EQ(c.index, five ? t.skewed : t.tiled) << "elem " << t.e << ", 320 KiB";
-    check_transpose(t.e, TransposeShape::dense(rows * 21 / 20, 64), 0, 0, "", &c);
-    EXPECT_EQ(c.index, t.tiled) << "elem " << t.e << ", 336 KiB";
+    check_transpose(t.e, pitched(1000, 64, 1, 64, p320, 0, 0), 0, 0, "", &c);
+    EXPECT_EQ(c.index, five ? t.skewed : t.tiled) << where << ", 1000 rows, 320 KiB";
+    check_transpose(t.e, pitched(1000, 64, 1, 64, p320 * 21 / 20, 0, 0), 0, 0, "", &c);
+    EXPECT_EQ(c.index, t.tiled) << where << ", 1000 rows, 336 KiB";
+    check_transpose(t.e, TransposeShape::dense(p320, 64), 0, 0, "", &c);  // 20480 .. 81920 rows
+    EXPECT_EQ(c.index, five && p320 <= 28000 ? t.skewed : t.tiled) << where << ", dense";
   }
 }
 
