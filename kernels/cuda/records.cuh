@@ -13,7 +13,9 @@
 ///   (M coalesced accesses) and handed between lanes through shared memory (lane l's group is
 ///   words l M .. l M + M - 1 of the chunk; records_pad keeps both sides of the exchange free of
 ///   bank conflicts, or two-way for some even M); the wide rows are read or written as one 4-byte
-///   word a lane.
+///   word a lane. Short columns have two forms (records_cols_kernel): each warp's 128-byte
+///   pieces where they fall, or whole 128-byte lines of the wide rows, which pays where the rows
+///   are off 32-byte sectors (run 29).
 /// The last len mod 32 P tall rows of each matrix go element by element. Plain loads and stores,
 /// byte permutes and __syncwarp: sm_35 on (CUDA 9 and newer).
 #pragma once
@@ -266,9 +268,9 @@ __global__ void __launch_bounds__(records_threads<false>()) records_cols_kernel(
   }
 }
 
-/// Whether records_kernel<S, ...> takes this (resolved) shape: 1- and 2-byte elements, a short
-/// side of at most kRecordsMax, the tall matrix dense and on 4 bytes (every matrix of the batch)
-/// and the wide one's rows on 4 bytes.
+/// Whether the records kernels (S-byte elements) take this (resolved) shape: 1- and 2-byte
+/// elements, a short side of at most kRecordsMax, the tall matrix dense and on 4 bytes (every
+/// matrix of the batch) and the wide one's rows on 4 bytes.
 template <int S>
 bool records_accepts(const void* in, const void* out, const TransposeShape& s) {
   if constexpr (S > 2) {
