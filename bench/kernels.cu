@@ -709,7 +709,7 @@ int run(const Options& opt) {
       "# device: %s, %d SMs, %.1f GiB, L2 %.0f MB, DRAM %.1f B per SM clock, driver %d, runtime "
       "%d\n",
       prop.name, prop.multiProcessorCount, prop.totalGlobalMem / 1073741824.0,
-      prop.l2CacheSize / 1e6, xpose::kernels::cuda_tile::dram_bytes_per_sm_clock(), driver,
+      prop.l2CacheSize / 1e6, xpose::cuda_detail::device_dram().bytes_per_sm_clock, driver,
       runtime);
   std::printf("# %d warm-up + %d timed runs each, median; GB/s = 2 x bytes / time\n", opt.warmup,
               opt.reps);

@@ -59,4 +59,26 @@ inline bool device_smem_fits(std::size_t bytes) {
   return static_cast<std::size_t>(optin) >= bytes;
 }
 
+/// The current device's DRAM as the dispatch sees it (run 29): peak bandwidth per SM clock in
+/// bytes, memory clock x 2 x bus width over SMs x SM clock (H100 SXM about 12.8, H200 about
+/// 18.4), and the bus in 1024-bit stacks (H100 80 GB: 5, H200: 6; 0 where it is not a whole
+/// number of them).
+struct DeviceDram {
+  double bytes_per_sm_clock;
+  int stacks;
+};
+inline DeviceDram device_dram() {
+  int device = 0, mem_khz = 0, bus_bits = 0, sms = 0, sm_khz = 0;
+  XPOSE_CHECK_CUDA(cudaGetDevice(&device));
+  XPOSE_CHECK_CUDA(cudaDeviceGetAttribute(&mem_khz, cudaDevAttrMemoryClockRate, device));
+  XPOSE_CHECK_CUDA(cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, device));
+  XPOSE_CHECK_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  XPOSE_CHECK_CUDA(cudaDeviceGetAttribute(&sm_khz, cudaDevAttrClockRate, device));
+  DeviceDram d;
+  d.bytes_per_sm_clock =
+      sms > 0 && sm_khz > 0 ? 2.0 * mem_khz * (bus_bits / 8.0) / (double(sms) * sm_khz) : 0.0;
+  d.stacks = bus_bits > 0 && bus_bits % 1024 == 0 ? bus_bits / 1024 : 0;
+  return d;
+}
+
 }  // namespace xpose::cuda_detail

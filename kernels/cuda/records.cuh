@@ -26,6 +26,7 @@
 #include <cuda_runtime.h>
 
 #include "kernels/cuda/check.h"
+#include "kernels/cuda/thin.cuh"
 #include "kernels/cuda/tile.cuh"
 #include "kernels/transpose.h"
 
@@ -270,24 +271,11 @@ __global__ void __launch_bounds__(records_threads<false>()) records_cols_kernel(
 
 /// Whether the records kernels (S-byte elements) take this (resolved) shape: 1- and 2-byte
 /// elements, a short side of at most kRecordsMax, the tall matrix dense and on 4 bytes (every
-/// matrix of the batch) and the wide one's rows on 4 bytes.
+/// matrix of the batch, thin_tall_words) and the wide one's rows on 4 bytes (thin_wide_on4).
 template <int S>
 bool records_accepts(const void* in, const void* out, const TransposeShape& s) {
-  if constexpr (S > 2) {
-    (void)in, (void)out, (void)s;
-    return false;
-  } else {
-    const bool short_rows = s.rows <= s.cols;
-    const std::int64_t m = short_rows ? s.rows : s.cols;
-    if (m > kRecordsMax) return false;
-    const auto tall = reinterpret_cast<std::uintptr_t>(short_rows ? out : in);
-    const std::int64_t tall_pitch = short_rows ? s.out_pitch : s.in_pitch;
-    const std::int64_t tall_batch = (short_rows ? s.out_batch_stride : s.in_batch_stride) * S;
-    const bool tall_ok = tall_pitch == m && tall % 4 == 0 && (s.batch <= 1 || tall_batch % 4 == 0);
-    const bool wide_ok =
-        short_rows ? input_rows_aligned(in, s, S, 4) : output_rows_aligned(out, s, S, 4);
-    return tall_ok && wide_ok;
-  }
+  return S <= 2 && std::min(s.rows, s.cols) <= kRecordsMax && thin_tall_words(in, out, S, s) &&
+         thin_wide_on4(in, out, S, s);
 }
 
 namespace records_detail {

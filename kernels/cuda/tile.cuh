@@ -15,12 +15,10 @@
 /// __syncthreads and ordinary loads and stores: this builds for sm_35 onwards.
 #pragma once
 
-#include <atomic>
 #include <cstdint>
 
 #include <cuda_runtime.h>
 
-#include "kernels/cuda/check.h"
 #include "kernels/transpose.h"
 #include "xpose/error.h"
 
@@ -308,58 +306,6 @@ __device__ __forceinline__ void tile_of(const TiledParams& p, std::uint32_t t, s
 /// The `group` that numbers the tiles column by column: one group of every tile row, so the
 /// tiles in flight at one time run down a column of tiles.
 constexpr int kColumnMajor = -1;
-
-/// The current device's peak DRAM bandwidth per SM clock, in bytes: memory clock x 2 x bus width
-/// over SMs x SM clock (H100 SXM about 12.8, H200 about 18.4). Kernels that keep an H100's bytes
-/// in flight fall short of the faster memories (run 29); the dispatch asks this where a shape
-/// has a form for them. Found once per device.
-inline double dram_bytes_per_sm_clock() {
-  constexpr int kDevices = 64;
-  static std::atomic<double> known[kDevices];  // 0: not asked yet
-  int device = 0;
-  XPOSE_CHECK_CUDA(cudaGetDevice(&device));
-  if (device >= 0 && device < kDevices) {
-    const double v = known[device].load(std::memory_order_relaxed);
-    if (v > 0) return v;
-  }
-  int mem_khz = 0, bus_bits = 0, sms = 0, sm_khz = 0;
-  XPOSE_CHECK_CUDA(cudaDeviceGetAttribute(&mem_khz, cudaDevAttrMemoryClockRate, device));
-  XPOSE_CHECK_CUDA(cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, device));
-  XPOSE_CHECK_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  XPOSE_CHECK_CUDA(cudaDeviceGetAttribute(&sm_khz, cudaDevAttrClockRate, device));
-  const double v = sms > 0 && sm_khz > 0
-                       ? 2.0 * mem_khz * (bus_bits / 8.0) / (static_cast<double>(sms) * sm_khz)
-                       : 1.0;
-  if (device >= 0 && device < kDevices) known[device].store(v > 0 ? v : 1.0);
-  return v > 0 ? v : 1.0;
-}
-
-/// The current device's DRAM stacks as its bus width in 1024-bit stacks (H100 80 GB: 5, H200: 6;
-/// 0 where the bus is not a whole number of them). Found once per device.
-inline int dram_stacks() {
-  constexpr int kDevices = 64;
-  static std::atomic<int> known[kDevices];  // 0: not asked yet; -1: not whole stacks
-  int device = 0;
-  XPOSE_CHECK_CUDA(cudaGetDevice(&device));
-  if (device >= 0 && device < kDevices) {
-    const int v = known[device].load(std::memory_order_relaxed);
-    if (v != 0) return v > 0 ? v : 0;
-  }
-  int bus_bits = 0;
-  XPOSE_CHECK_CUDA(cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, device));
-  const int v = bus_bits > 0 && bus_bits % 1024 == 0 ? bus_bits / 1024 : -1;
-  if (device >= 0 && device < kDevices) known[device].store(v);
-  return v > 0 ? v : 0;
-}
-
-/// Whether rows `pitch` bytes apart, written down a column, all fall on one DRAM stack's
-/// interleave: on five-stack devices (H100 80 GB) a pitch that is a multiple of 5 x 64 KiB
-/// (run 29 call 10: the tiled kernels 0.862-0.864 x memcpy at 320 and 640 KiB output pitches for
-/// f32, f64 and c128, 0.969-0.982 at the other multiples of 64 KiB up to 768 KiB). Other stack
-/// counts are not measured and return false.
-inline bool pitch_on_one_stack(std::int64_t pitch) {
-  return pitch > 0 && pitch % (5 * 65536) == 0 && dram_stacks() == 5;
-}
 
 /// Whether both buffers are aligned to the element (`elem` bytes): what every kernel needs.
 inline bool element_aligned(const void* in, const void* out, std::size_t elem) {

@@ -298,10 +298,10 @@ struct Records {
 // DRAM bytes per SM clock from which the faster memories' forms run (ByBandwidth).
 constexpr double kHighBandwidth = 15.0;
 // HI where the device's DRAM gives at least kHighBandwidth bytes per SM clock
-// (cuda_tile::dram_bytes_per_sm_clock), else LO: one dispatch entry.
+// (cuda_detail::device_dram), else LO: one dispatch entry.
 template <class HI, class LO>
 struct ByBandwidth {
-  static bool high() { return cuda_tile::dram_bytes_per_sm_clock() >= kHighBandwidth; }
+  static bool high() { return cuda_detail::device_dram().bytes_per_sm_clock >= kHighBandwidth; }
   static bool accepts(const void* in, const void* out, const TransposeShape& s) {
     return high() ? HI::accepts(in, out, s) : LO::accepts(in, out, s);
   }
@@ -313,19 +313,27 @@ struct ByBandwidth {
   }
 };
 
+// Whether output rows `pitch` bytes apart, written down a column, all fall on one DRAM stack's
+// interleave: on five-stack devices (H100 80 GB) a pitch that is a multiple of 5 x 64 KiB (run 29
+// call 10: the tiled kernels 0.862-0.864 x memcpy at 320 and 640 KiB output pitches for f32, f64
+// and c128, 0.969-0.982 at the other multiples of 64 KiB up to 768 KiB). Other stack counts are
+// not measured.
+inline bool pitch_on_one_stack(std::int64_t pitch) {
+  return pitch > 0 && pitch % (5 * 65536) == 0 && cuda_detail::device_dram().stacks == 5;
+}
 // K (a tiled kernel of S-byte elements), except where its output rows fall on one DRAM stack
-// (cuda_tile::pitch_on_one_stack) and the input has at most kSkewColumnRows rows, so that the
-// skewed kernel after it runs in plain column order, its consecutive blocks writing neighbouring
-// pieces of the same output rows (run 29, H100, x memcpy tiled / skewed in column order: output
-// pitches of 5 and 10 x 64 KiB 0.862-0.864 / 0.931-0.956, call 10; held out, c128 20480x4096 and
-// 20480x12288 0.866 / 0.966 and 0.855 / 0.957, call 11). Taller inputs keep the tiled kernel:
-// there the skewed kernel runs in groups of rows (SkewGroups), which lost 1-2 % to it on these
-// pitches (f32 81920x2048 0.854 / 0.872, f64 81920x2048 0.857 / 0.867, call 11), though column
-// order ran 0.94-0.96 there.
+// (pitch_on_one_stack) and the input has at most kSkewColumnRows rows, so that the skewed kernel
+// after it runs in plain column order, its consecutive blocks writing neighbouring pieces of the
+// same output rows (run 29, H100, x memcpy tiled / skewed in column order: output pitches of 5
+// and 10 x 64 KiB 0.862-0.864 / 0.931-0.956, call 10; held out, c128 20480x4096 and 20480x12288
+// 0.866 / 0.966 and 0.855 / 0.957, call 11). Taller inputs keep the tiled kernel: there the
+// skewed kernel runs in groups of rows (SkewGroups), which lost 1-2 % to it on these pitches
+// (f32 81920x2048 0.854 / 0.872, f64 81920x2048 0.857 / 0.867, call 11), though column order ran
+// 0.94-0.96 there.
 template <class K, int S>
 struct OffOneStack : K {
   static bool accepts(const void* in, const void* out, const TransposeShape& s) {
-    return !(s.rows <= kSkewColumnRows && cuda_tile::pitch_on_one_stack(s.out_pitch * S)) &&
+    return !(s.rows <= kSkewColumnRows && pitch_on_one_stack(s.out_pitch * S)) &&
            K::accepts(in, out, s);
   }
 };
