@@ -71,6 +71,7 @@ template <class C, int G = 1>
 struct Skewed {
   static constexpr int tile_rows() { return C::TH; }  ///< input rows a tile advances by
   static constexpr int extra_rows() { return C::M; }  ///< rows the launch adds above the first
+  static constexpr int elem_bytes() { return C::S; }
   static bool accepts(const void* in, const void* out, const TransposeShape& s) {
     return cuda_tile::skew_accepts<C>(in, out, s);
   }
@@ -90,12 +91,13 @@ struct Skewed {
 // 26000-28000 input rows on (f32 20011² 0.926, 31013² 0.882, 60000x16411 0.719, 100000x5003
 // 0.693; f64 and c128 by 2-3 %) and for the narrow ones where input rows are off 16 bytes past
 // 32000 (u16 60000x16411 0.835, 100000x5003 0.810, against 0.885 / 0.874 in sweeps).
-// The skewed kernels' order (SkewGroups): column-major up to 28000 input rows, groups of at
-// most 16000 rows above. Past 32000 rows, f32 / f64 / c128 geometric mean over seven shapes of
-// 32749-100001 rows 0.910 / 0.903 / 0.910 x memcpy, against 0.898 / 0.893 / 0.902 for groups of
-// up to 32000 rows and 0.758 / 0.879 / 0.888 column-major; from 28001 rows two groups beat
-// column-major by 1.0-3.7 % (f32 31013² 0.915 against 0.882), up to 24001 rows they lose 0-1 %.
-// The narrow kernels take groups of up to 32000 rows (Swept's default), 0-1 % ahead of 16000.
+// Run 21's order for the skewed kernels (RowGroups): column-major up to 28000 input rows, groups
+// of at most 16000 rows above; run 30 refines it (SkewGroups, skew_in_column_order). Past 32000
+// rows, f32 / f64 / c128 geometric mean over seven shapes of 32749-100001 rows 0.910 / 0.903 /
+// 0.910 x memcpy, against 0.898 / 0.893 / 0.902 for groups of up to 32000 rows and 0.758 / 0.879 /
+// 0.888 column-major; from 28001 rows two groups beat column-major by 1.0-3.7 % (f32 31013² 0.915
+// against 0.882), up to 24001 rows they lose 0-1 %. The narrow kernels take groups of up to 32000
+// rows (Swept's default), 0-1 % ahead of 16000.
 constexpr std::int64_t kSweepRows = 32000;
 inline int capped_columns(std::int64_t rows, int tile_rows, int extra_rows, std::int64_t cap,
                           std::int64_t from) {
@@ -113,8 +115,10 @@ struct Swept : K {
   }
 };
 constexpr std::int64_t kSkewColumnRows = 28000;
+// Run 21's order for the skewed kernels: column-major up to kSkewColumnRows input rows, groups of
+// at most 16000 rows above (the bench's -g16k; the dispatch refines it, SkewGroups below).
 template <class K>
-using SkewGroups = Swept<K, 16000, kSkewColumnRows>;
+using RowGroups = Swept<K, 16000, kSkewColumnRows>;
 // The skewed layout with realigned 16-byte words on both sides (realign.cuh): whole-word shared
 // memory instead of the skewed kernel's element-by-element scatter.
 template <class C>
@@ -321,19 +325,45 @@ struct ByBandwidth {
 inline bool pitch_on_one_stack(std::int64_t pitch) {
   return pitch > 0 && pitch % (5 * 65536) == 0 && cuda_detail::device_dram().stacks == 5;
 }
+// Whether the skewed kernel of S-byte elements runs in plain column order rather than in groups
+// of rows (run 30, H100, kernels/NOTES.md): up to kSkewColumnRows input rows always (run 21).
+// Taller inputs whose rows are off 128-byte lines (input_rows_aligned) share a line between
+// neighbouring tile columns, and in column order the second reader comes a whole column sweep
+// later, when the line has left L2: groups of rows lead there (calls 1-2, x memcpy groups / column
+// order, f32 100001x5003 0.898 / 0.692, f64 0.889 / 0.861, c128 0.900 / 0.877; rows on 32 bytes
+// lose the same way). On lines, f64 and c128 run column order at any height, 0.5-1.6 % ahead of the
+// groups at 14 tall shapes of 2056-16384 columns; f32 does not, for one width (12320 columns:
+// column order 5-7 % behind at 60001 and 80001 rows, though 12288 and 14336 gain 1.3 %). On
+// one-stack output pitches (pitch_on_one_stack) f64 and c128 run column order also off
+// lines: 3.2-5.8 % ahead of the tiled kernel at six tall shapes, where the groups run level with
+// it.
+template <int S>
+bool skew_in_column_order(const void* in, const TransposeShape& s) {
+  if (s.rows <= kSkewColumnRows) return true;
+  if (S < 8) return false;
+  return cuda_tile::input_rows_aligned(in, s, S, 128) || pitch_on_one_stack(s.out_pitch * S);
+}
+template <class K>
+struct SkewGroups : K {
+  static void launch(const void* in, void* out, const TransposeShape& s, cudaStream_t st) {
+    K::launch_group(in, out, s, st,
+                    skew_in_column_order<K::elem_bytes()>(in, s)
+                        ? cuda_tile::kColumnMajor
+                        : capped_columns(s.rows, K::tile_rows(), K::extra_rows(), 16000, 0));
+  }
+};
 // K (a tiled kernel of S-byte elements), except where its output rows fall on one DRAM stack
-// (pitch_on_one_stack) and the input has at most kSkewColumnRows rows, so that the skewed kernel
-// after it runs in plain column order, its consecutive blocks writing neighbouring pieces of the
-// same output rows (run 29, H100, x memcpy tiled / skewed in column order: output pitches of 5
-// and 10 x 64 KiB 0.862-0.864 / 0.931-0.956, call 10; held out, c128 20480x4096 and 20480x12288
-// 0.866 / 0.966 and 0.855 / 0.957, call 11). Taller inputs keep the tiled kernel: there the
-// skewed kernel runs in groups of rows (SkewGroups), which lost 1-2 % to it on these pitches
-// (f32 81920x2048 0.854 / 0.872, f64 81920x2048 0.857 / 0.867, call 11), though column order ran
-// 0.94-0.96 there.
+// (pitch_on_one_stack) and the skewed kernel after it runs in plain column order
+// (skew_in_column_order), its consecutive blocks writing neighbouring pieces of the same output
+// rows (run 29, H100, x memcpy tiled / skewed in column order: output pitches of 5 and 10 x 64
+// KiB 0.862-0.864 / 0.931-0.956, call 10; held out, c128 20480x4096 and 20480x12288 0.866 / 0.966
+// and 0.855 / 0.957, call 11; run 30, tall: f64 81920x2048 0.867 / 0.960, c128 40960x8192 0.855
+// / 0.959). Where the skewed kernel would run in groups of rows the tiled kernel stays: the
+// groups run level with it or 1-2 % behind on these pitches (f32 81920x2048 0.855 / 0.873).
 template <class K, int S>
 struct OffOneStack : K {
   static bool accepts(const void* in, const void* out, const TransposeShape& s) {
-    return !(s.rows <= kSkewColumnRows && pitch_on_one_stack(s.out_pitch * S)) &&
+    return !(pitch_on_one_stack(s.out_pitch * S) && skew_in_column_order<S>(in, s)) &&
            K::accepts(in, out, s);
   }
 };
@@ -841,10 +871,11 @@ const Entry kEntries[] = {
      run_kernel<Skewed<SkewConfig<4, 16, 64, 64, 256, 32, 4>, kSkewOrder>>},
     {4, "skew-64x64w16-b4-cm-p256", run_kernel<Skewed<F32Skew, kSkewOrder>>},
     // -sweep[16k]: column sweeps capped at 32000 [16000] rows; -g16k: column-major up to 28000
-    // rows, groups of at most 16000 rows above (SkewGroups, the default since run 21; run 21's
-    // -tall16k / -tall20k / -tall24k, the same from 32000 rows, are in commit b39bf18)
+    // rows, groups of at most 16000 rows above (RowGroups, the default of runs 21-29; since run
+    // 30 the dispatch's SkewGroups keeps column order on some taller inputs; run 21's -tall16k /
+    // -tall20k / -tall24k, the same from 32000 rows, are in commit b39bf18)
     {4, "skew-64x64w16-b4-sweep-p256", run_kernel<Swept<Skewed<F32Skew>>>},
-    {4, "skew-64x64w16-b4-g16k-p256", run_kernel<SkewGroups<Skewed<F32Skew>>>},
+    {4, "skew-64x64w16-b4-g16k-p256", run_kernel<RowGroups<Skewed<F32Skew>>>},
     {4, "skew-64x64w16-b4-sweep16k-p256", run_kernel<Swept<Skewed<F32Skew>, 16000>>},
     {4, "rskew-56x64", run_kernel<Realigned<RealignConfig<4, 56, 64, 256>>>},
     {4, "rskew-56x64-b4", run_kernel<Realigned<RealignConfig<4, 56, 64, 256, 4>>>},
@@ -862,7 +893,7 @@ const Entry kEntries[] = {
     {8, "skew-32x64w16-b4-cm", run_kernel<Skewed<F64Skew, kSkewOrder>>},
     {8, "skew-32x64w16-b4-sweep", run_kernel<Swept<Skewed<F64Skew>>>},
     {8, "skew-32x64w16-b4-sweep16k", run_kernel<Swept<Skewed<F64Skew>, 16000>>},
-    {8, "skew-32x64w16-b4-g16k", run_kernel<SkewGroups<Skewed<F64Skew>>>},
+    {8, "skew-32x64w16-b4-g16k", run_kernel<RowGroups<Skewed<F64Skew>>>},
     {8, "rskew-60x32", run_kernel<Realigned<RealignConfig<8, 60, 32, 256>>>},
     {8, "rskew-60x32-b4", run_kernel<Realigned<RealignConfig<8, 60, 32, 256, 4>>>},
     {8, "rskew-28x64-b4", run_kernel<Realigned<RealignConfig<8, 28, 64, 256, 4>>>},
@@ -878,7 +909,7 @@ const Entry kEntries[] = {
     {16, "skew-32x32-b4-cm", run_kernel<Skewed<C128Skew, kSkewOrder>>},
     {16, "skew-32x32-b4-sweep", run_kernel<Swept<Skewed<C128Skew>>>},
     {16, "skew-32x32-b4-sweep16k", run_kernel<Swept<Skewed<C128Skew>, 16000>>},
-    {16, "skew-32x32-b4-g16k", run_kernel<SkewGroups<Skewed<C128Skew>>>},
+    {16, "skew-32x32-b4-g16k", run_kernel<RowGroups<Skewed<C128Skew>>>},
     {16, "skew-16x64-b4", run_kernel<Skewed<SkewConfig<16, 16, 16, 64, 256, 32, 4>>>},
     {16, "rskew-30x32", run_kernel<Realigned<RealignConfig<16, 30, 32, 256>>>},
     {16, "rskew-62x16-b4", run_kernel<Realigned<RealignConfig<16, 62, 16, 256, 4>>>},
