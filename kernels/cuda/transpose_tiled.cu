@@ -325,45 +325,49 @@ struct ByBandwidth {
 inline bool pitch_on_one_stack(std::int64_t pitch) {
   return pitch > 0 && pitch % (5 * 65536) == 0 && cuda_detail::device_dram().stacks == 5;
 }
-// Whether the skewed kernel of S-byte elements runs in plain column order rather than in groups
+// Whether the skewed kernel of configuration C runs in plain column order rather than in groups
 // of rows (run 30, H100, kernels/NOTES.md): up to kSkewColumnRows input rows always (run 21).
-// Taller inputs whose rows are off 128-byte lines (input_rows_aligned) share a line between
-// neighbouring tile columns, and in column order the second reader comes a whole column sweep
-// later, when the line has left L2: groups of rows lead there (calls 1-2, x memcpy groups / column
-// order, f32 100001x5003 0.898 / 0.692, f64 0.889 / 0.861, c128 0.900 / 0.877; rows on 32 bytes
-// lose the same way). On lines, f64 and c128 run column order at any height, 0.5-1.6 % ahead of the
-// groups at 14 tall shapes of 2056-16384 columns; f32 does not, for one width (12320 columns:
-// column order 5-7 % behind at 60001 and 80001 rows, though 12288 and 14336 gain 1.3 %). On
-// one-stack output pitches (pitch_on_one_stack) f64 and c128 run column order also off
-// lines: 3.2-5.8 % ahead of the tiled kernel at six tall shapes, where the groups run level with
-// it.
-template <int S>
+// Taller inputs whose rows are off the kernel's fetch unit (128-byte lines, or 256 bytes where
+// its loads ask L2 for 256, kFetch256) share a unit between neighbouring tile columns, and in
+// column order the second reader comes a whole column sweep later, when the unit has left L2:
+// groups of rows lead there (x memcpy groups / column order, f32 100001x5003 0.898 / 0.692, f64
+// 0.889 / 0.861, c128 0.900 / 0.877; rows on 32 bytes lose the same way; f32 rows on odd
+// multiples of 128 bytes, 60001x12320, 0.912 / 0.863). On the unit column order runs at any
+// height: f64 / c128 0.5-1.8 % ahead of the groups at 20 tall shapes, f32 1.2-3 % at 16 on 256
+// bytes. On one-stack output pitches (pitch_on_one_stack) f64 and c128 run column order also off
+// lines: 2.3-11 % ahead of the tiled kernel at nine tall shapes, where the groups run level.
+template <class C>
+constexpr int skew_fetch_bytes() {
+  return (C::HINT & cuda_tile::kFetch256) != 0 ? 256 : 128;
+}
+template <class C>
 bool skew_in_column_order(const void* in, const TransposeShape& s) {
   if (s.rows <= kSkewColumnRows) return true;
-  if (S < 8) return false;
-  return cuda_tile::input_rows_aligned(in, s, S, 128) || pitch_on_one_stack(s.out_pitch * S);
+  if (cuda_tile::input_rows_aligned(in, s, C::S, skew_fetch_bytes<C>())) return true;
+  return C::S >= 8 && pitch_on_one_stack(s.out_pitch * C::S);
 }
-template <class K>
-struct SkewGroups : K {
+template <class C>
+struct SkewGroups : Skewed<C> {
   static void launch(const void* in, void* out, const TransposeShape& s, cudaStream_t st) {
+    using K = Skewed<C>;
     K::launch_group(in, out, s, st,
-                    skew_in_column_order<K::elem_bytes()>(in, s)
+                    skew_in_column_order<C>(in, s)
                         ? cuda_tile::kColumnMajor
                         : capped_columns(s.rows, K::tile_rows(), K::extra_rows(), 16000, 0));
   }
 };
-// K (a tiled kernel of S-byte elements), except where its output rows fall on one DRAM stack
-// (pitch_on_one_stack) and the skewed kernel after it runs in plain column order
+// K (a tiled kernel), except where its output rows fall on one DRAM stack (pitch_on_one_stack)
+// and the skewed kernel after it (configuration SKEW) runs in plain column order
 // (skew_in_column_order), its consecutive blocks writing neighbouring pieces of the same output
 // rows (run 29, H100, x memcpy tiled / skewed in column order: output pitches of 5 and 10 x 64
 // KiB 0.862-0.864 / 0.931-0.956, call 10; held out, c128 20480x4096 and 20480x12288 0.866 / 0.966
 // and 0.855 / 0.957, call 11; run 30, tall: f64 81920x2048 0.867 / 0.960, c128 40960x8192 0.855
 // / 0.959). Where the skewed kernel would run in groups of rows the tiled kernel stays: the
 // groups run level with it or 1-2 % behind on these pitches (f32 81920x2048 0.855 / 0.873).
-template <class K, int S>
+template <class K, class SKEW>
 struct OffOneStack : K {
   static bool accepts(const void* in, const void* out, const TransposeShape& s) {
-    return !(pitch_on_one_stack(s.out_pitch * S) && skew_in_column_order<S>(in, s)) &&
+    return !(pitch_on_one_stack(s.out_pitch * SKEW::S) && skew_in_column_order<SKEW>(in, s)) &&
            K::accepts(in, out, s);
   }
 };
@@ -704,12 +708,12 @@ using U8Tiles = KernelList<RowsOn<WholeTiles<U8Narrow256Elem>, 16>, RowsOn<Swept
 using U16Tiles = KernelList<RowsOn<U16Narrow, 16>, OutRowsOn<Swept<U16Narrow>, 16>,
                             Swept<U16NarrowSkew>, U16Rotated, Skewed<U16Skew>>;
 using F32Tiles =
-    KernelList<OffOneStack<Tiled<F32Tile, 256>, 4>, OffOneStack<MinRows<Tiled<F32Tile>, 200000>, 4>,
-               SkewGroups<Skewed<F32Skew>>>;
-using F64Tiles = KernelList<OffOneStack<Tiled<F64Tile, 256>, 8>, SkewGroups<Skewed<F64Skew>>>;
+    KernelList<OffOneStack<Tiled<F32Tile, 256>, F32Skew>,
+               OffOneStack<MinRows<Tiled<F32Tile>, 200000>, F32Skew>, SkewGroups<F32Skew>>;
+using F64Tiles = KernelList<OffOneStack<Tiled<F64Tile, 256>, F64Skew>, SkewGroups<F64Skew>>;
 using C128Tiles = KernelList<
-    OffOneStack<ByBandwidth<Tiled<C128TileHighBandwidth, 256>, Tiled<C128Tile, 256>>, 16>,
-    SkewGroups<Skewed<C128Skew>>>;
+    OffOneStack<ByBandwidth<Tiled<C128TileHighBandwidth, 256>, Tiled<C128Tile, 256>>, C128Skew>,
+    SkewGroups<C128Skew>>;
 using U8Kernels = Prepend<RecordsDispatch<1>, Prepend<U8Thin, U8Tiles>::type>::type;
 using U16Kernels = Prepend<RecordsDispatch<2>, Prepend<U16Thin, U16Tiles>::type>::type;
 using F32Kernels = Prepend<F32Thin, F32Tiles>::type;

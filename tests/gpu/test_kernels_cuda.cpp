@@ -1175,28 +1175,33 @@ TEST_F(CudaKernels, OneStackPitch) {
     EXPECT_EQ(c.index, five ? t.skewed : t.tiled) << where << ", 1000 rows, 320 KiB";
     check_transpose(t.e, pitched(1000, 64, 1, 64, p320 * 21 / 20, 0, 0), 0, 0, "", &c);
     EXPECT_EQ(c.index, t.tiled) << where << ", 1000 rows, 336 KiB";
-    // 20480 .. 81920 rows: past 28000 rows f64 / c128 still run the skewed kernel (in column
-    // order), f32 keeps the tiled one.
+    // 20480 .. 81920 rows: past 28000 rows the skewed kernel still runs (in column order) where
+    // the input rows are on its fetch unit (f32 256 bytes, f64 / c128 128), and for f64 / c128
+    // off it too; f32 keeps the tiled kernel off 256 bytes.
+    const bool tall = p320 > 28000;
     check_transpose(t.e, TransposeShape::dense(p320, 64), 0, 0, "", &c);
-    EXPECT_EQ(c.index, five && (p320 <= 28000 || t.e >= 8) ? t.skewed : t.tiled)
-        << where << ", dense";
-    check_transpose(t.e, pitched(p320, 37, 1, 42, p320, 0, 0), 0, 0, "", &c);
-    EXPECT_EQ(c.index, five && (p320 <= 28000 || t.e >= 8) ? t.skewed : t.tiled)
+    EXPECT_EQ(c.index, five ? t.skewed : t.tiled) << where << ", dense";
+    check_transpose(t.e, pitched(p320, 96, 1, 96, p320, 0, 0), 0, 0, "", &c);
+    EXPECT_EQ(c.index, five && !(tall && t.e == 4) ? t.skewed : t.tiled)
+        << where << ", input rows 96 elements apart";
+    check_transpose(t.e, pitched(p320, 96, 1, 98, p320, 0, 0), 0, 0, "", &c);
+    EXPECT_EQ(c.index, five && !(tall && t.e == 4) ? t.skewed : t.tiled)
         << where << ", input rows off 128 bytes";
   }
 }
 
 // The skewed kernels' two orders past 28000 input rows (SkewGroups): column order where the input
-// rows are on 128-byte lines (f64, c128) and groups of rows where they are not, or for f32; every
-// element checked on both sides of the split, batched and pitched too.
+// rows are on the kernel's fetch unit (f32 256 bytes, f64 / c128 128) and groups of rows where
+// they are not; every element checked on both sides of the split, batched and pitched too.
 TEST_F(CudaKernels, SkewOrderTall) {
   for (std::size_t e : {std::size_t{4}, std::size_t{8}, std::size_t{16}}) {
-    const std::int64_t line = 128 / static_cast<std::int64_t>(e);  // elements in a line
+    const std::int64_t line = 128 / static_cast<std::int64_t>(e);  // elements in 128 bytes
     for (std::int64_t rows : {std::int64_t{28001}, std::int64_t{40003}}) {
       check_transpose(e, TransposeShape::dense(rows, 4 * line), 0, 0, "", nullptr);
       check_transpose(e, TransposeShape::dense(rows, 4 * line + 1), 0, 0, "", nullptr);
       check_transpose(e, pitched(rows, 3 * line, 2, 5 * line, rows + 3, 0, 0), 0, 0, "", nullptr);
-      check_transpose(e, pitched(rows, 3 * line, 2, 5 * line, rows + 3, 7, 0), 0, 0, "", nullptr);
+      check_transpose(e, pitched(rows, 3 * line, 2, 6 * line, rows + 3, 0, 0), 0, 0, "", nullptr);
+      check_transpose(e, pitched(rows, 3 * line, 2, 6 * line, rows + 3, 7, 0), 0, 0, "", nullptr);
       check_transpose(e, TransposeShape::dense(rows, 2 * line), 1, 0, "", nullptr);
     }
   }
