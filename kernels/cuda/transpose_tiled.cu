@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <iterator>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "kernels/cuda/dispatch.h"
@@ -346,18 +347,35 @@ bool skew_in_column_order(const void* in, const TransposeShape& s) {
   if (cuda_tile::input_rows_aligned(in, s, C::S, skew_fetch_bytes<C>())) return true;
   return C::S >= 8 && pitch_on_one_stack(s.out_pitch * C::S);
 }
-template <class C>
+// The skewed kernel of configuration C in the order skew_in_column_order gives, except on
+// one-stack output pitches where C's order is the groups and PLAIN (C without the 256-byte fetch
+// hint) would run column order on its own unit: there PLAIN runs in column order (run 30 call 5,
+// f32 rows on odd multiples of 128 bytes, x memcpy tiled / PLAIN in column order: 163840x2080
+// 0.847 / 0.926, 81920x7200 0.842 / 0.919, 81920x2080 0.846 / 0.924, 245760x1056 0.835 / 0.904;
+// off one-stack pitches PLAIN's column order only levels the groups, 60001x12320 0.913 / 0.914).
+template <class C, class PLAIN = C>
 struct SkewGroups : Skewed<C> {
+  static bool plain_on_one_stack(const void* in, const TransposeShape& s) {
+    return !std::is_same<C, PLAIN>::value && pitch_on_one_stack(s.out_pitch * C::S) &&
+           skew_in_column_order<PLAIN>(in, s);
+  }
+  /// Whether this layout runs in column order (either configuration).
+  static bool columns(const void* in, const TransposeShape& s) {
+    return skew_in_column_order<C>(in, s) || plain_on_one_stack(in, s);
+  }
   static void launch(const void* in, void* out, const TransposeShape& s, cudaStream_t st) {
     using K = Skewed<C>;
-    K::launch_group(in, out, s, st,
-                    skew_in_column_order<C>(in, s)
-                        ? cuda_tile::kColumnMajor
-                        : capped_columns(s.rows, K::tile_rows(), K::extra_rows(), 16000, 0));
+    if (skew_in_column_order<C>(in, s))
+      K::launch_group(in, out, s, st, cuda_tile::kColumnMajor);
+    else if (plain_on_one_stack(in, s))
+      Skewed<PLAIN>::launch_group(in, out, s, st, cuda_tile::kColumnMajor);
+    else
+      K::launch_group(in, out, s, st,
+                      capped_columns(s.rows, K::tile_rows(), K::extra_rows(), 16000, 0));
   }
 };
 // K (a tiled kernel), except where its output rows fall on one DRAM stack (pitch_on_one_stack)
-// and the skewed kernel after it (configuration SKEW) runs in plain column order
+// and the skewed kernel after it (SKEW, a SkewGroups) runs in plain column order
 // (skew_in_column_order), its consecutive blocks writing neighbouring pieces of the same output
 // rows (run 29, H100, x memcpy tiled / skewed in column order: output pitches of 5 and 10 x 64
 // KiB 0.862-0.864 / 0.931-0.956, call 10; held out, c128 20480x4096 and 20480x12288 0.866 / 0.966
@@ -367,7 +385,7 @@ struct SkewGroups : Skewed<C> {
 template <class K, class SKEW>
 struct OffOneStack : K {
   static bool accepts(const void* in, const void* out, const TransposeShape& s) {
-    return !(pitch_on_one_stack(s.out_pitch * SKEW::S) && skew_in_column_order<SKEW>(in, s)) &&
+    return !(pitch_on_one_stack(s.out_pitch * SKEW::elem_bytes()) && SKEW::columns(in, s)) &&
            K::accepts(in, out, s);
   }
 };
@@ -472,6 +490,8 @@ using U16Skew = SkewConfig<2, 16, 64, 64, 256, 32>;
 using F32Tile = TileConfig<4, 8, 32, 32, 256>;
 // 256-byte L2 fetches on the skewed f32 loads (run 11: x memcpy 0.909 -> 0.928 at 16411²).
 using F32Skew = SkewConfig<4, 16, 64, 64, 256, 32, 4, cuda_tile::kFetch256>;
+// F32Skew without the 256-byte fetch hint (skew-64x64w16-b4).
+using F32SkewPlain = SkewConfig<4, 16, 64, 64, 256, 32, 4>;
 // Where f32 output rows are on 32 bytes but off 256, the tiled kernel (row-major) catches up with
 // the skewed one as the input grows taller and passes it from 200000 rows on (run 21, calls
 // 9-10, x memcpy skewed / tiled: 16400x16384 0.956 / 0.927, 60008x16384 0.929 / 0.921,
@@ -707,13 +727,17 @@ using U8Tiles = KernelList<RowsOn<WholeTiles<U8Narrow256Elem>, 16>, RowsOn<Swept
                            Swept<U8NarrowSkew>, U8Narrow>;
 using U16Tiles = KernelList<RowsOn<U16Narrow, 16>, OutRowsOn<Swept<U16Narrow>, 16>,
                             Swept<U16NarrowSkew>, U16Rotated, Skewed<U16Skew>>;
+using F32SkewOrder = SkewGroups<F32Skew, F32SkewPlain>;
+using F64SkewOrder = SkewGroups<F64Skew>;
+using C128SkewOrder = SkewGroups<C128Skew>;
 using F32Tiles =
-    KernelList<OffOneStack<Tiled<F32Tile, 256>, F32Skew>,
-               OffOneStack<MinRows<Tiled<F32Tile>, 200000>, F32Skew>, SkewGroups<F32Skew>>;
-using F64Tiles = KernelList<OffOneStack<Tiled<F64Tile, 256>, F64Skew>, SkewGroups<F64Skew>>;
-using C128Tiles = KernelList<
-    OffOneStack<ByBandwidth<Tiled<C128TileHighBandwidth, 256>, Tiled<C128Tile, 256>>, C128Skew>,
-    SkewGroups<C128Skew>>;
+    KernelList<OffOneStack<Tiled<F32Tile, 256>, F32SkewOrder>,
+               OffOneStack<MinRows<Tiled<F32Tile>, 200000>, F32SkewOrder>, F32SkewOrder>;
+using F64Tiles = KernelList<OffOneStack<Tiled<F64Tile, 256>, F64SkewOrder>, F64SkewOrder>;
+using C128Tiles =
+    KernelList<OffOneStack<ByBandwidth<Tiled<C128TileHighBandwidth, 256>, Tiled<C128Tile, 256>>,
+                           C128SkewOrder>,
+               C128SkewOrder>;
 using U8Kernels = Prepend<RecordsDispatch<1>, Prepend<U8Thin, U8Tiles>::type>::type;
 using U16Kernels = Prepend<RecordsDispatch<2>, Prepend<U16Thin, U16Tiles>::type>::type;
 using F32Kernels = Prepend<F32Thin, F32Tiles>::type;
@@ -870,9 +894,8 @@ const Entry kEntries[] = {
     // bands of N x 1024 input columns, one launch a band; ahead only on a few power-of-two shapes
     // (f32 32768² 16k 0.970 / 0.968, f64 32768² 8k 0.965 / 0.960, c128 16384² 4k 0.973 / 0.966),
     // behind at 24576², 12288², 20000x30000 (commit 15134d3 has them).
-    {4, "skew-64x64w16-b4", run_kernel<Skewed<SkewConfig<4, 16, 64, 64, 256, 32, 4>>>},
-    {4, "skew-64x64w16-b4-cm",
-     run_kernel<Skewed<SkewConfig<4, 16, 64, 64, 256, 32, 4>, kSkewOrder>>},
+    {4, "skew-64x64w16-b4", run_kernel<Skewed<F32SkewPlain>>},
+    {4, "skew-64x64w16-b4-cm", run_kernel<Skewed<F32SkewPlain, kSkewOrder>>},
     {4, "skew-64x64w16-b4-cm-p256", run_kernel<Skewed<F32Skew, kSkewOrder>>},
     // -sweep[16k]: column sweeps capped at 32000 [16000] rows; -g16k: column-major up to 28000
     // rows, groups of at most 16000 rows above (RowGroups, the default of runs 21-29; since run
