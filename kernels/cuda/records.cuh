@@ -302,8 +302,9 @@ RecordsKernel pick(int m) {
 }  // namespace records_detail
 
 /// Launches records_rows_kernel<S, m> or records_cols_kernel<S, m, LINES> on `stream`. `s`
-/// resolved, non-empty and accepted.
-template <int S, bool LINES = true>
+/// resolved, non-empty and accepted. ONE_WAVE: at most as many blocks as fit on the device at
+/// once (the warps then stride over all the chunks), instead of at most 4096.
+template <int S, bool LINES = true, bool ONE_WAVE = false>
 void launch_records(const void* in, void* out, const TransposeShape& s, cudaStream_t stream) {
   const bool short_rows = s.rows <= s.cols;
   RecordsParams p;
@@ -321,11 +322,19 @@ void launch_records(const void* in, void* out, const TransposeShape& s, cudaStre
   const int threads = short_rows ? records_threads<true>() : records_threads<false>();
   const std::int64_t per_block =
       std::int64_t(threads / 32) * (!short_rows && LINES ? kRecordsRun : 4);
-  const std::int64_t gx = std::clamp<std::int64_t>((p.chunks + per_block - 1) / per_block, 1, 4096);
-  const std::int64_t gy = std::min<std::int64_t>(s.batch, 65535);
   const records_detail::RecordsKernel kernel = short_rows
                                                    ? records_detail::pick<S, true, LINES>(m)
                                                    : records_detail::pick<S, false, LINES>(m);
+  std::int64_t cap = 4096;
+  if constexpr (ONE_WAVE) {
+    int device = 0, sms = 0, per_sm = 0;
+    XPOSE_CHECK_CUDA(cudaGetDevice(&device));
+    XPOSE_CHECK_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    XPOSE_CHECK_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, 0));
+    cap = std::max<std::int64_t>(std::int64_t(sms) * per_sm, 1);
+  }
+  const std::int64_t gx = std::clamp<std::int64_t>((p.chunks + per_block - 1) / per_block, 1, cap);
+  const std::int64_t gy = std::min<std::int64_t>(s.batch, 65535);
   kernel<<<dim3(static_cast<unsigned>(gx), static_cast<unsigned>(gy)), threads, 0, stream>>>(p);
   XPOSE_CHECK_CUDA_LAUNCH("records_kernel");
 }

@@ -289,14 +289,14 @@ struct Thin {
 
 // The records kernels (records.cuh): 1- and 2-byte elements, a short side of at most
 // kRecordsMax, the tall matrix dense on 4 bytes and the wide rows on 4 bytes. LINES: short
-// columns write the wide rows in whole 128-byte lines.
-template <int S, bool LINES = true>
+// columns write the wide rows in whole 128-byte lines. ONE_WAVE: launch_records' one-wave grid.
+template <int S, bool LINES = true, bool ONE_WAVE = false>
 struct Records {
   static bool accepts(const void* in, const void* out, const TransposeShape& s) {
     return cuda_tile::records_accepts<S>(in, out, s);
   }
   static void launch(const void* in, void* out, const TransposeShape& s, cudaStream_t st) {
-    cuda_tile::launch_records<S, LINES>(in, out, s, st);
+    cuda_tile::launch_records<S, LINES, ONE_WAVE>(in, out, s, st);
   }
 };
 
@@ -815,6 +815,11 @@ const Entry kEntries[] = {
     {2, "records", run_kernel<Records<2>>},
     {1, "records-gs", run_kernel<Records<1, false>>},
     {2, "records-gs", run_kernel<Records<2, false>>},
+    // -1w: at most one wave of blocks (as many as fit on the device at once) instead of 4096
+    {1, "records-1w", run_kernel<Records<1, true, true>>},
+    {2, "records-1w", run_kernel<Records<2, true, true>>},
+    {1, "records-gs-1w", run_kernel<Records<1, false, true>>},
+    {2, "records-gs-1w", run_kernel<Records<2, false, true>>},
     // thin-elemwide / thin-shifted: the wide matrix's rows off 4 bytes element by element (as
     // before run 27) / in shifted words (thin.cuh; the library: u16 short rows only)
     {1, "thin-elemwide", run_kernel<Thin<1, ThinAll, cuda_tile::kThinShiftedNever>>},

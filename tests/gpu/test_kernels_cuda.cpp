@@ -1055,14 +1055,15 @@ TEST_F(CudaKernels, ThinCandidate) {
       "thin", a.ptr, b.ptr, 1, TransposeShape::dense(300, 257), stream_));
 }
 
-// The records kernels (records.cuh; candidates "records", "records-gs"): u8 and u16, every short
-// side m from 1 to 16 in both orientations; long sides under one chunk (32 P tall rows), at whole
-// chunks and past them by 1 .. 32 P - 1 rows (the element-wise tail), over one and many runs of
-// chunks; the wide rows pitched on 4 bytes (rows at many offsets from a 128-byte line), batches
-// with gaps, buffers 4 bytes off 16. Each of these layouts must be taken (must_run); layouts it
-// must decline: m = 17, wide rows off 4 bytes, the tall matrix pitched or off 4 bytes.
+// The records kernels (records.cuh; candidates "records", "records-gs" and their one-wave grids
+// "-1w"): u8 and u16, every short side m from 1 to 16 in both orientations; long sides under one
+// chunk (32 P tall rows), at whole chunks and past them by 1 .. 32 P - 1 rows (the element-wise
+// tail), over one and many runs of chunks; the wide rows pitched on 4 bytes (rows at many offsets
+// from a 128-byte line), batches with gaps, buffers 4 bytes off 16. Each of these layouts must be
+// taken (must_run); layouts it must decline: m = 17, wide rows off 4 bytes, the tall matrix pitched
+// or off 4 bytes.
 TEST_F(CudaKernels, RecordsCandidate) {
-  for (const std::string v : {"records", "records-gs"}) {
+  for (const std::string v : {"records", "records-gs", "records-1w", "records-gs-1w"}) {
     for (std::size_t e : {std::size_t{1}, std::size_t{2}}) {
       const std::int64_t p = 4 / static_cast<std::int64_t>(e);  // elements a word
       // The gap that puts the next matrix x elements on on 4 bytes again (at least one word).
