@@ -15,8 +15,9 @@
 // 16384^2, 32768^2, 20000x30000, 16411^2) with every candidate (or the --variant ones), 2 warm-up
 // + 10 timed runs unless --reps says otherwise, then a table of the winner per shape. --list:
 // the candidates' names per element size (no GPU needed). --shapes: these shapes instead of the
-// goal shapes (each at most 32768^2 elements of 16 bytes); --types: only these of f32, f64, c128
-// (u8 and u16, which the default table runs at 16384^2 only, run on the shapes when named).
+// goal shapes (each at most 16 GiB, 32768^2 elements of 16 bytes: larger ones are skipped);
+// --types: only these of f32, f64, c128 (u8 and u16, which the default table runs at 16384^2 only,
+// run on the shapes when named).
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 
@@ -41,6 +42,9 @@
 #include "kernels/transpose.h"
 
 namespace {
+
+/// The two device buffers every shape runs in: 32768^2 elements of 16 bytes.
+constexpr std::size_t kMaxBytes = std::size_t(32768) * 32768 * 16;
 
 using namespace xpose::kernels;
 using namespace xpose::kernels::cuda_tile;
@@ -499,6 +503,11 @@ class Bench {
     const std::uint64_t seed = 0x5eed0000ULL + rows * 131 + cols * 7 + S;
     const double bytes = double(rows) * double(cols) * S;
     const std::size_t nbytes = std::size_t(rows) * cols * S;
+    if (nbytes > kMaxBytes) {
+      std::fprintf(stderr, "%s %s: skipped, %zu bytes is more than the buffers' %zu\n", type,
+                   shape.c_str(), nbytes, kMaxBytes);
+      return;
+    }
     fill<S>(a, rows * cols, seed);
     double memcpy_gbps = 0;
     const std::vector<Variant> list = opt_.compare || !opt_.variants.empty()
@@ -730,10 +739,9 @@ int run(const Options& opt) {
         for (const auto& rc : opt.shapes) shapes.push_back({rc.first, rc.second});
       }
       const bool small_types = !opt.compare && opt.types.empty();
-      const std::size_t max_bytes = std::size_t(32768) * 32768 * 16;
       void *a = nullptr, *b = nullptr;
-      XPOSE_CHECK_CUDA(cudaMalloc(&a, max_bytes));
-      XPOSE_CHECK_CUDA(cudaMalloc(&b, max_bytes));
+      XPOSE_CHECK_CUDA(cudaMalloc(&a, kMaxBytes));
+      XPOSE_CHECK_CUDA(cudaMalloc(&b, kMaxBytes));
       Bench::print_header();
       if (opt.has_type("f32"))
         for (const Shape& s : shapes) bench.run_case<4>("f32", s.r, s.c, a, b, rows);
@@ -846,8 +854,8 @@ int main(int argc, char** argv) {
     } else if (a == "--shapes") {
       for (const std::string& item : split_list(next())) {
         long long r = 0, c = 0;
-        if (!parse_shape(item, 32768LL * 32768LL, r, c)) {
-          std::fprintf(stderr, "--shapes: '%s' is not RxC with 1 <= R*C <= 32768^2\n",
+        if (!parse_shape(item, static_cast<long long>(kMaxBytes), r, c)) {
+          std::fprintf(stderr, "--shapes: '%s' is not RxC with 1 <= R*C <= 16 x 32768^2\n",
                        item.c_str());
           return 2;
         }

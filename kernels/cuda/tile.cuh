@@ -279,6 +279,7 @@ struct TiledParams {
   std::uint32_t tiles_y;  ///< tiles down the input rows
   std::uint32_t tiles;    ///< tiles per matrix
   std::uint32_t group;    ///< tile rows per group of the block order (1: plain row-major)
+  std::uint32_t stagger;  ///< 0, or tile rows a band: band k's tile columns turn by k stagger
 };
 
 /// Tile (ty, tx) of block number t. Blocks run in order, so the tiles in flight at one time are
@@ -287,20 +288,28 @@ struct TiledParams {
 /// numbered column-major, the run covers a squarer patch and both sides get longer pieces; with one
 /// group of every tile row (kColumnMajor) it runs down a column of tiles, so the blocks that write
 /// neighbouring pieces of the same output rows run one after the other.
+/// With a stagger (p.stagger = B tile rows, B tile columns), the tile columns of band k (tile rows
+/// k B .. k B + B - 1) turn by k B, so a run down a column of tiles reads B tile columns further
+/// on in each band: its input addresses move through every DRAM stack where the input rows are
+/// a multiple of the stacks' interleave apart (pitch_on_one_stack).
 __device__ __forceinline__ void tile_of(const TiledParams& p, std::uint32_t t, std::uint32_t& ty,
                                         std::uint32_t& tx) {
   if (p.group <= 1) {
     ty = t / p.tiles_x;
     tx = t - ty * p.tiles_x;
-    return;
+  } else {
+    const std::uint32_t per_group = p.group * p.tiles_x;
+    const std::uint32_t g = t / per_group;
+    const std::uint32_t in_group = t - g * per_group;
+    const std::uint32_t first = g * p.group;
+    const std::uint32_t height = min(p.group, p.tiles_y - first);
+    tx = in_group / height;
+    ty = first + (in_group - tx * height);
   }
-  const std::uint32_t per_group = p.group * p.tiles_x;
-  const std::uint32_t g = t / per_group;
-  const std::uint32_t in_group = t - g * per_group;
-  const std::uint32_t first = g * p.group;
-  const std::uint32_t height = min(p.group, p.tiles_y - first);
-  tx = in_group / height;
-  ty = first + (in_group - tx * height);
+  if (p.stagger != 0) {
+    const std::uint64_t turned = tx + std::uint64_t(ty / p.stagger) * p.stagger;
+    tx = static_cast<std::uint32_t>(turned % p.tiles_x);
+  }
 }
 
 /// The `group` that numbers the tiles column by column: one group of every tile row, so the
@@ -352,6 +361,7 @@ inline TiledParams tiled_params(const void* in, void* out, const TransposeShape&
   p.tiles = static_cast<std::uint32_t>(tiles);
   const std::int64_t g = group == kColumnMajor ? tiles_y : group;
   p.group = g > 1 && g * tiles_x < (std::int64_t{1} << 32) ? static_cast<std::uint32_t>(g) : 1;
+  p.stagger = 0;
   return p;
 }
 

@@ -1207,6 +1207,26 @@ TEST_F(CudaKernels, SkewOrderTall) {
   }
 }
 
+// The skewed kernels in column order with the stagger (candidates -cm-stag, TiledParams::stagger,
+// 64 KiB of input row: 256 tile rows of 64 for f32, 128 of 32 for f64 / c128): inputs tall
+// enough for two and three bands, so tile columns turn by more than the grid is wide and wrap;
+// batched and pitched too. Every element checked.
+TEST_F(CudaKernels, StaggerCandidates) {
+  const struct {
+    std::size_t e;
+    const char* name;
+    std::int64_t band_rows;  // input rows a band
+  } cands[] = {{4, "skew-64x64w16-b4-cm-p256-stag", 256 * 64},
+               {8, "skew-32x64w16-b4-cm-stag", 128 * 32},
+               {16, "skew-32x32-b4-cm-stag", 128 * 32}};
+  for (const auto& c : cands) {
+    const std::int64_t r = 2 * c.band_rows + 77;
+    check_transpose(c.e, TransposeShape::dense(r, 197), 0, 0, c.name, nullptr, true);
+    check_transpose(c.e, TransposeShape::dense(3 * c.band_rows, 64), 0, 0, c.name, nullptr, true);
+    check_transpose(c.e, pitched(r, 130, 2, 141, r + 5, 3, 0), 1, 0, c.name, nullptr, true);
+  }
+}
+
 // RecordsCandidate's classes on few, small shapes, for compute-sanitizer: both forms, u8 and u16,
 // odd and even short sides, both orientations, whole chunks with a tail, pitched and batched.
 TEST_F(CudaKernels, SanitizerRecords) {
