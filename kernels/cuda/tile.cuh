@@ -279,7 +279,8 @@ struct TiledParams {
   std::uint32_t tiles_y;  ///< tiles down the input rows
   std::uint32_t tiles;    ///< tiles per matrix
   std::uint32_t group;    ///< tile rows per group of the block order (1: plain row-major)
-  std::uint32_t stagger;  ///< 0, or tile rows a band: band k's tile columns turn by k stagger
+  std::uint32_t stagger;  ///< 0, or tile rows a band: band k's tile columns turn by k turn
+  std::uint32_t turn;     ///< tile columns a band turns by (with stagger)
 };
 
 /// Tile (ty, tx) of block number t. Blocks run in order, so the tiles in flight at one time are
@@ -288,10 +289,11 @@ struct TiledParams {
 /// numbered column-major, the run covers a squarer patch and both sides get longer pieces; with one
 /// group of every tile row (kColumnMajor) it runs down a column of tiles, so the blocks that write
 /// neighbouring pieces of the same output rows run one after the other.
-/// With a stagger (p.stagger = B tile rows, B tile columns), the tile columns of band k (tile rows
-/// k B .. k B + B - 1) turn by k B, so a run down a column of tiles reads B tile columns further
-/// on in each band: its input addresses move through every DRAM stack where the input rows are
-/// a multiple of the stacks' interleave apart (pitch_on_one_stack).
+/// With a stagger (p.stagger = H tile rows, p.turn = T tile columns), the tile columns of band k
+/// (tile rows k H .. k H + H - 1) turn by k T (mod tiles_x), so a run down a column of tiles
+/// reads T tile columns further on in each band: with T tiles = 64 KiB of input row its input
+/// addresses move through every DRAM stack where the input rows are a multiple of the stacks'
+/// interleave apart (pitch_on_one_stack).
 __device__ __forceinline__ void tile_of(const TiledParams& p, std::uint32_t t, std::uint32_t& ty,
                                         std::uint32_t& tx) {
   if (p.group <= 1) {
@@ -307,7 +309,7 @@ __device__ __forceinline__ void tile_of(const TiledParams& p, std::uint32_t t, s
     ty = first + (in_group - tx * height);
   }
   if (p.stagger != 0) {
-    const std::uint64_t turned = tx + std::uint64_t(ty / p.stagger) * p.stagger;
+    const std::uint64_t turned = tx + std::uint64_t(ty / p.stagger) * p.turn;
     tx = static_cast<std::uint32_t>(turned % p.tiles_x);
   }
 }
@@ -362,6 +364,7 @@ inline TiledParams tiled_params(const void* in, void* out, const TransposeShape&
   const std::int64_t g = group == kColumnMajor ? tiles_y : group;
   p.group = g > 1 && g * tiles_x < (std::int64_t{1} << 32) ? static_cast<std::uint32_t>(g) : 1;
   p.stagger = 0;
+  p.turn = 0;
   return p;
 }
 

@@ -77,11 +77,11 @@ struct Skewed {
     return cuda_tile::skew_accepts<C>(in, out, s);
   }
   static void launch_group(const void* in, void* out, const TransposeShape& s, cudaStream_t st,
-                           int group, std::uint32_t stagger = 0) {
-    cuda_tile::launch_skew<C>(in, out, s, st, group, stagger);
+                           int group, std::uint32_t stagger = 0, std::uint32_t turn = 0) {
+    cuda_tile::launch_skew<C>(in, out, s, st, group, stagger, turn);
   }
-  /// Tile columns (and rows) a band of the stagger: 64 KiB of input row (TiledParams::stagger).
-  static constexpr std::uint32_t stagger_tiles() { return 65536 / (C::TW * C::S); }
+  /// Tile columns in 64 KiB of input row: the stagger's turn (TiledParams::stagger).
+  static constexpr std::uint32_t turn_tiles() { return 65536 / (C::TW * C::S); }
   static void launch(const void* in, void* out, const TransposeShape& s, cudaStream_t st) {
     launch_group(in, out, s, st, G);
   }
@@ -384,12 +384,14 @@ struct SkewGroups : Skewed<C> {
 // and 0.855 / 0.957, call 11; run 30, tall: f64 81920x2048 0.867 / 0.960, c128 40960x8192 0.855
 // / 0.959). Where the skewed kernel would run in groups of rows the tiled kernel stays: the
 // groups run level with it or 1-2 % behind on these pitches (f32 81920x2048 0.855 / 0.873).
-// Bench candidates (-stag): the skewed kernel C in column order with the stagger of 64 KiB of
-// input row (TiledParams::stagger).
-template <class C>
+// Bench candidates (-stag[H]): the skewed kernel C in column order with the stagger
+// (TiledParams::stagger): bands of H tile rows (0: as many as the turn's tile columns), each
+// turning by 64 KiB of input row.
+template <class C, std::uint32_t H = 0>
 struct StaggeredColumns : Skewed<C> {
   static void launch(const void* in, void* out, const TransposeShape& s, cudaStream_t st) {
-    Skewed<C>::launch_group(in, out, s, st, cuda_tile::kColumnMajor, Skewed<C>::stagger_tiles());
+    constexpr std::uint32_t turn = Skewed<C>::turn_tiles();
+    Skewed<C>::launch_group(in, out, s, st, cuda_tile::kColumnMajor, H == 0 ? turn : H, turn);
   }
 };
 template <class K, class SKEW>
@@ -913,6 +915,8 @@ const Entry kEntries[] = {
     {4, "skew-64x64w16-b4-cm", run_kernel<Skewed<F32SkewPlain, kSkewOrder>>},
     {4, "skew-64x64w16-b4-cm-p256", run_kernel<Skewed<F32Skew, kSkewOrder>>},
     {4, "skew-64x64w16-b4-cm-p256-stag", run_kernel<StaggeredColumns<F32Skew>>},
+    {4, "skew-64x64w16-b4-cm-p256-stag16", run_kernel<StaggeredColumns<F32Skew, 16>>},
+    {4, "skew-64x64w16-b4-cm-p256-stag64", run_kernel<StaggeredColumns<F32Skew, 64>>},
     // -sweep[16k]: column sweeps capped at 32000 [16000] rows; -g16k: column-major up to 28000
     // rows, groups of at most 16000 rows above (RowGroups, the default of runs 21-29; since run
     // 30 the dispatch's SkewGroups keeps column order on some taller inputs; run 21's -tall16k /
@@ -935,6 +939,7 @@ const Entry kEntries[] = {
     {8, "skew-32x64w16-b4", run_kernel<Skewed<F64Skew>>},
     {8, "skew-32x64w16-b4-cm", run_kernel<Skewed<F64Skew, kSkewOrder>>},
     {8, "skew-32x64w16-b4-cm-stag", run_kernel<StaggeredColumns<F64Skew>>},
+    {8, "skew-32x64w16-b4-cm-stag32", run_kernel<StaggeredColumns<F64Skew, 32>>},
     {8, "skew-32x64w16-b4-sweep", run_kernel<Swept<Skewed<F64Skew>>>},
     {8, "skew-32x64w16-b4-sweep16k", run_kernel<Swept<Skewed<F64Skew>, 16000>>},
     {8, "skew-32x64w16-b4-g16k", run_kernel<RowGroups<Skewed<F64Skew>>>},
@@ -952,6 +957,7 @@ const Entry kEntries[] = {
     {16, "skew-32x32-b4", run_kernel<Skewed<C128Skew>>},
     {16, "skew-32x32-b4-cm", run_kernel<Skewed<C128Skew, kSkewOrder>>},
     {16, "skew-32x32-b4-cm-stag", run_kernel<StaggeredColumns<C128Skew>>},
+    {16, "skew-32x32-b4-cm-stag32", run_kernel<StaggeredColumns<C128Skew, 32>>},
     {16, "skew-32x32-b4-sweep", run_kernel<Swept<Skewed<C128Skew>>>},
     {16, "skew-32x32-b4-sweep16k", run_kernel<Swept<Skewed<C128Skew>, 16000>>},
     {16, "skew-32x32-b4-g16k", run_kernel<RowGroups<Skewed<C128Skew>>>},
