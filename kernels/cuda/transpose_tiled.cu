@@ -355,7 +355,13 @@ bool skew_in_column_order(const void* in, const TransposeShape& s) {
 // f32 rows on odd multiples of 128 bytes, x memcpy tiled / PLAIN in column order: 163840x2080
 // 0.847 / 0.926, 81920x7200 0.842 / 0.919, 81920x2080 0.846 / 0.924, 245760x1056 0.835 / 0.904;
 // off one-stack pitches PLAIN's column order only levels the groups, 60001x12320 0.913 / 0.914).
-template <class C, class PLAIN = C>
+// Column order where the input rows fall on one stack too (pitch_on_one_stack of the input
+// pitch) runs with the stagger (TiledParams::stagger): bands of BAND tile rows turned by 64 KiB
+// of input row, so the reads of a run down a column of tiles move across the stacks (run 30
+// calls 8-10, x memcpy column order / staggered: c128 20480² 0.859 / 0.943, 20480x40960 0.853 /
+// 0.941 with bands of 32 tile rows; f64 40960² 0.851 / 0.944, 20001x40960 0.851 / 0.917 with
+// 128; f32 20001x81920 0.857 / 0.895 with 64; bands of 128 / 256 rows lost 1-2 % for f32).
+template <class C, std::uint32_t BAND, class PLAIN = C>
 struct SkewGroups : Skewed<C> {
   static bool plain_on_one_stack(const void* in, const TransposeShape& s) {
     return !std::is_same<C, PLAIN>::value && pitch_on_one_stack(s.out_pitch * C::S) &&
@@ -365,12 +371,19 @@ struct SkewGroups : Skewed<C> {
   static bool columns(const void* in, const TransposeShape& s) {
     return skew_in_column_order<C>(in, s) || plain_on_one_stack(in, s);
   }
+  template <class K>
+  static void launch_columns(const void* in, void* out, const TransposeShape& s, cudaStream_t st) {
+    if (pitch_on_one_stack(s.in_pitch * C::S))
+      K::launch_group(in, out, s, st, cuda_tile::kColumnMajor, BAND, K::turn_tiles());
+    else
+      K::launch_group(in, out, s, st, cuda_tile::kColumnMajor);
+  }
   static void launch(const void* in, void* out, const TransposeShape& s, cudaStream_t st) {
     using K = Skewed<C>;
     if (skew_in_column_order<C>(in, s))
-      K::launch_group(in, out, s, st, cuda_tile::kColumnMajor);
+      launch_columns<K>(in, out, s, st);
     else if (plain_on_one_stack(in, s))
-      Skewed<PLAIN>::launch_group(in, out, s, st, cuda_tile::kColumnMajor);
+      launch_columns<Skewed<PLAIN>>(in, out, s, st);
     else
       K::launch_group(in, out, s, st,
                       capped_columns(s.rows, K::tile_rows(), K::extra_rows(), 16000, 0));
@@ -739,9 +752,9 @@ using U8Tiles = KernelList<RowsOn<WholeTiles<U8Narrow256Elem>, 16>, RowsOn<Swept
                            Swept<U8NarrowSkew>, U8Narrow>;
 using U16Tiles = KernelList<RowsOn<U16Narrow, 16>, OutRowsOn<Swept<U16Narrow>, 16>,
                             Swept<U16NarrowSkew>, U16Rotated, Skewed<U16Skew>>;
-using F32SkewOrder = SkewGroups<F32Skew, F32SkewPlain>;
-using F64SkewOrder = SkewGroups<F64Skew>;
-using C128SkewOrder = SkewGroups<C128Skew>;
+using F32SkewOrder = SkewGroups<F32Skew, 64, F32SkewPlain>;
+using F64SkewOrder = SkewGroups<F64Skew, 128>;
+using C128SkewOrder = SkewGroups<C128Skew, 32>;
 using F32Tiles =
     KernelList<OffOneStack<Tiled<F32Tile, 256>, F32SkewOrder>,
                OffOneStack<MinRows<Tiled<F32Tile>, 200000>, F32SkewOrder>, F32SkewOrder>;
