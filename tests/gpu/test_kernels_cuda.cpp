@@ -1187,7 +1187,7 @@ TEST_F(CudaKernels, OneStackPitch) {
     // Input rows 320 KiB apart, output rows off 256 bytes: the skewed kernel in column order with
     // the stagger; c128's 2100 rows are three of its bands (32 tile rows), so the turn wraps.
     const std::int64_t r = t.e == 16 ? 2100 : 300;
-    check_transpose(t.e, pitched(r, 40, 1, p320, r + 1, 0, 0), 0, 0, "", &c);
+    check_transpose(t.e, pitched(r, 96, 1, p320, r + 1, 0, 0), 0, 0, "", &c);
     EXPECT_EQ(c.index, t.skewed) << where << ", input rows 320 KiB apart";
     check_transpose(t.e, pitched(p320, 96, 1, 98, p320, 0, 0), 0, 0, "", &c);
     EXPECT_EQ(c.index, five && !(tall && t.e == 4) ? t.skewed : t.tiled)
