@@ -72,7 +72,7 @@ template <class C, int G = 1>
 struct Skewed {
   static constexpr int tile_rows() { return C::TH; }  ///< input rows a tile advances by
   static constexpr int extra_rows() { return C::M; }  ///< rows the launch adds above the first
-  static constexpr int elem_bytes() { return C::S; }
+  static constexpr int elem_bytes() { return C::S; }  ///< bytes an element
   static bool accepts(const void* in, const void* out, const TransposeShape& s) {
     return cuda_tile::skew_accepts<C>(in, out, s);
   }
@@ -118,8 +118,7 @@ struct Swept : K {
   }
 };
 constexpr std::int64_t kSkewColumnRows = 28000;
-// Run 21's order for the skewed kernels: column-major up to kSkewColumnRows input rows, groups of
-// at most 16000 rows above (the bench's -g16k; the dispatch refines it, SkewGroups below).
+// Run 21's order (above), the bench's -g16k; the dispatch refines it (SkewGroups below).
 template <class K>
 using RowGroups = Swept<K, 16000, kSkewColumnRows>;
 // The skewed layout with realigned 16-byte words on both sides (realign.cuh): whole-word shared
@@ -389,14 +388,6 @@ struct SkewGroups : Skewed<C> {
                       capped_columns(s.rows, K::tile_rows(), K::extra_rows(), 16000, 0));
   }
 };
-// K (a tiled kernel), except where its output rows fall on one DRAM stack (pitch_on_one_stack)
-// and the skewed kernel after it (SKEW, a SkewGroups) runs in plain column order
-// (skew_in_column_order), its consecutive blocks writing neighbouring pieces of the same output
-// rows (run 29, H100, x memcpy tiled / skewed in column order: output pitches of 5 and 10 x 64
-// KiB 0.862-0.864 / 0.931-0.956, call 10; held out, c128 20480x4096 and 20480x12288 0.866 / 0.966
-// and 0.855 / 0.957, call 11; run 30, tall: f64 81920x2048 0.867 / 0.960, c128 40960x8192 0.855
-// / 0.959). Where the skewed kernel would run in groups of rows the tiled kernel stays: the
-// groups run level with it or 1-2 % behind on these pitches (f32 81920x2048 0.855 / 0.873).
 // Bench candidates (-stag[H]): the skewed kernel C in column order with the stagger
 // (TiledParams::stagger): bands of H tile rows (0: as many as the turn's tile columns), each
 // turning by 64 KiB of input row.
@@ -407,6 +398,14 @@ struct StaggeredColumns : Skewed<C> {
     Skewed<C>::launch_group(in, out, s, st, cuda_tile::kColumnMajor, H == 0 ? turn : H, turn);
   }
 };
+// K (a tiled kernel), except where its output rows fall on one DRAM stack (pitch_on_one_stack)
+// and the skewed kernel after it (SKEW, a SkewGroups) runs in plain column order
+// (skew_in_column_order), its consecutive blocks writing neighbouring pieces of the same output
+// rows (run 29, H100, x memcpy tiled / skewed in column order: output pitches of 5 and 10 x 64
+// KiB 0.862-0.864 / 0.931-0.956, call 10; held out, c128 20480x4096 and 20480x12288 0.866 / 0.966
+// and 0.855 / 0.957, call 11; run 30, tall: f64 81920x2048 0.867 / 0.960, c128 40960x8192 0.855
+// / 0.959). Where the skewed kernel would run in groups of rows the tiled kernel stays: the
+// groups run level with it or 1-2 % behind on these pitches (f32 81920x2048 0.855 / 0.873).
 template <class K, class SKEW>
 struct OffOneStack : K {
   static bool accepts(const void* in, const void* out, const TransposeShape& s) {
