@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <mutex>
 
 #include <cuda_runtime.h>
@@ -58,6 +59,18 @@ inline bool device_smem_fits(std::size_t bytes) {
   XPOSE_CHECK_CUDA(cudaGetDevice(&device));
   XPOSE_CHECK_CUDA(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
   return static_cast<std::size_t>(optin) >= bytes;
+}
+
+/// Blocks of `kernel` (`threads` a block, `smem` bytes of dynamic shared memory) that fit on the
+/// current device at once: SMs x resident blocks a SM (at least one a SM), for a grid of one
+/// wave. The caller first allows the kernel its shared memory where it needs more than 48 KiB.
+template <class Kernel>
+std::int64_t resident_blocks(Kernel kernel, int threads, std::size_t smem) {
+  int device = 0, sms = 0, per_sm = 0;
+  XPOSE_CHECK_CUDA(cudaGetDevice(&device));
+  XPOSE_CHECK_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  XPOSE_CHECK_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, smem));
+  return static_cast<std::int64_t>(sms) * (per_sm > 1 ? per_sm : 1);
 }
 
 /// The current device's DRAM as the dispatch sees it (run 29): peak bandwidth per SM clock in

@@ -600,13 +600,8 @@ void launch_inplace_words(void* buf, std::int64_t n, std::int64_t batch, cudaStr
 /// Blocks of inplace_kernel<C, Order> resident on the whole device at once.
 template <class C, PairOrder Order>
 std::int64_t inplace_resident_blocks() {
-  int device = 0, sms = 0, per_sm = 0;
-  XPOSE_CHECK_CUDA(cudaGetDevice(&device));
-  XPOSE_CHECK_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
   inplace_prepare<C>(inplace_kernel<C, Order>);
-  XPOSE_CHECK_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, inplace_kernel<C, Order>,
-                                                                 C::NT, 2 * C::SMEM_BYTES));
-  return static_cast<std::int64_t>(sms) * std::max(per_sm, 1);
+  return cuda_detail::resident_blocks(inplace_kernel<C, Order>, C::NT, 2 * C::SMEM_BYTES);
 }
 
 }  // namespace xpose::kernels::cuda_tile

@@ -325,14 +325,7 @@ void launch_records(const void* in, void* out, const TransposeShape& s, cudaStre
   const records_detail::RecordsKernel kernel = short_rows
                                                    ? records_detail::pick<S, true, LINES>(m)
                                                    : records_detail::pick<S, false, LINES>(m);
-  std::int64_t cap = 4096;
-  if constexpr (ONE_WAVE) {
-    int device = 0, sms = 0, per_sm = 0;
-    XPOSE_CHECK_CUDA(cudaGetDevice(&device));
-    XPOSE_CHECK_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-    XPOSE_CHECK_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, 0));
-    cap = std::max<std::int64_t>(std::int64_t(sms) * per_sm, 1);
-  }
+  const std::int64_t cap = ONE_WAVE ? cuda_detail::resident_blocks(kernel, threads, 0) : 4096;
   const std::int64_t gx = std::clamp<std::int64_t>((p.chunks + per_block - 1) / per_block, 1, cap);
   const std::int64_t gy = std::min<std::int64_t>(s.batch, 65535);
   kernel<<<dim3(static_cast<unsigned>(gx), static_cast<unsigned>(gy)), threads, 0, stream>>>(p);

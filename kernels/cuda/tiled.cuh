@@ -28,8 +28,8 @@ __global__ void __launch_bounds__(C::NT, C::MINB) tiled_kernel(TiledParams p) {
     load_tile<C>(in + r0 * p.in_pitch_bytes + c0 * C::S, p.in_pitch_bytes, rows_left, cols_left,
                  full, smem);
     __syncthreads();
-    store_tile<C>(out + c0 * p.out_pitch_bytes + r0 * C::S, p.out_pitch_bytes, cols_left,
-                  rows_left, full, smem);
+    store_tile<C>(out + c0 * p.out_pitch_bytes + r0 * C::S, p.out_pitch_bytes, cols_left, rows_left,
+                  full, smem);
     __syncthreads();  // the next tile overwrites shared memory
   });
 }
@@ -61,13 +61,8 @@ void launch_tiled(const void* in, void* out, const TransposeShape& s, cudaStream
 /// Blocks of tiled_kernel<C> that fit on the whole device at once (for a persistent grid).
 template <class C>
 std::int64_t tiled_resident_blocks() {
-  int device = 0, sms = 0, per_sm = 0;
-  XPOSE_CHECK_CUDA(cudaGetDevice(&device));
-  XPOSE_CHECK_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
   cuda_detail::allow_dynamic_smem(tiled_kernel<C>, C::SMEM_BYTES);
-  XPOSE_CHECK_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, tiled_kernel<C>, C::NT,
-                                                                 C::SMEM_BYTES));
-  return static_cast<std::int64_t>(sms) * std::max(per_sm, 1);
+  return cuda_detail::resident_blocks(tiled_kernel<C>, C::NT, C::SMEM_BYTES);
 }
 
 }  // namespace xpose::kernels::cuda_tile

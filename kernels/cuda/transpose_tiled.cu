@@ -384,8 +384,7 @@ struct SkewGroups : Skewed<C> {
     else if (plain_on_one_stack(in, s))
       launch_columns<Skewed<PLAIN>>(in, out, s, st);
     else
-      K::launch_group(in, out, s, st,
-                      capped_columns(s.rows, K::tile_rows(), K::extra_rows(), 16000, 0));
+      RowGroups<K>::launch(in, out, s, st);  // past kSkewColumnRows rows: groups of rows
   }
 };
 // Bench candidates (-stag[H]): the skewed kernel C in column order with the stagger

@@ -1155,10 +1155,11 @@ TEST_F(CudaKernels, RecordsDispatch) {
   }
 }
 
-// Output rows 320 KiB apart (5 x 64 KiB) on a five-stack device (a 5120-bit bus, H100 80 GB),
-// inputs of at most 28000 rows: the dispatch skips the tiled kernel for the skewed one (run 29
-// calls 10-11); at 336 KiB, on other devices and on taller inputs, the tiled kernel. f32, f64,
-// c128, dense and pitched sub-blocks; every output checked.
+// Output rows 320 KiB apart (5 x 64 KiB) on a five-stack device (a 5120-bit bus, H100 80 GB):
+// the dispatch skips the tiled kernel for the skewed one wherever the skewed kernel runs in column
+// order (run 29 calls 10-11, run 30); at 336 KiB and on other devices, the tiled kernel; input
+// rows 320 KiB apart, the skewed kernel with the stagger. f32, f64, c128, dense and pitched
+// sub-blocks; every output checked.
 TEST_F(CudaKernels, OneStackPitch) {
   int device = 0, bus_bits = 0;
   XPOSE_CHECK_CUDA(cudaGetDevice(&device));
