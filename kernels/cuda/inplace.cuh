@@ -22,6 +22,8 @@ enum class PairOrder {
   RowWise,    ///< T(T+1)/2 blocks, row by row (figure 1-b): the library's order (2-4 % faster
               ///< than Staggered on an H100 on every shape measured: kernels/NOTES.md, run 5)
   Grouped,    ///< T(T+1)/2 blocks, G rows at a time, column by column (tri::grouped_pair)
+  Interleaved,  ///< the row-wise order in G interleaved runs (tri::interleaved_pair); a few
+                ///< idle blocks at the end
   Classic,    ///< T*T blocks in row-major order; those below the diagonal return at once
 };
 
@@ -33,7 +35,7 @@ struct InplaceParams {
   std::int64_t stride_bytes;  ///< n * n * element size
   std::uint64_t tiles;        ///< tiles along a side
   std::uint64_t blocks;       ///< blocks one matrix needs in this order
-  std::uint64_t group;        ///< rows per group of the Grouped order
+  std::uint64_t group;        ///< rows per group of the Grouped order, runs of Interleaved
 };
 
 /// Decodes block number k of a matrix into its tile pair; false for the idle blocks of the
@@ -47,6 +49,8 @@ __device__ __forceinline__ bool pair_of(const InplaceParams& p, std::uint64_t k,
     tp = tri::row_pair(p.tiles, k);
   } else if (Order == PairOrder::Grouped) {
     tp = tri::grouped_pair(p.tiles, p.group, k);
+  } else if (Order == PairOrder::Interleaved) {
+    return tri::interleaved_pair(p.tiles, p.group, k, tp);
   } else {
     tp = {k / p.tiles, k % p.tiles};
     if (tp.row > tp.col) return false;
@@ -167,7 +171,8 @@ __device__ __forceinline__ void swap_pairs(const InplaceParams& p, char* m, std:
 template <class C, PairOrder Order, int P>
 __global__ void __launch_bounds__(C::NT, C::MINB) inplace_multi_kernel(InplaceParams p) {
   static_assert(C::TH == C::TW, "square tiles");
-  static_assert(Order != PairOrder::Classic, "every block number must be a pair");
+  static_assert(Order != PairOrder::Classic && Order != PairOrder::Interleaved,
+                "every block number must be a pair");
   extern __shared__ uint4 inplace_multi_smem_raw[];
   auto* smem = reinterpret_cast<typename C::Word*>(inplace_multi_smem_raw);
   for (std::int64_t b = blockIdx.y; b < p.batch; b += gridDim.y) {
@@ -371,7 +376,8 @@ __device__ __forceinline__ void rotated_swap_generic(const InplaceParams& p, cha
 template <class T, int TS, int NT, int MINB, int HINT, bool DIAG = true,
           PairOrder Order = PairOrder::Grouped>
 __global__ void __launch_bounds__(NT, MINB) inplace_rotated_kernel(InplaceParams p) {
-  static_assert(Order != PairOrder::Classic, "every block number must be a pair");
+  static_assert(Order != PairOrder::Classic && Order != PairOrder::Interleaved,
+                "every block number must be a pair");
   constexpr int PT = rotated_pitch<T, TS>(), WARPS = NT / 32, Q = TS / 32, R = TS / WARPS;
   static_assert(TS % 32 == 0 && TS % WARPS == 0 && NT % 32 == 0, "whole rows a warp");
   extern __shared__ uint4 inplace_rotated_smem_raw[];
@@ -541,8 +547,10 @@ void launch_inplace_with(void (*kernel)(InplaceParams), const char* name, void* 
   p.pitch_bytes = n * C::S;
   p.stride_bytes = n * n * C::S;
   p.tiles = tiles;
-  p.blocks = Order == PairOrder::Classic ? tiles * tiles : tri::pair_count(tiles);
   p.group = group > 1 ? static_cast<std::uint64_t>(group) : 1;
+  p.blocks = Order == PairOrder::Classic       ? tiles * tiles
+             : Order == PairOrder::Interleaved ? tri::interleaved_blocks(tiles, p.group)
+                                               : tri::pair_count(tiles);
   std::int64_t gx =
       static_cast<std::int64_t>(std::min<std::uint64_t>((p.blocks + P - 1) / P, 0x7fffffff));
   if (max_blocks > 0) gx = std::min(gx, max_blocks);

@@ -301,10 +301,11 @@ struct Entry {
 constexpr PairOrder kStag = PairOrder::Staggered;
 constexpr PairOrder kRow = PairOrder::RowWise;
 constexpr PairOrder kGrp = PairOrder::Grouped;
+constexpr PairOrder kIlv = PairOrder::Interleaved;
 
 // Names: kernel-TILE[wWORD][-tTHREADS]-order[-bMINB]; TILE the square tile's side in elements;
 // stag: the staggered triangular order, row: row-wise triangular, gG: grouped, G tile rows at a
-// time (the library's orders: row-wise on sector-aligned rows, grouped otherwise). tile:
+// time, iS: the row-wise order in S interleaved runs (the library's orders: row-wise on sector-aligned rows, grouped otherwise). tile:
 // inplace_kernel (words need n a multiple of the word); multiP: inplace_multi_kernel, P pairs a
 // block; stripP: inplace_strip_kernel, P pairs a block, mirror strip on sectors (-l128: on 128-byte
 // lines); realign: inplace_realign_kernel (any n); -pBYTES: loads with an L2 prefetch size
@@ -339,6 +340,7 @@ const Entry kEntries[] = {
     // f32
     {4, "tile-64w16-stag", run_kernel<Tiled<TileConfig<4, 16, 16, 16, 256>, kStag>>},
     {4, "tile-64w16-row", run_kernel<Tiled<TileConfig<4, 16, 16, 16, 256>, kRow>>},
+    {4, "tile-64w16-i8", run_kernel<Tiled<TileConfig<4, 16, 16, 16, 256>, kIlv, 8>>},
     {4, "tile-64w4-stag", run_kernel<Tiled<TileConfig<4, 4, 64, 64, 256>, kStag>>},
     {4, "tile-64w4-row", run_kernel<Tiled<TileConfig<4, 4, 64, 64, 256>, kRow>>},
     {4, "tile-32w4-row", run_kernel<Tiled<TileConfig<4, 4, 32, 32, 256>, kRow>>},
@@ -382,6 +384,10 @@ const Entry kEntries[] = {
     // f64
     {8, "tile-32w16-stag", run_kernel<Tiled<TileConfig<8, 16, 16, 16, 256>, kStag>>},
     {8, "tile-32w16-row", run_kernel<Tiled<TileConfig<8, 16, 16, 16, 256>, kRow>>},
+    // run 31: the default's tiles in the interleaved order, for one-stack pitches
+    {8, "tile-32w16-i5", run_kernel<Tiled<TileConfig<8, 16, 16, 16, 256>, kIlv, 5>>},
+    {8, "tile-32w16-i8", run_kernel<Tiled<TileConfig<8, 16, 16, 16, 256>, kIlv, 8>>},
+    {8, "tile-32w16-i16", run_kernel<Tiled<TileConfig<8, 16, 16, 16, 256>, kIlv, 16>>},
     {8, "tile-32w8-stag", run_kernel<Tiled<TileConfig<8, 8, 32, 32, 256>, kStag>>},
     {8, "tile-32w8-row", run_kernel<Tiled<TileConfig<8, 8, 32, 32, 256>, kRow>>},
     {8, "tile-64w8-t512-row", run_kernel<Tiled<TileConfig<8, 8, 64, 64, 512, 2>, kRow>>},
@@ -411,6 +417,9 @@ const Entry kEntries[] = {
     // complex128 (one element a word: realigning has nothing to do)
     {16, "tile-32-stag", run_kernel<Tiled<TileConfig<16, 16, 32, 32, 256>, kStag>>},
     {16, "tile-32-row", run_kernel<Tiled<TileConfig<16, 16, 32, 32, 256>, kRow>>},
+    {16, "tile-32-i5", run_kernel<Tiled<TileConfig<16, 16, 32, 32, 256>, kIlv, 5>>},
+    {16, "tile-32-i8", run_kernel<Tiled<TileConfig<16, 16, 32, 32, 256>, kIlv, 8>>},
+    {16, "tile-32-i16", run_kernel<Tiled<TileConfig<16, 16, 32, 32, 256>, kIlv, 16>>},
     {16, "tile-32-g2", run_kernel<Tiled<TileConfig<16, 16, 32, 32, 256>, kGrp, 2>>},
     {16, "tile-32-g4", run_kernel<Tiled<TileConfig<16, 16, 32, 32, 256>, kGrp, 4>>},
     {16, "multi2-32-g2", run_kernel<Tiled<TileConfig<16, 16, 32, 32, 256>, kGrp, 2, 2>>},

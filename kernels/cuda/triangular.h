@@ -65,6 +65,26 @@ XPOSE_HD TilePair row_pair(std::uint64_t t, std::uint64_t k) {
   return {r, r + (k - band_start(t, r))};
 }
 
+/// Interleaved row-wise order: the row-wise order's pair numbers cut into s runs of
+/// ceil(P / s) (P = pair_count(t)), and block k takes number (k mod s) * run + k / s, so s
+/// consecutive blocks come from s places of the triangle far apart, each walking its own tile
+/// row. Their mirror tiles sit in s tile columns instead of one: on pitches where rows at one
+/// column offset share a DRAM stack (kernels/NOTES.md, run 31) the row-wise order's mirror
+/// tiles of a tile row all sit on one. s * run block numbers; the last s * run - P are idle.
+XPOSE_HD std::uint64_t interleaved_blocks(std::uint64_t t, std::uint64_t s) {
+  return (pair_count(t) + s - 1) / s * s;
+}
+/// The pair of block k (< interleaved_blocks(t, s)) in the interleaved order; false where k is
+/// one of the idle numbers past the last pair.
+XPOSE_HD bool interleaved_pair(std::uint64_t t, std::uint64_t s, std::uint64_t k, TilePair& tp) {
+  const std::uint64_t count = pair_count(t);
+  const std::uint64_t run = (count + s - 1) / s;
+  const std::uint64_t q = (k % s) * run + k / s;
+  if (q >= count) return false;
+  tp = row_pair(t, q);
+  return true;
+}
+
 /// Grouped triangular order: the rows are taken G at a time (the last group may have fewer), and
 /// inside a group column by column, so consecutive blocks take (i, j), (i+1, j), ... (i+G-1, j):
 /// their mirror tiles (j, i), (j, i+1), ... sit side by side in one tile row, and the pieces

@@ -358,6 +358,47 @@ TEST(GroupedPairOrder, EveryPairOnce) {
   EXPECT_EQ(tri::grouped_pair(100, 8, last - 7).col, 99u);
 }
 
+// The interleaved order (tri::interleaved_pair): over interleaved_blocks(t, s) block numbers
+// every pair (i, j), i <= j, exactly once and the rest idle (fewer than s), and s consecutive
+// blocks walk s different tile rows where the triangle holds at least s rows' worth of pairs.
+TEST(InterleavedPairOrder, EveryPairOnce) {
+  for (std::uint64_t t : {1u, 2u, 3u, 7u, 16u, 31u, 65u, 130u, 640u}) {
+    for (std::uint64_t s : {1u, 2u, 5u, 8u, 16u}) {
+      SCOPED_TRACE(::testing::Message() << "t=" << t << " s=" << s);
+      std::vector<int> seen(static_cast<std::size_t>(t * t), 0);
+      const std::uint64_t blocks = tri::interleaved_blocks(t, s);
+      ASSERT_EQ(blocks % s, 0u);
+      ASSERT_GE(blocks, tri::pair_count(t));
+      ASSERT_LT(blocks - tri::pair_count(t), s);
+      std::uint64_t idle = 0;
+      for (std::uint64_t k = 0; k < blocks; ++k) {
+        tri::TilePair tp{0, 0};
+        if (!tri::interleaved_pair(t, s, k, tp)) {
+          ++idle;
+          continue;
+        }
+        ASSERT_LE(tp.row, tp.col);
+        ASSERT_LT(tp.col, t);
+        ++seen[static_cast<std::size_t>(tp.row * t + tp.col)];
+      }
+      EXPECT_EQ(idle, blocks - tri::pair_count(t));
+      for (std::uint64_t i = 0; i < t; ++i)
+        for (std::uint64_t j = 0; j < t; ++j)
+          EXPECT_EQ(seen[static_cast<std::size_t>(i * t + j)], i <= j ? 1 : 0) << i << "," << j;
+    }
+  }
+  // t = 640 (c128 n = 20480 in 32 x 32 tiles), s = 5: blocks 0..4 start five runs in five
+  // different tile rows, the first at (0, 0).
+  std::vector<std::uint64_t> rows;
+  for (std::uint64_t k = 0; k < 5; ++k) {
+    tri::TilePair tp{0, 0};
+    ASSERT_TRUE(tri::interleaved_pair(640, 5, k, tp));
+    rows.push_back(tp.row);
+  }
+  EXPECT_EQ(rows[0], 0u);
+  for (std::size_t a = 1; a < rows.size(); ++a) EXPECT_GT(rows[a], rows[a - 1]);
+}
+
 // inplace_strip_kernel's test for a block's P pairs (tri::grouped_column_run) against every pair
 // of the window: true exactly when all P pairs are (I + i, J), i < P, with I + P - 1 < J. Also:
 // most windows are such runs where the tile grid is large (the kernel's fast path).
