@@ -15,7 +15,7 @@
 // 16384^2, 32768^2, 20000x30000, 16411^2) with every candidate (or the --variant ones), 2 warm-up
 // + 10 timed runs unless --reps says otherwise, then a table of the winner per shape. --list:
 // the candidates' names per element size (no GPU needed). --shapes: these shapes instead of the
-// goal shapes (each at most 16 GiB, 32768^2 elements of 16 bytes: larger ones are skipped);
+// goal shapes (each at most 32 GiB, two buffers of the largest one must fit the device);
 // --types: only these of f32, f64, c128 (u8 and u16, which the default table runs at 16384^2 only,
 // run on the shapes when named).
 #include <cublas_v2.h>
@@ -43,8 +43,10 @@
 
 namespace {
 
-/// The two device buffers every shape runs in: 32768^2 elements of 16 bytes.
-constexpr std::size_t kMaxBytes = std::size_t(32768) * 32768 * 16;
+/// The most one of the two device buffers every shape runs in may hold: 2 x 32768^2 elements of
+/// 16 bytes (32 GiB, so two fit on an 80 GB card). The buffers are sized to the largest shape
+/// asked for (the goal shapes: 16 GiB).
+constexpr std::size_t kMaxBytes = std::size_t(2) * 32768 * 32768 * 16;
 
 using namespace xpose::kernels;
 using namespace xpose::kernels::cuda_tile;
@@ -511,9 +513,9 @@ class Bench {
     const std::uint64_t seed = 0x5eed0000ULL + rows * 131 + cols * 7 + S;
     const double bytes = double(rows) * double(cols) * S;
     const std::size_t nbytes = std::size_t(rows) * cols * S;
-    if (nbytes > kMaxBytes) {
+    if (nbytes > capacity_) {
       std::fprintf(stderr, "%s %s: skipped, %zu bytes is more than the buffers' %zu\n", type,
-                   shape.c_str(), nbytes, kMaxBytes);
+                   shape.c_str(), nbytes, capacity_);
       return;
     }
     fill<S>(a, rows * cols, seed);
@@ -591,12 +593,14 @@ class Bench {
 
   int failures() const { return failures_; }
   cudaStream_t stream() const { return stream_; }
+  void set_capacity(std::size_t bytes) { capacity_ = bytes; }
 
  private:
   Options opt_;
   cudaStream_t stream_;
   unsigned long long* bad_ = nullptr;
   int failures_ = 0;
+  std::size_t capacity_ = 0;  // bytes in each of run_case's buffers
 };
 
 // 131072 x 131072 float32 (64 GiB) in place: fill, transpose, check every element; then time.
@@ -747,9 +751,21 @@ int run(const Options& opt) {
         for (const auto& rc : opt.shapes) shapes.push_back({rc.first, rc.second});
       }
       const bool small_types = !opt.compare && opt.types.empty();
+      // Buffers for the largest shape of the widest type asked for (u8 / u16 at 16384^2 at
+      // least, the --extra shapes under 1 GiB).
+      const std::size_t widest = opt.has_type("c128")  ? 16
+                                 : opt.has_type("f64") ? 8
+                                 : opt.has_type("f32") ? 4
+                                 : opt.names_type("u16") ? 2
+                                                         : 1;
+      std::size_t capacity = std::size_t(16384) * 16400 * 4;
+      for (const Shape& s : shapes)
+        capacity = std::max(capacity, std::size_t(s.r) * std::size_t(s.c) * widest);
+      capacity = std::min(capacity, kMaxBytes);
+      bench.set_capacity(capacity);
       void *a = nullptr, *b = nullptr;
-      XPOSE_CHECK_CUDA(cudaMalloc(&a, kMaxBytes));
-      XPOSE_CHECK_CUDA(cudaMalloc(&b, kMaxBytes));
+      XPOSE_CHECK_CUDA(cudaMalloc(&a, capacity));
+      XPOSE_CHECK_CUDA(cudaMalloc(&b, capacity));
       Bench::print_header();
       if (opt.has_type("f32"))
         for (const Shape& s : shapes) bench.run_case<4>("f32", s.r, s.c, a, b, rows);
@@ -863,7 +879,7 @@ int main(int argc, char** argv) {
       for (const std::string& item : split_list(next())) {
         long long r = 0, c = 0;
         if (!parse_shape(item, static_cast<long long>(kMaxBytes), r, c)) {
-          std::fprintf(stderr, "--shapes: '%s' is not RxC with 1 <= R*C <= 16 x 32768^2\n",
+          std::fprintf(stderr, "--shapes: '%s' is not RxC with 1 <= R*C <= 32 x 32768^2\n",
                        item.c_str());
           return 2;
         }

@@ -105,4 +105,15 @@ inline DeviceDram device_dram() {
   return known[device];
 }
 
+
+/// Whether rows `pitch` bytes apart, taken at one column offset, all fall on one DRAM stack's
+/// interleave: on five-stack devices (H100 80 GB) a pitch that is a multiple of 5 x 64 KiB (run 29
+/// call 10: the tiled kernels 0.862-0.864 x memcpy at 320 and 640 KiB output pitches for f32, f64
+/// and c128, 0.969-0.982 at the other multiples of 64 KiB up to 768 KiB; run 31: in place, the
+/// row-wise order 0.824 at c128 n = 20480 and f64 n = 40960). Other stack counts are not
+/// measured. Tests the pitch first, so the device is asked only on such multiples.
+inline bool pitch_on_one_stack(std::int64_t pitch) {
+  return pitch > 0 && pitch % (5 * 65536) == 0 && device_dram().stacks == 5;
+}
+
 }  // namespace xpose::cuda_detail

@@ -39,6 +39,7 @@ using cuda_tile::kFetch256;
 using cuda_tile::NarrowEdge;
 using cuda_tile::PairOrder;
 using cuda_tile::TileConfig;
+constexpr PairOrder kInterleaved = PairOrder::Interleaved;
 
 // Tile pairs through register-transposed word blocks: n a whole number of words; P consecutive
 // pairs a block, their loads all issued before the first use.
@@ -113,6 +114,17 @@ struct On256 : K {
   static bool accepts(void* buf, std::int64_t n) {
     const auto addr = reinterpret_cast<std::uintptr_t>(buf);
     return (n * K::Config::S) % 256 == 0 && addr % 256 == 0 && K::accepts(buf, n);
+  }
+};
+
+// K, only where the rows (n elements) are a multiple of 320 KiB apart on a five-stack device
+// (cuda_detail::pitch_on_one_stack): there the DRAM stack of an address follows its column offset
+// alone, and the row-wise order's blocks in flight, the pairs of one or two tile rows, have all
+// their mirror tiles in one tile column, on one stack.
+template <class K>
+struct OnOneStack : K {
+  static bool accepts(void* buf, std::int64_t n) {
+    return cuda_detail::pitch_on_one_stack(n * K::Config::S) && K::accepts(buf, n);
   }
 };
 
@@ -247,10 +259,20 @@ using U16Kernels =
     KernelList<U16NarrowSeqWide, U16NarrowSeq, On256<Tiled<TileConfig<2, 16, 8, 8, 64>>>, U16Narrow,
                U16Rotated, Tiled<TileConfig<2, 16, 8, 8, 64>>, Tiled<TileConfig<2, 4, 32, 32, 256>>,
                Tiled<TileConfig<2, 2, 32, 32, 256>>>;
-using F32Kernels = KernelList<On256<F32Words16>, On256<F32Words8>, F32Rotated, F32Words16,
-                              F32Words8, F32Strip>;
-using F64Kernels = KernelList<On256<Tiled<TileConfig<8, 16, 16, 16, 256>>>, F64OddN>;
-using C128Kernels = KernelList<On256<Tiled<TileConfig<16, 16, 32, 32, 256>>>, C128OffSector>;
+// On one-stack pitches (OnOneStack) the word kernels' tiles in the interleaved order with 16 runs
+// (run 31, x memcpy, row-wise / 5 / 8 / 16 runs / staggered, two rounds alike: c128 n = 20480
+// 0.824 / 0.922 / 0.925 / 0.928 / 0.882, f64 n = 40960 0.824 / 0.914 / 0.916 / 0.919 / 0.878; off
+// such pitches the row-wise order stays, 1.0-1.6 % ahead of 16 runs at c128 n = 20000 / 16384
+// and f64 n = 40000). f32 (n = 81920): run 31, call 2.
+template <class C>
+using InterleavedOnOneStack = OnOneStack<On256<Tiled<C, kInterleaved, 16>>>;
+using F32Kernels =
+    KernelList<InterleavedOnOneStack<F32Words16::Config>, On256<F32Words16>, On256<F32Words8>,
+               F32Rotated, F32Words16, F32Words8, F32Strip>;
+using F64Kernels = KernelList<InterleavedOnOneStack<TileConfig<8, 16, 16, 16, 256>>,
+                              On256<Tiled<TileConfig<8, 16, 16, 16, 256>>>, F64OddN>;
+using C128Kernels = KernelList<InterleavedOnOneStack<TileConfig<16, 16, 32, 32, 256>>,
+                               On256<Tiled<TileConfig<16, 16, 32, 32, 256>>>, C128OffSector>;
 
 template <class F>
 decltype(auto) with_kernels(std::size_t elem_size, const char* who, F&& f) {
@@ -340,7 +362,9 @@ const Entry kEntries[] = {
     // f32
     {4, "tile-64w16-stag", run_kernel<Tiled<TileConfig<4, 16, 16, 16, 256>, kStag>>},
     {4, "tile-64w16-row", run_kernel<Tiled<TileConfig<4, 16, 16, 16, 256>, kRow>>},
+    {4, "tile-64w16-i5", run_kernel<Tiled<TileConfig<4, 16, 16, 16, 256>, kIlv, 5>>},
     {4, "tile-64w16-i8", run_kernel<Tiled<TileConfig<4, 16, 16, 16, 256>, kIlv, 8>>},
+    {4, "tile-64w16-i16", run_kernel<Tiled<TileConfig<4, 16, 16, 16, 256>, kIlv, 16>>},
     {4, "tile-64w4-stag", run_kernel<Tiled<TileConfig<4, 4, 64, 64, 256>, kStag>>},
     {4, "tile-64w4-row", run_kernel<Tiled<TileConfig<4, 4, 64, 64, 256>, kRow>>},
     {4, "tile-32w4-row", run_kernel<Tiled<TileConfig<4, 4, 32, 32, 256>, kRow>>},

@@ -319,14 +319,7 @@ struct ByBandwidth {
   }
 };
 
-// Whether output rows `pitch` bytes apart, written down a column, all fall on one DRAM stack's
-// interleave: on five-stack devices (H100 80 GB) a pitch that is a multiple of 5 x 64 KiB (run 29
-// call 10: the tiled kernels 0.862-0.864 x memcpy at 320 and 640 KiB output pitches for f32, f64
-// and c128, 0.969-0.982 at the other multiples of 64 KiB up to 768 KiB). Other stack counts are
-// not measured.
-inline bool pitch_on_one_stack(std::int64_t pitch) {
-  return pitch > 0 && pitch % (5 * 65536) == 0 && cuda_detail::device_dram().stacks == 5;
-}
+using cuda_detail::pitch_on_one_stack;
 // Whether the skewed kernel of configuration C runs in plain column order rather than in groups
 // of rows (run 30, H100, kernels/NOTES.md): up to kSkewColumnRows input rows always (run 21).
 // Taller inputs whose rows are off the kernel's fetch unit (128-byte lines, or 256 bytes where

@@ -395,14 +395,17 @@ std::vector<int> reachable_out_of_place(std::size_t elem) {
 std::vector<int> reachable_in_place(std::size_t elem) {
   // u8: the word kernel on 256-byte rows, the narrow kernel with and without guarded edges; u16:
   // the narrow kernel with and without them; f32: the 16-byte-word kernel on 256-byte rows, the
-  // rotated kernel; f64 and c128: the word kernel on 256-byte rows, the other.
+  // rotated kernel; f64 and c128: the word kernel on 256-byte rows, the other. (Entry 0 of f32,
+  // f64 and c128, one-stack pitches, needs n of 20480 or more: InPlaceOneStack.)
   switch (elem) {
     case 1:
       return {0, 1, 2};
-    case 4:
-      return {0, 2};
-    default:
+    case 2:
       return {0, 1};
+    case 4:
+      return {1, 3};
+    default:
+      return {1, 2};
   }
 }
 
@@ -1194,6 +1197,41 @@ TEST_F(CudaKernels, OneStackPitch) {
     EXPECT_EQ(c.index, five && !(tall && t.e == 4) ? t.skewed : t.tiled)
         << where << ", input rows off 128 bytes";
   }
+}
+
+// In place on rows a multiple of 320 KiB apart on a five-stack device (an H100 80 GB): the
+// interleaved order (entry 0; run 31) where the word kernels run, for f32 (n = 81920), f64
+// (40960) and c128 (20480); next to them and on other devices the row-wise order (entry 1). The
+// dispatch is asked without a transpose (these are 6.7-27 GB); c128 n = 20480 is also
+// transposed through the default, twice, every element checked, where the device has the room.
+TEST_F(CudaKernels, InPlaceOneStack) {
+  int device = 0, bus_bits = 0;
+  XPOSE_CHECK_CUDA(cudaGetDevice(&device));
+  XPOSE_CHECK_CUDA(cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, device));
+  const bool five = bus_bits == 5120;
+  DeviceBuffer d(4096);  // an aligned base; the choice reads no element
+  for (std::size_t e : {std::size_t{4}, std::size_t{8}, std::size_t{16}}) {
+    const std::int64_t n = 5 * 65536 / static_cast<std::int64_t>(e);
+    for (std::int64_t m : {n, 2 * n, n + 64, n - 64, 3 * n / 2}) {
+      const auto c = xpose::kernels::variants::default_in_place(d.bytes(), e, m);
+      const bool one_stack = five && m % n == 0;
+      EXPECT_EQ(c.index, one_stack ? 0 : 1) << "elem " << e << " n " << m;
+    }
+    // Off 256 bytes (the base 16 bytes in), the word kernels do not run: neither order.
+    EXPECT_GT(xpose::kernels::variants::default_in_place(d.bytes() + 16, e, n).index, 1)
+        << "elem " << e;
+  }
+  std::size_t free_b = 0, total_b = 0;
+  XPOSE_CHECK_CUDA(cudaMemGetInfo(&free_b, &total_b));
+  const std::int64_t n = 20480;
+  if (free_b < std::size_t(n) * n * 16 + (std::size_t(1) << 30)) {
+    std::printf("  InPlaceOneStack: %.1f GiB free, c128 20480^2 not transposed\n",
+                free_b / 1073741824.0);
+    return;
+  }
+  xpose::kernels::variants::DispatchChoice c;
+  check_inplace(16, n, 1, 0, "", &c);
+  EXPECT_EQ(c.index, five ? 0 : 1);
 }
 
 // The skewed kernels' two orders past 28000 input rows (SkewGroups): column order where the input
