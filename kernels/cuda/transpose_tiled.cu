@@ -354,13 +354,14 @@ bool skew_in_column_order(const void* in, const TransposeShape& s) {
 // 0.941 with bands of 32 tile rows; f64 40960² 0.851 / 0.944, 20001x40960 0.851 / 0.917 with
 // 128; f32 20001x81920 0.857 / 0.895 with 64; bands of 128 / 256 rows lost 1-2 % for f32).
 // The stagger's band height near BAND tile rows that cuts the launch's tile rows into a whole
-// multiple of five bands (5 k, k >= 1 the nearest to tiles / 5 BAND), so that on the five stacks
-// each turn (band mod 5) takes as many tile rows (run 31).
-template <class K>
+// multiple of five bands (5 k, k >= 1), so that on the five stacks each turn (band mod 5) takes
+// as many tile rows (run 31): k the nearest to tiles / 5 BAND, or with UP rounded up, so that no
+// band is longer than BAND.
+template <class K, bool UP = false>
 std::uint32_t balanced_band(const TransposeShape& s, std::uint32_t band) {
   const std::int64_t tiles = (s.rows + K::extra_rows() + K::tile_rows() - 1) / K::tile_rows();
   const std::int64_t per = 5 * static_cast<std::int64_t>(band);
-  const std::int64_t k = std::max<std::int64_t>(1, (tiles + per / 2) / per);
+  const std::int64_t k = std::max<std::int64_t>(1, (tiles + (UP ? per - 1 : per / 2)) / per);
   return static_cast<std::uint32_t>(std::max<std::int64_t>(1, (tiles + 5 * k - 1) / (5 * k)));
 }
 template <class C, std::uint32_t BAND, class PLAIN = C>
@@ -393,14 +394,14 @@ struct SkewGroups : Skewed<C> {
 // Bench candidates (-stag[H]): the skewed kernel C in column order with the stagger
 // (TiledParams::stagger): bands of H tile rows (0: as many as the turn's tile columns), each
 // turning by 64 KiB of input row.
-// BALANCED (-stagbH): the band height from balanced_band, near H.
-template <class C, std::uint32_t H = 0, bool BALANCED = false>
+// BALANCED (-stagbH): the band height from balanced_band, near H; with UP (-stagcH) at most H.
+template <class C, std::uint32_t H = 0, bool BALANCED = false, bool UP = false>
 struct StaggeredColumns : Skewed<C> {
   static void launch(const void* in, void* out, const TransposeShape& s, cudaStream_t st) {
     constexpr std::uint32_t turn = Skewed<C>::turn_tiles();
     const std::uint32_t band = H == 0 ? turn : H;
     Skewed<C>::launch_group(in, out, s, st, cuda_tile::kColumnMajor,
-                            BALANCED ? balanced_band<Skewed<C>>(s, band) : band, turn);
+                            BALANCED ? balanced_band<Skewed<C>, UP>(s, band) : band, turn);
   }
 };
 // K (a tiled kernel), except where its output rows fall on one DRAM stack (pitch_on_one_stack)
@@ -935,6 +936,8 @@ const Entry kEntries[] = {
     {4, "skew-64x64w16-b4-cm-p256-stag16", run_kernel<StaggeredColumns<F32Skew, 16>>},
     {4, "skew-64x64w16-b4-cm-p256-stag64", run_kernel<StaggeredColumns<F32Skew, 64>>},
     {4, "skew-64x64w16-b4-cm-p256-stagb64", run_kernel<StaggeredColumns<F32Skew, 64, true>>},
+    {4, "skew-64x64w16-b4-cm-p256-stagc64",
+     run_kernel<StaggeredColumns<F32Skew, 64, true, true>>},
     // -sweep[16k]: column sweeps capped at 32000 [16000] rows; -g16k: column-major up to 28000
     // rows, groups of at most 16000 rows above (RowGroups, the default of runs 21-29; since run
     // 30 the dispatch's SkewGroups keeps column order on some taller inputs; run 21's -tall16k /
@@ -959,6 +962,7 @@ const Entry kEntries[] = {
     {8, "skew-32x64w16-b4-cm-stag", run_kernel<StaggeredColumns<F64Skew>>},
     {8, "skew-32x64w16-b4-cm-stag32", run_kernel<StaggeredColumns<F64Skew, 32>>},
     {8, "skew-32x64w16-b4-cm-stagb128", run_kernel<StaggeredColumns<F64Skew, 128, true>>},
+    {8, "skew-32x64w16-b4-cm-stagc128", run_kernel<StaggeredColumns<F64Skew, 128, true, true>>},
     {8, "skew-32x64w16-b4-sweep", run_kernel<Swept<Skewed<F64Skew>>>},
     {8, "skew-32x64w16-b4-sweep16k", run_kernel<Swept<Skewed<F64Skew>, 16000>>},
     {8, "skew-32x64w16-b4-g16k", run_kernel<RowGroups<Skewed<F64Skew>>>},
@@ -978,6 +982,7 @@ const Entry kEntries[] = {
     {16, "skew-32x32-b4-cm-stag", run_kernel<StaggeredColumns<C128Skew>>},
     {16, "skew-32x32-b4-cm-stag32", run_kernel<StaggeredColumns<C128Skew, 32>>},
     {16, "skew-32x32-b4-cm-stagb32", run_kernel<StaggeredColumns<C128Skew, 32, true>>},
+    {16, "skew-32x32-b4-cm-stagc32", run_kernel<StaggeredColumns<C128Skew, 32, true, true>>},
     {16, "skew-32x32-b4-sweep", run_kernel<Swept<Skewed<C128Skew>>>},
     {16, "skew-32x32-b4-sweep16k", run_kernel<Swept<Skewed<C128Skew>, 16000>>},
     {16, "skew-32x32-b4-g16k", run_kernel<RowGroups<Skewed<C128Skew>>>},
