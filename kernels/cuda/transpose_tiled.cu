@@ -353,6 +353,12 @@ bool skew_in_column_order(const void* in, const TransposeShape& s) {
 // calls 8-10, x memcpy column order / staggered: c128 20480² 0.859 / 0.943, 20480x40960 0.853 /
 // 0.941 with bands of 32 tile rows; f64 40960² 0.851 / 0.944, 20001x40960 0.851 / 0.917 with
 // 128; f32 20001x81920 0.857 / 0.895 with 64; bands of 128 / 256 rows lost 1-2 % for f32).
+// Since run 31 the bands are balanced over the five stacks (balanced_band<K, true>: 5 k bands of
+// at most BAND tile rows), so that each turn takes as many tile rows: where BAND left few bands or
+// a count off a multiple of five, one stack took more rows than another (call 4, x memcpy, bands
+// of BAND / balanced: f32 9001x81920 0.847 / 0.896, 12345x81920 0.862 / 0.896, f64 10001x40960
+// 0.859 / 0.920, 15001x40960 0.881 / 0.919, c128 7001x40960 0.900 / 0.921; nowhere more than
+// 0.2 % behind on 23 shapes; call 5: fresh shapes).
 // The stagger's band height near BAND tile rows that cuts the launch's tile rows into a whole
 // multiple of five bands (5 k, k >= 1), so that on the five stacks each turn (band mod 5) takes
 // as many tile rows (run 31): k the nearest to tiles / 5 BAND, or with UP rounded up, so that no
@@ -377,7 +383,8 @@ struct SkewGroups : Skewed<C> {
   template <class K>
   static void launch_columns(const void* in, void* out, const TransposeShape& s, cudaStream_t st) {
     if (pitch_on_one_stack(s.in_pitch * C::S))
-      K::launch_group(in, out, s, st, cuda_tile::kColumnMajor, BAND, K::turn_tiles());
+      K::launch_group(in, out, s, st, cuda_tile::kColumnMajor, balanced_band<K, true>(s, BAND),
+                      K::turn_tiles());
     else
       K::launch_group(in, out, s, st, cuda_tile::kColumnMajor);
   }
