@@ -353,12 +353,14 @@ bool skew_in_column_order(const void* in, const TransposeShape& s) {
 // calls 8-10, x memcpy column order / staggered: c128 20480² 0.859 / 0.943, 20480x40960 0.853 /
 // 0.941 with bands of 32 tile rows; f64 40960² 0.851 / 0.944, 20001x40960 0.851 / 0.917 with
 // 128; f32 20001x81920 0.857 / 0.895 with 64; bands of 128 / 256 rows lost 1-2 % for f32).
-// Since run 31 the bands are balanced over the five stacks (balanced_band<K, true>: 5 k bands of
-// at most BAND tile rows), so that each turn takes as many tile rows: where BAND left few bands or
-// a count off a multiple of five, one stack took more rows than another (call 4, x memcpy, bands
-// of BAND / balanced: f32 9001x81920 0.847 / 0.896, 12345x81920 0.862 / 0.896, f64 10001x40960
-// 0.859 / 0.920, 15001x40960 0.881 / 0.919, c128 7001x40960 0.900 / 0.921; nowhere more than
-// 0.2 % behind on 23 shapes; call 5: fresh shapes).
+// Since run 31, with BALANCED (f32, f64), the bands are balanced over the five stacks
+// (balanced_band<K, true>: 5 k bands of at most BAND tile rows), so that each turn takes as many
+// tile rows: where BAND left few bands or a count off a multiple of five, one stack took more
+// rows than another (calls 4-5, x memcpy, bands of BAND / balanced: f32 9001x81920 0.847 / 0.896,
+// 12345x81920 0.862 / 0.896, 7001x81920 0.846 / 0.891, f64 10001x40960 0.859 / 0.920, 5001x40960
+// 0.850 / 0.911, 12001x81920 0.835 / 0.873; never more than 0.2 % behind on 31 shapes). c128
+// keeps bands of 32: balanced bands lost 1.5 % at 17001x20480 (27 rows a band; call 5) and gained
+// nothing at 12345x40960 (26).
 // The stagger's band height near BAND tile rows that cuts the launch's tile rows into a whole
 // multiple of five bands (5 k, k >= 1), so that on the five stacks each turn (band mod 5) takes
 // as many tile rows (run 31): k the nearest to tiles / 5 BAND, or with UP rounded up, so that no
@@ -370,7 +372,7 @@ std::uint32_t balanced_band(const TransposeShape& s, std::uint32_t band) {
   const std::int64_t k = std::max<std::int64_t>(1, (tiles + (UP ? per - 1 : per / 2)) / per);
   return static_cast<std::uint32_t>(std::max<std::int64_t>(1, (tiles + 5 * k - 1) / (5 * k)));
 }
-template <class C, std::uint32_t BAND, class PLAIN = C>
+template <class C, std::uint32_t BAND, class PLAIN = C, bool BALANCED = true>
 struct SkewGroups : Skewed<C> {
   static bool plain_on_one_stack(const void* in, const TransposeShape& s) {
     return !std::is_same<C, PLAIN>::value && pitch_on_one_stack(s.out_pitch * C::S) &&
@@ -383,8 +385,8 @@ struct SkewGroups : Skewed<C> {
   template <class K>
   static void launch_columns(const void* in, void* out, const TransposeShape& s, cudaStream_t st) {
     if (pitch_on_one_stack(s.in_pitch * C::S))
-      K::launch_group(in, out, s, st, cuda_tile::kColumnMajor, balanced_band<K, true>(s, BAND),
-                      K::turn_tiles());
+      K::launch_group(in, out, s, st, cuda_tile::kColumnMajor,
+                      BALANCED ? balanced_band<K, true>(s, BAND) : BAND, K::turn_tiles());
     else
       K::launch_group(in, out, s, st, cuda_tile::kColumnMajor);
   }
@@ -766,7 +768,7 @@ using U16Tiles = KernelList<RowsOn<U16Narrow, 16>, OutRowsOn<Swept<U16Narrow>, 1
                             Swept<U16NarrowSkew>, U16Rotated, Skewed<U16Skew>>;
 using F32SkewOrder = SkewGroups<F32Skew, 64, F32SkewPlain>;
 using F64SkewOrder = SkewGroups<F64Skew, 128>;
-using C128SkewOrder = SkewGroups<C128Skew, 32>;
+using C128SkewOrder = SkewGroups<C128Skew, 32, C128Skew, false>;
 using F32Tiles =
     KernelList<OffOneStack<Tiled<F32Tile, 256>, F32SkewOrder>,
                OffOneStack<MinRows<Tiled<F32Tile>, 200000>, F32SkewOrder>, F32SkewOrder>;
