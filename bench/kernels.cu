@@ -335,8 +335,6 @@ std::vector<Variant> variants_for(bool quick) {
           "inplace-tile", "64x64 w8"));
       vs.push_back(inplace_variant<TileConfig<4, 4, 64, 64, 256>, PairOrder::RowWise>(
           "inplace-rowwise", "64x64 w4"));
-      vs.push_back(inplace_variant<TileConfig<4, 16, 16, 16, 256>, PairOrder::Staggered>(
-          "inplace-stag", "64x64 w16"));
       vs.push_back(
           inplace_words_variant<SkewConfig<4, 16, 64, 64, 256, 0, 2>, PairOrder::Staggered>(
               "inplace-words", "64x64 w16 b2"));
@@ -361,8 +359,6 @@ std::vector<Variant> variants_for(bool quick) {
           "inplace-tile", "32x32 w8"));
       vs.push_back(inplace_variant<TileConfig<8, 8, 32, 32, 256>, PairOrder::RowWise>(
           "inplace-rowwise", "32x32 w8"));
-      vs.push_back(inplace_variant<TileConfig<8, 16, 16, 16, 256>, PairOrder::Staggered>(
-          "inplace-stag", "32x32 w16"));
     }
   } else if constexpr (S == 16) {
     vs.push_back(inplace_variant<TileConfig<16, 16, 32, 32, 256>, PairOrder::Classic>(
@@ -381,10 +377,6 @@ std::vector<Variant> variants_for(bool quick) {
           "inplace-rowwise", "32x32"));
       vs.push_back(inplace_variant<TileConfig<16, 16, 16, 16, 256>, PairOrder::Staggered>(
           "inplace-tile", "16x16"));
-      // The default's tiles in the staggered order (run 30: on one-stack pitches the row-wise
-      // order's mirror tiles sit on one stack; not yet measured)
-      vs.push_back(inplace_variant<TileConfig<16, 16, 32, 32, 256>, PairOrder::Staggered>(
-          "inplace-stag", "32x32"));
     }
   } else if constexpr (S == 1) {
     vs.push_back(inplace_variant<TileConfig<1, 16, 8, 8, 64>, PairOrder::Classic>(

@@ -39,7 +39,7 @@ using cuda_tile::kFetch256;
 using cuda_tile::NarrowEdge;
 using cuda_tile::PairOrder;
 using cuda_tile::TileConfig;
-constexpr PairOrder kInterleaved = PairOrder::Interleaved;
+constexpr PairOrder kIlv = PairOrder::Interleaved;  // also the candidates' -iS (below)
 
 // Tile pairs through register-transposed word blocks: n a whole number of words; P consecutive
 // pairs a block, their loads all issued before the first use.
@@ -266,7 +266,7 @@ using U16Kernels =
 // and f64 n = 40000). Call 2: f32 n = 81920 0.824 / 0.919 (row-wise / 16 runs), held out c128
 // n = 40960 (rows 640 KiB apart) 0.822 / 0.913.
 template <class C>
-using InterleavedOnOneStack = OnOneStack<On256<Tiled<C, kInterleaved, 16>>>;
+using InterleavedOnOneStack = OnOneStack<On256<Tiled<C, kIlv, 16>>>;
 using F32Kernels =
     KernelList<InterleavedOnOneStack<F32Words16::Config>, On256<F32Words16>, On256<F32Words8>,
                F32Rotated, F32Words16, F32Words8, F32Strip>;
@@ -324,7 +324,6 @@ struct Entry {
 constexpr PairOrder kStag = PairOrder::Staggered;
 constexpr PairOrder kRow = PairOrder::RowWise;
 constexpr PairOrder kGrp = PairOrder::Grouped;
-constexpr PairOrder kIlv = PairOrder::Interleaved;
 
 // Names: kernel-TILE[wWORD][-tTHREADS]-order[-bMINB]; TILE the square tile's side in elements;
 // stag: the staggered triangular order, row: row-wise triangular, gG: grouped, G tile rows at a

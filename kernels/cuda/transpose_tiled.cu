@@ -354,24 +354,37 @@ bool skew_in_column_order(const void* in, const TransposeShape& s) {
 // 0.941 with bands of 32 tile rows; f64 40960² 0.851 / 0.944, 20001x40960 0.851 / 0.917 with
 // 128; f32 20001x81920 0.857 / 0.895 with 64; bands of 128 / 256 rows lost 1-2 % for f32).
 // Since run 31, with BALANCED (f32, f64), the bands are balanced over the five stacks
-// (balanced_band<K, true>: 5 k bands of at most BAND tile rows), so that each turn takes as many
+// (balanced_band: 5 k bands of at most BAND tile rows), so that each turn takes as many
 // tile rows: where BAND left few bands or a count off a multiple of five, one stack took more
 // rows than another (calls 4-5, x memcpy, bands of BAND / balanced: f32 9001x81920 0.847 / 0.896,
 // 12345x81920 0.862 / 0.896, 7001x81920 0.846 / 0.891, f64 10001x40960 0.859 / 0.920, 5001x40960
 // 0.850 / 0.911, 12001x81920 0.835 / 0.873; never more than 0.2 % behind on 31 shapes). c128
 // keeps bands of 32: balanced bands lost 1.5 % at 17001x20480 (27 rows a band; call 5) and gained
 // nothing at 12345x40960 (26).
-// The stagger's band height near BAND tile rows that cuts the launch's tile rows into a whole
-// multiple of five bands (5 k, k >= 1), so that on the five stacks each turn (band mod 5) takes
-// as many tile rows (run 31): k the nearest to tiles / 5 BAND, or with UP rounded up, so that no
-// band is longer than BAND.
-template <class K, bool UP = false>
+// The stagger's band height for at most `band` tile rows a band that cuts the launch's tile rows
+// into a whole multiple of five bands (5 k, k = ceil(tiles / 5 band)), so that on the five stacks
+// each turn (band mod 5) takes as many tile rows (run 31; k rounded to the nearest instead, so
+// that bands could grow longer than `band`, lost 2-3 % where they did: commit 0ef7df8 has it).
+template <class K>
 std::uint32_t balanced_band(const TransposeShape& s, std::uint32_t band) {
   const std::int64_t tiles = (s.rows + K::extra_rows() + K::tile_rows() - 1) / K::tile_rows();
   const std::int64_t per = 5 * static_cast<std::int64_t>(band);
-  const std::int64_t k = std::max<std::int64_t>(1, (tiles + (UP ? per - 1 : per / 2)) / per);
+  const std::int64_t k = std::max<std::int64_t>(1, (tiles + per - 1) / per);
   return static_cast<std::uint32_t>(std::max<std::int64_t>(1, (tiles + 5 * k - 1) / (5 * k)));
 }
+// The skewed kernel C in column order with the stagger (TiledParams::stagger): bands of H tile
+// rows (0: as many as the turn's tile columns), each turning by 64 KiB of input row; BALANCED:
+// balanced_band's bands of at most H. SkewGroups' launch where the input rows fall on one stack,
+// and the bench candidates -stag[H] / -stagc[H].
+template <class C, std::uint32_t H = 0, bool BALANCED = false>
+struct StaggeredColumns : Skewed<C> {
+  static void launch(const void* in, void* out, const TransposeShape& s, cudaStream_t st) {
+    constexpr std::uint32_t turn = Skewed<C>::turn_tiles();
+    const std::uint32_t band = H == 0 ? turn : H;
+    Skewed<C>::launch_group(in, out, s, st, cuda_tile::kColumnMajor,
+                            BALANCED ? balanced_band<Skewed<C>>(s, band) : band, turn);
+  }
+};
 template <class C, std::uint32_t BAND, class PLAIN = C, bool BALANCED = true>
 struct SkewGroups : Skewed<C> {
   static bool plain_on_one_stack(const void* in, const TransposeShape& s) {
@@ -382,35 +395,22 @@ struct SkewGroups : Skewed<C> {
   static bool columns(const void* in, const TransposeShape& s) {
     return skew_in_column_order<C>(in, s) || plain_on_one_stack(in, s);
   }
-  template <class K>
+  /// Column order of configuration CC (C or PLAIN), with the stagger where the input rows fall
+  /// on one stack.
+  template <class CC>
   static void launch_columns(const void* in, void* out, const TransposeShape& s, cudaStream_t st) {
     if (pitch_on_one_stack(s.in_pitch * C::S))
-      K::launch_group(in, out, s, st, cuda_tile::kColumnMajor,
-                      BALANCED ? balanced_band<K, true>(s, BAND) : BAND, K::turn_tiles());
+      StaggeredColumns<CC, BAND, BALANCED>::launch(in, out, s, st);
     else
-      K::launch_group(in, out, s, st, cuda_tile::kColumnMajor);
+      Skewed<CC>::launch_group(in, out, s, st, cuda_tile::kColumnMajor);
   }
   static void launch(const void* in, void* out, const TransposeShape& s, cudaStream_t st) {
-    using K = Skewed<C>;
     if (skew_in_column_order<C>(in, s))
-      launch_columns<K>(in, out, s, st);
+      launch_columns<C>(in, out, s, st);
     else if (plain_on_one_stack(in, s))
-      launch_columns<Skewed<PLAIN>>(in, out, s, st);
+      launch_columns<PLAIN>(in, out, s, st);
     else
-      RowGroups<K>::launch(in, out, s, st);  // past kSkewColumnRows rows: groups of rows
-  }
-};
-// Bench candidates (-stag[H]): the skewed kernel C in column order with the stagger
-// (TiledParams::stagger): bands of H tile rows (0: as many as the turn's tile columns), each
-// turning by 64 KiB of input row.
-// BALANCED (-stagbH): the band height from balanced_band, near H; with UP (-stagcH) at most H.
-template <class C, std::uint32_t H = 0, bool BALANCED = false, bool UP = false>
-struct StaggeredColumns : Skewed<C> {
-  static void launch(const void* in, void* out, const TransposeShape& s, cudaStream_t st) {
-    constexpr std::uint32_t turn = Skewed<C>::turn_tiles();
-    const std::uint32_t band = H == 0 ? turn : H;
-    Skewed<C>::launch_group(in, out, s, st, cuda_tile::kColumnMajor,
-                            BALANCED ? balanced_band<Skewed<C>, UP>(s, band) : band, turn);
+      RowGroups<Skewed<C>>::launch(in, out, s, st);  // past kSkewColumnRows rows: groups of rows
   }
 };
 // K (a tiled kernel), except where its output rows fall on one DRAM stack (pitch_on_one_stack)
@@ -944,9 +944,7 @@ const Entry kEntries[] = {
     {4, "skew-64x64w16-b4-cm-p256-stag", run_kernel<StaggeredColumns<F32Skew>>},
     {4, "skew-64x64w16-b4-cm-p256-stag16", run_kernel<StaggeredColumns<F32Skew, 16>>},
     {4, "skew-64x64w16-b4-cm-p256-stag64", run_kernel<StaggeredColumns<F32Skew, 64>>},
-    {4, "skew-64x64w16-b4-cm-p256-stagb64", run_kernel<StaggeredColumns<F32Skew, 64, true>>},
-    {4, "skew-64x64w16-b4-cm-p256-stagc64",
-     run_kernel<StaggeredColumns<F32Skew, 64, true, true>>},
+    {4, "skew-64x64w16-b4-cm-p256-stagc64", run_kernel<StaggeredColumns<F32Skew, 64, true>>},
     // -sweep[16k]: column sweeps capped at 32000 [16000] rows; -g16k: column-major up to 28000
     // rows, groups of at most 16000 rows above (RowGroups, the default of runs 21-29; since run
     // 30 the dispatch's SkewGroups keeps column order on some taller inputs; run 21's -tall16k /
@@ -970,8 +968,7 @@ const Entry kEntries[] = {
     {8, "skew-32x64w16-b4-cm", run_kernel<Skewed<F64Skew, kSkewOrder>>},
     {8, "skew-32x64w16-b4-cm-stag", run_kernel<StaggeredColumns<F64Skew>>},
     {8, "skew-32x64w16-b4-cm-stag32", run_kernel<StaggeredColumns<F64Skew, 32>>},
-    {8, "skew-32x64w16-b4-cm-stagb128", run_kernel<StaggeredColumns<F64Skew, 128, true>>},
-    {8, "skew-32x64w16-b4-cm-stagc128", run_kernel<StaggeredColumns<F64Skew, 128, true, true>>},
+    {8, "skew-32x64w16-b4-cm-stagc128", run_kernel<StaggeredColumns<F64Skew, 128, true>>},
     {8, "skew-32x64w16-b4-sweep", run_kernel<Swept<Skewed<F64Skew>>>},
     {8, "skew-32x64w16-b4-sweep16k", run_kernel<Swept<Skewed<F64Skew>, 16000>>},
     {8, "skew-32x64w16-b4-g16k", run_kernel<RowGroups<Skewed<F64Skew>>>},
@@ -990,8 +987,7 @@ const Entry kEntries[] = {
     {16, "skew-32x32-b4-cm", run_kernel<Skewed<C128Skew, kSkewOrder>>},
     {16, "skew-32x32-b4-cm-stag", run_kernel<StaggeredColumns<C128Skew>>},
     {16, "skew-32x32-b4-cm-stag32", run_kernel<StaggeredColumns<C128Skew, 32>>},
-    {16, "skew-32x32-b4-cm-stagb32", run_kernel<StaggeredColumns<C128Skew, 32, true>>},
-    {16, "skew-32x32-b4-cm-stagc32", run_kernel<StaggeredColumns<C128Skew, 32, true, true>>},
+    {16, "skew-32x32-b4-cm-stagc32", run_kernel<StaggeredColumns<C128Skew, 32, true>>},
     {16, "skew-32x32-b4-sweep", run_kernel<Swept<Skewed<C128Skew>>>},
     {16, "skew-32x32-b4-sweep16k", run_kernel<Swept<Skewed<C128Skew>, 16000>>},
     {16, "skew-32x32-b4-g16k", run_kernel<RowGroups<Skewed<C128Skew>>>},

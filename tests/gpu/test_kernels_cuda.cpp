@@ -962,7 +962,7 @@ TEST_F(CudaKernels, SanitizerShapes) {
 // Run 31's launches on few, small shapes, for compute-sanitizer (tests/gpu/sanitize.sh): the
 // interleaved in-place order (-iS candidates; the library's on one-stack pitches) with idle block
 // numbers, edge pairs, a batch and a shifted buffer; the skewed kernels' stagger with balanced
-// bands (-stagb / -stagc) over tile rows that make 1-6 bands, pitched and batched.
+// bands (-stagc, the f32 / f64 library's) over tile rows that make 1-6 bands, pitched and batched.
 TEST_F(CudaKernels, SanitizerRun31) {
   int ran = 0;
   for (std::size_t e : {std::size_t{4}, std::size_t{8}, std::size_t{16}}) {
@@ -974,7 +974,7 @@ TEST_F(CudaKernels, SanitizerRun31) {
       check_inplace(e, 65, 3, 0, v);
     }
     for (const std::string& v : xpose::kernels::variants::out_of_place(e)) {
-      if (v.find("-stagb") == std::string::npos && v.find("-stagc") == std::string::npos) continue;
+      if (v.find("-stagc") == std::string::npos) continue;
       ++ran;
       check_transpose(e, TransposeShape::dense(700, 197), 0, 0, v, nullptr, true);
       check_transpose(e, pitched(333, 130, 2, 141, 338, 3, 0), 1, 0, v, nullptr, true);
