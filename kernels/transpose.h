@@ -62,7 +62,9 @@ void copy_2d_cpu(const void* src, std::int64_t src_pitch, void* dst, std::int64_
 
 // ---- CUDA (kernels/cuda); in builds without CUDA these throw NotCompiledError ----------------
 
-/// Out-of-place transpose of device memory, launched on `stream` (asynchronous).
+/// Out-of-place transpose of device memory, launched on `stream` (asynchronous). A layout that is
+/// a copy in order (a side of 1, the elements consecutive in both buffers, no gaps between
+/// matrices) goes to cudaMemcpyAsync on `stream` instead of a kernel.
 void transpose_cuda(const void* in, void* out, std::size_t elem_size, const TransposeShape& shape,
                     DeviceStream stream);
 

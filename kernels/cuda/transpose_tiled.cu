@@ -57,6 +57,28 @@ using cuda_tile::TileConfig;
 // rows on 128-byte lines, 0.924 against 0.951), and where it is on them they win (c128
 // 16400x16384 0.973; f64 / c128 20000x30000 0.953 / 0.963 against 0.945 / 0.961). The input side
 // moves either kernel by less than 0.5 %.
+// A side of 1 (one row or one column) whose elements are consecutive in both buffers, and whose
+// matrices follow each other without gaps (or one matrix): the transpose is a copy of
+// rows x cols x batch elements in order, which the dispatch hands to cudaMemcpyAsync (run 32,
+// kernels/NOTES.md: the records / thin kernels copied such layouts at 0.89 x memcpy). Rows of one
+// element with a pitch, or matrices with gaps, stay with the kernels. `s` resolved.
+bool copies_in_order(const TransposeShape& s) {
+  if (s.rows != 1 && s.cols != 1) return false;
+  const std::int64_t n = s.rows * s.cols;
+  // Steps between consecutive elements: along the one input row / down the one input column,
+  // and where they land (output row j of a single input row, output row 0 of a single column).
+  const std::int64_t in_step = s.rows == 1 ? 1 : s.in_pitch;
+  const std::int64_t out_step = s.rows == 1 ? s.out_pitch : 1;
+  if (n > 1 && (in_step != 1 || out_step != 1)) return false;
+  return s.batch == 1 || (s.in_batch_stride == n && s.out_batch_stride == n);
+}
+
+void copy_in_order(const void* in, void* out, std::size_t elem_size, const TransposeShape& s,
+                   cudaStream_t st) {
+  const auto bytes = static_cast<std::size_t>(s.rows * s.cols * s.batch) * elem_size;
+  XPOSE_CHECK_CUDA(cudaMemcpyAsync(out, in, bytes, cudaMemcpyDeviceToDevice, st));
+}
+
 template <class C, int OUT_ALIGN = 32>
 struct Tiled {
   static bool accepts(const void* in, const void* out, const TransposeShape& s) {
@@ -366,23 +388,30 @@ bool skew_in_column_order(const void* in, const TransposeShape& s) {
 // each turn (band mod 5) takes as many tile rows (run 31; k rounded to the nearest instead, so
 // that bands could grow longer than `band`, lost 2-3 % where they did: commit 0ef7df8 has it).
 template <class K>
+std::int64_t stagger_tile_rows(const TransposeShape& s) {
+  return (s.rows + K::extra_rows() + K::tile_rows() - 1) / K::tile_rows();
+}
+template <class K>
 std::uint32_t balanced_band(const TransposeShape& s, std::uint32_t band) {
-  const std::int64_t tiles = (s.rows + K::extra_rows() + K::tile_rows() - 1) / K::tile_rows();
+  const std::int64_t tiles = stagger_tile_rows<K>(s);
   const std::int64_t per = 5 * static_cast<std::int64_t>(band);
   const std::int64_t k = std::max<std::int64_t>(1, (tiles + per - 1) / per);
   return static_cast<std::uint32_t>(std::max<std::int64_t>(1, (tiles + 5 * k - 1) / (5 * k)));
 }
 // The skewed kernel C in column order with the stagger (TiledParams::stagger): bands of H tile
 // rows (0: as many as the turn's tile columns), each turning by 64 KiB of input row; BALANCED:
-// balanced_band's bands of at most H. SkewGroups' launch where the input rows fall on one stack,
-// and the bench candidates -stag[H] / -stagc[H].
-template <class C, std::uint32_t H = 0, bool BALANCED = false>
+// balanced_band's bands of at most H, where bands of H would be fewer than BELOW (0: always).
+// SkewGroups' launch where the input rows fall on one stack, and the bench candidates
+// -stag[H] / -stagc[H][uBELOW].
+template <class C, std::uint32_t H = 0, bool BALANCED = false, std::int64_t BELOW = 0>
 struct StaggeredColumns : Skewed<C> {
   static void launch(const void* in, void* out, const TransposeShape& s, cudaStream_t st) {
     constexpr std::uint32_t turn = Skewed<C>::turn_tiles();
     const std::uint32_t band = H == 0 ? turn : H;
+    const bool balance =
+        BALANCED && (BELOW == 0 || stagger_tile_rows<Skewed<C>>(s) < BELOW * band);
     Skewed<C>::launch_group(in, out, s, st, cuda_tile::kColumnMajor,
-                            BALANCED ? balanced_band<Skewed<C>>(s, band) : band, turn);
+                            balance ? balanced_band<Skewed<C>>(s, band) : band, turn);
   }
 };
 template <class C, std::uint32_t BAND, class PLAIN = C, bool BALANCED = true>
@@ -811,8 +840,13 @@ void transpose_cuda(const void* in, void* out, std::size_t elem_size, const Tran
   if (in == nullptr || out == nullptr)
     throw DimensionMismatch("transpose_cuda: null buffer for a non-empty transpose");
   auto* st = static_cast<cudaStream_t>(stream);
-  with_kernels(elem_size, "transpose_cuda",
-               [&](auto list) { dispatch(list, in, out, elem_size, s, st); });
+  with_kernels(elem_size, "transpose_cuda", [&](auto list) {
+    if (copies_in_order(s)) {
+      copy_in_order(in, out, elem_size, s, st);
+      return;
+    }
+    dispatch(list, in, out, elem_size, s, st);
+  });
 }
 
 // ---- candidates, by name (variants.h) ----------------------------------------------------------
@@ -874,6 +908,13 @@ const Entry kEntries[] = {
     {4, "nothin", run_kernel<FirstOf<F32Tiles>>},
     {8, "nothin", run_kernel<FirstOf<F64Tiles>>},
     {16, "nothin", run_kernel<FirstOf<C128Tiles>>},
+    // nocopy: the kernels where the dispatch copies (a side of 1, elements consecutive; the
+    // default before run 32)
+    {1, "nocopy", run_kernel<FirstOf<U8Kernels>>},
+    {2, "nocopy", run_kernel<FirstOf<U16Kernels>>},
+    {4, "nocopy", run_kernel<FirstOf<F32Kernels>>},
+    {8, "nocopy", run_kernel<FirstOf<F64Kernels>>},
+    {16, "nocopy", run_kernel<FirstOf<C128Kernels>>},
     {1, "tile-128x128w16", run_kernel<Tiled<U8Tile>>},
     {1, "skew-128x64w16", run_kernel<Skewed<U8Skew>>},
     {1, "rot-128x128-t1024-b1-cm", run_kernel<Rotated<std::uint8_t, 128, 1024, 1, kSkewOrder, 0>>},
@@ -988,6 +1029,8 @@ const Entry kEntries[] = {
     {16, "skew-32x32-b4-cm-stag", run_kernel<StaggeredColumns<C128Skew>>},
     {16, "skew-32x32-b4-cm-stag32", run_kernel<StaggeredColumns<C128Skew, 32>>},
     {16, "skew-32x32-b4-cm-stagc32", run_kernel<StaggeredColumns<C128Skew, 32, true>>},
+    // -stagc32u10: balanced only where bands of 32 would be fewer than 10 (run 32)
+    {16, "skew-32x32-b4-cm-stagc32u10", run_kernel<StaggeredColumns<C128Skew, 32, true, 10>>},
     {16, "skew-32x32-b4-sweep", run_kernel<Swept<Skewed<C128Skew>>>},
     {16, "skew-32x32-b4-sweep16k", run_kernel<Swept<Skewed<C128Skew>, 16000>>},
     {16, "skew-32x32-b4-g16k", run_kernel<RowGroups<Skewed<C128Skew>>>},
@@ -1051,6 +1094,7 @@ DispatchChoice default_out_of_place(const void* in, const void* out, std::size_t
                                     const TransposeShape& shape) {
   const TransposeShape s = shape.resolved();
   return with_kernels(elem_size, "default_out_of_place", [&](auto list) {
+    if (copies_in_order(s)) return DispatchChoice{-1, list_size(list), true};
     return DispatchChoice{choose(list, in, out, s), list_size(list)};
   });
 }

@@ -36,10 +36,13 @@ bool run_in_place(const std::string& name, void* buf, std::size_t elem_size, std
 /// Which of the library's kernels the default would run, without launching anything: its
 /// position in the element size's dispatch list (transpose_tiled.cu, transpose_inplace.cu; -1
 /// where none takes the layout) and the list's length. The tests count these to show which
-/// kernels a set of layouts reached.
+/// kernels a set of layouts reached. `copy`: out of place, a layout the default copies with
+/// cudaMemcpyAsync instead (a side of 1, elements consecutive in both buffers, no gaps between
+/// matrices); index is then -1.
 struct DispatchChoice {
   int index = -1;
   int count = 0;
+  bool copy = false;
 };
 DispatchChoice default_out_of_place(const void* in, const void* out, std::size_t elem_size,
                                     const TransposeShape& shape);

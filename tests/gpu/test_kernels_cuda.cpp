@@ -414,6 +414,7 @@ std::vector<int> reachable_in_place(std::size_t elem) {
 using Hits = std::vector<std::vector<int>>;  // [element size][dispatch entry] -> cases
 
 void count(Hits& hits, std::size_t elem, const xpose::kernels::variants::DispatchChoice& c) {
+  if (c.copy) return;  // copied in order, no kernel (CopiesInOrder)
   ASSERT_GE(c.index, 0);
   hits[elem].resize(static_cast<std::size_t>(c.count));
   ++hits[elem][static_cast<std::size_t>(c.index)];
@@ -815,7 +816,12 @@ TEST_F(CudaKernels, LargerSquareAndRectangular) {
             xpose::kernels::variants::DispatchChoice c;
             check_transpose(t.e, shape(m, 2), short_rows ? 0 : tall_off, short_rows ? tall_off : 0,
                             "", &c);
-            EXPECT_EQ(c.index, thin_index) << where;
+            // m = 1, dense: a copy in order (CopiesInOrder); the pitched case below keeps the
+            // thin kernel's m = 1.
+            if (m == 1)
+              EXPECT_TRUE(c.copy) << where;
+            else
+              EXPECT_EQ(c.index, thin_index) << where;
             // Pitched with gaps: the wide rows 5012 elements apart (on 4 bytes), the wide
             // buffer one element off where they are to be off 4 bytes; the tall rows pitched
             // (m + 1), so the records kernel does not take it.
@@ -1161,7 +1167,8 @@ TEST_F(CudaKernels, SanitizerThin) {
 // The dispatch's records rule (transpose_tiled.cu, RecordsDispatch): u8 / u16, m = 1-16, both
 // orientations, the wide rows on 32-byte sectors and off them (on 4 bytes): the records kernel
 // (index 0) except u8 short columns off sectors at m = 12 and 16; with the tall buffer off 4
-// bytes, or m = 17, the thin kernel (index 1). Every output checked.
+// bytes, or m = 17, the thin kernel (index 1). Dense m = 1 layouts are copies (CopiesInOrder).
+// Every output checked.
 TEST_F(CudaKernels, RecordsDispatch) {
   for (std::size_t e : {std::size_t{1}, std::size_t{2}}) {
     const std::int64_t p = 4 / static_cast<std::int64_t>(e);
@@ -1169,18 +1176,58 @@ TEST_F(CudaKernels, RecordsDispatch) {
       const auto where = ::testing::Message() << "elem " << e << " m " << m;
       const int records = m <= 16 ? 0 : 1;
       xpose::kernels::variants::DispatchChoice c;
+      // m = 1 (dense): a copy in order whatever the alignment (CopiesInOrder).
+      auto expect = [&](int index, const char* what) {
+        if (m == 1)
+          EXPECT_TRUE(c.copy) << where << what;
+        else
+          EXPECT_EQ(c.index, index) << where << what;
+      };
       check_transpose(e, TransposeShape::dense(m, 1000 * p), 0, 0, "", &c);
-      EXPECT_EQ(c.index, records) << where << " rows";
+      expect(records, " rows");
       check_transpose(e, TransposeShape::dense(1024 * p, m, 2), 0, 0, "", &c);
-      EXPECT_EQ(c.index, records) << where << " cols, on sectors";
+      expect(records, " cols, on sectors");
       check_transpose(e, TransposeShape::dense(1001 * p, m), 0, 0, "", &c);
-      EXPECT_EQ(c.index, e == 1 && (m == 12 || m == 16) ? 1 : records)
-          << where << " cols, off sectors";
+      expect(e == 1 && (m == 12 || m == 16) ? 1 : records, " cols, off sectors");
       check_transpose(e, TransposeShape::dense(m, 1000 * p), 0, p + 1, "", &c);
-      EXPECT_EQ(c.index, 1) << where << " rows, tall buffer off 4 bytes";
+      expect(1, " rows, tall buffer off 4 bytes");
       check_transpose(e, TransposeShape::dense(1000 * p, m), p + 1, 0, "", &c);
-      EXPECT_EQ(c.index, 1) << where << " cols, tall buffer off 4 bytes";
+      expect(1, " cols, tall buffer off 4 bytes");
     }
+  }
+}
+
+// A side of 1 whose elements are consecutive in both buffers, the matrices without gaps: the
+// default copies them in order with cudaMemcpyAsync (transpose_tiled.cu, copies_in_order; run
+// 32). Every element size: one row, one column, 1 x 1, batches, pointers off every alignment.
+// Where an element step or a gap between matrices breaks the run, a kernel. Every output
+// checked.
+TEST_F(CudaKernels, CopiesInOrder) {
+  for (std::size_t e : kElemSizes) {
+    const auto es = static_cast<std::int64_t>(e);
+    const auto where = ::testing::Message() << "elem " << e;
+    xpose::kernels::variants::DispatchChoice c;
+    for (const auto& s : {TransposeShape::dense(1, 100003), TransposeShape::dense(100003, 1),
+                          TransposeShape::dense(1, 4096, 3), TransposeShape::dense(4097, 1, 5),
+                          TransposeShape::dense(1, 1), TransposeShape::dense(1, 1, 7)}) {
+      for (const std::int64_t off : {std::int64_t{0}, std::int64_t{1}}) {
+        check_transpose(e, s, off, 2 * off, "", &c);
+        EXPECT_TRUE(c.copy) << where << " " << s.rows << "x" << s.cols << " batch " << s.batch;
+        EXPECT_EQ(c.index, -1);
+      }
+    }
+    // A pitch on the one side that steps (one row: the output's; one column: the input's), or a
+    // gap between matrices: not a copy.
+    check_transpose(e, pitched(1, 3001, 1, 3001, 2, 0, 0), 0, 0, "", &c);
+    EXPECT_FALSE(c.copy) << where << " one row, output pitch 2";
+    check_transpose(e, pitched(3001, 1, 1, 3, 3001, 0, 0), 0, 0, "", &c);
+    EXPECT_FALSE(c.copy) << where << " one column, input pitch 3";
+    check_transpose(e, pitched(1, 4000, 3, 4000, 1, 16 / es, 16 / es), 0, 0, "", &c);
+    EXPECT_FALSE(c.copy) << where << " one row, gaps between matrices";
+    EXPECT_GE(c.index, 0) << where << " one row, gaps between matrices";
+    check_transpose(e, pitched(4000, 1, 3, 1, 4000, 0, 16 / es), 0, 0, "", &c);
+    EXPECT_FALSE(c.copy) << where << " one column, a gap in the output only";
+    EXPECT_GE(c.index, 0) << where << " one column, a gap in the output only";
   }
 }
 
