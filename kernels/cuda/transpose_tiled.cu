@@ -381,8 +381,12 @@ bool skew_in_column_order(const void* in, const TransposeShape& s) {
 // rows than another (calls 4-5, x memcpy, bands of BAND / balanced: f32 9001x81920 0.847 / 0.896,
 // 12345x81920 0.862 / 0.896, 7001x81920 0.846 / 0.891, f64 10001x40960 0.859 / 0.920, 5001x40960
 // 0.850 / 0.911, 12001x81920 0.835 / 0.873; never more than 0.2 % behind on 31 shapes). c128
-// keeps bands of 32: balanced bands lost 1.5 % at 17001x20480 (27 rows a band; call 5) and gained
-// nothing at 12345x40960 (26).
+// balances only where bands of 32 would be fewer than ten (BELOW, run 32): with more, balanced
+// bands lost 1.5 % at 17001x20480 (27 rows a band; run 31 call 5), 0.9 % at 11001x40960, gained
+// nothing at 12345x40960 (26) and 1.1 % at 13001x20480; with fewer they gained at seven of nine
+// shapes and lost at none (run 31: 3001x40960 0.840 / 0.877, 7001x40960 0.900 / 0.921; run 32
+// call 1, held out: 2001x40960 0.846 / 0.877, 4001x40960 0.861 / 0.876, 8001x20480 0.896 /
+// 0.916, 4001x81920 0.858 / 0.874, 9501x61440 0.912 / 0.920).
 // The stagger's band height for at most `band` tile rows a band that cuts the launch's tile rows
 // into a whole multiple of five bands (5 k, k = ceil(tiles / 5 band)), so that on the five stacks
 // each turn (band mod 5) takes as many tile rows (run 31; k rounded to the nearest instead, so
@@ -414,7 +418,8 @@ struct StaggeredColumns : Skewed<C> {
                             balance ? balanced_band<Skewed<C>>(s, band) : band, turn);
   }
 };
-template <class C, std::uint32_t BAND, class PLAIN = C, bool BALANCED = true>
+template <class C, std::uint32_t BAND, class PLAIN = C, bool BALANCED = true,
+          std::int64_t BELOW = 0>
 struct SkewGroups : Skewed<C> {
   static bool plain_on_one_stack(const void* in, const TransposeShape& s) {
     return !std::is_same<C, PLAIN>::value && pitch_on_one_stack(s.out_pitch * C::S) &&
@@ -429,7 +434,7 @@ struct SkewGroups : Skewed<C> {
   template <class CC>
   static void launch_columns(const void* in, void* out, const TransposeShape& s, cudaStream_t st) {
     if (pitch_on_one_stack(s.in_pitch * C::S))
-      StaggeredColumns<CC, BAND, BALANCED>::launch(in, out, s, st);
+      StaggeredColumns<CC, BAND, BALANCED, BELOW>::launch(in, out, s, st);
     else
       Skewed<CC>::launch_group(in, out, s, st, cuda_tile::kColumnMajor);
   }
@@ -797,7 +802,7 @@ using U16Tiles = KernelList<RowsOn<U16Narrow, 16>, OutRowsOn<Swept<U16Narrow>, 1
                             Swept<U16NarrowSkew>, U16Rotated, Skewed<U16Skew>>;
 using F32SkewOrder = SkewGroups<F32Skew, 64, F32SkewPlain>;
 using F64SkewOrder = SkewGroups<F64Skew, 128>;
-using C128SkewOrder = SkewGroups<C128Skew, 32, C128Skew, false>;
+using C128SkewOrder = SkewGroups<C128Skew, 32, C128Skew, true, 10>;
 using F32Tiles =
     KernelList<OffOneStack<Tiled<F32Tile, 256>, F32SkewOrder>,
                OffOneStack<MinRows<Tiled<F32Tile>, 200000>, F32SkewOrder>, F32SkewOrder>;
