@@ -230,17 +230,19 @@ bool skew_accepts(const void* in, const void* out, const TransposeShape&) {
 
 /// Launches a kernel of the skewed layout (skew_kernel, or realign.cuh's rskew_kernel) on
 /// `stream`: tiles of C::TH rows that start `m` rows early (the pieces' shift), `group` as
-/// launch_tiled's; `stagger`, `turn` as TiledParams'. `s` resolved and non-empty; `name` names the
+/// launch_tiled's; `stagger`, `turn`, `spread` as TiledParams'. `s` resolved and non-empty; `name` names the
 /// kernel in a launch error.
 template <class C>
 void launch_skewed_with(void (*kernel)(SkewParams), const char* name, const void* in, void* out,
                         const TransposeShape& s, std::int64_t m, cudaStream_t stream, int group,
-                        std::uint32_t stagger = 0, std::uint32_t turn = 0) {
+                        std::uint32_t stagger = 0, std::uint32_t turn = 0,
+                        std::uint32_t spread = 0) {
   SkewParams p;
   static_cast<TiledParams&>(p) = tiled_params(in, out, s, C::S, (s.cols + C::TW - 1) / C::TW,
                                               (s.rows + m + C::TH - 1) / C::TH, group);
   p.stagger = stagger;
   p.turn = turn;
+  p.spread = spread;
   p.m = static_cast<int>(m);
   const std::int64_t gx = std::min<std::int64_t>(p.tiles, 0x7fffffff);
   const std::int64_t gy = std::min<std::int64_t>(s.batch, 65535);
@@ -252,15 +254,16 @@ void launch_skewed_with(void (*kernel)(SkewParams), const char* name, const void
     cuda_detail::throw_cuda_error(err, cat("launch of ", name).c_str(), __FILE__, __LINE__);
 }
 
-/// Launches skew_kernel<C> on `stream`; `group` as launch_tiled's, `stagger` and `turn` as
-/// TiledParams'.
+/// Launches skew_kernel<C> on `stream`; `group` as launch_tiled's, `stagger`, `turn` and `spread`
+/// as TiledParams'.
 template <class C>
 void launch_skew(const void* in, void* out, const TransposeShape& s, cudaStream_t stream,
-                 int group = 1, std::uint32_t stagger = 0, std::uint32_t turn = 0) {
+                 int group = 1, std::uint32_t stagger = 0, std::uint32_t turn = 0,
+                 std::uint32_t spread = 0) {
   // Every output row aligned: no skew, no extra rows.
   const bool aligned = output_rows_aligned(out, s, C::S, C::A_OUT);
   launch_skewed_with<C>(skew_kernel<C>, "skew_kernel", in, out, s, aligned ? 0 : C::M, stream,
-                        group, stagger, turn);
+                        group, stagger, turn, spread);
 }
 
 #endif  // __CUDACC__

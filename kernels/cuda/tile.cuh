@@ -281,7 +281,27 @@ struct TiledParams {
   std::uint32_t group;    ///< tile rows per group of the block order (1: plain row-major)
   std::uint32_t stagger;  ///< 0, or tile rows a band: band k's tile columns turn by k turn
   std::uint32_t turn;     ///< tile columns a band turns by (with stagger)
+  std::uint32_t spread;   ///< 0 / 1, or S: tile rows dealt over S runs in turn (spread_row)
 };
+
+/// Row l of the order of `rows` tile rows dealt over S runs in turn: the tile rows are cut into S
+/// runs of consecutive rows (the first rows mod S runs one longer), and l takes row l / S of run
+/// l mod S (the last, partial round only the longer runs). A bijection on [0, rows), so that
+/// consecutive l are rows / S apart: blocks that follow each other down a column of tiles write
+/// output pieces far apart along the same output rows.
+__host__ __device__ __forceinline__ std::uint32_t spread_row(std::uint32_t l, std::uint32_t rows,
+                                                             std::uint32_t s) {
+  const std::uint32_t base = rows / s, longer = rows - base * s;
+  std::uint32_t k, j;
+  if (l < base * s) {
+    k = l / s;
+    j = l - k * s;
+  } else {
+    k = base;
+    j = l - base * s;
+  }
+  return j * base + (j < longer ? j : longer) + k;
+}
 
 /// Tile (ty, tx) of block number t. Blocks run in order, so the tiles in flight at one time are
 /// a run of consecutive t. Numbered row-major (group 1), that run spans whole tile rows: the reads
@@ -293,7 +313,8 @@ struct TiledParams {
 /// (tile rows k H .. k H + H - 1) turn by k T (mod tiles_x), so a run down a column of tiles
 /// reads T tile columns further on in each band: with T tiles = 64 KiB of input row its input
 /// addresses move through every DRAM stack where the input rows are a multiple of the stacks'
-/// interleave apart (pitch_on_one_stack).
+/// interleave apart (pitch_on_one_stack). With a spread (p.spread = S), the tile row so found is
+/// the S-run order's (spread_row), before the stagger.
 __device__ __forceinline__ void tile_of(const TiledParams& p, std::uint32_t t, std::uint32_t& ty,
                                         std::uint32_t& tx) {
   if (p.group <= 1) {
@@ -308,6 +329,7 @@ __device__ __forceinline__ void tile_of(const TiledParams& p, std::uint32_t t, s
     tx = in_group / height;
     ty = first + (in_group - tx * height);
   }
+  if (p.spread > 1) ty = spread_row(ty, p.tiles_y, p.spread);
   if (p.stagger != 0) {
     const std::uint64_t turned = tx + std::uint64_t(ty / p.stagger) * p.turn;
     tx = static_cast<std::uint32_t>(turned % p.tiles_x);
@@ -365,6 +387,7 @@ inline TiledParams tiled_params(const void* in, void* out, const TransposeShape&
   p.group = g > 1 && g * tiles_x < (std::int64_t{1} << 32) ? static_cast<std::uint32_t>(g) : 1;
   p.stagger = 0;
   p.turn = 0;
+  p.spread = 0;
   return p;
 }
 

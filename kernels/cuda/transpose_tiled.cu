@@ -99,8 +99,9 @@ struct Skewed {
     return cuda_tile::skew_accepts<C>(in, out, s);
   }
   static void launch_group(const void* in, void* out, const TransposeShape& s, cudaStream_t st,
-                           int group, std::uint32_t stagger = 0, std::uint32_t turn = 0) {
-    cuda_tile::launch_skew<C>(in, out, s, st, group, stagger, turn);
+                           int group, std::uint32_t stagger = 0, std::uint32_t turn = 0,
+                           std::uint32_t spread = 0) {
+    cuda_tile::launch_skew<C>(in, out, s, st, group, stagger, turn, spread);
   }
   /// Tile columns in 64 KiB of input row: the stagger's turn (TiledParams::stagger).
   static constexpr std::uint32_t turn_tiles() { return 65536 / (C::TW * C::S); }
@@ -143,6 +144,18 @@ constexpr std::int64_t kSkewColumnRows = 28000;
 // Run 21's order (above), the bench's -g16k; the dispatch refines it (SkewGroups below).
 template <class K>
 using RowGroups = Swept<K, 16000, kSkewColumnRows>;
+// RowGroups with the tile rows dealt over S runs (TiledParams::spread): a group of G rows of the
+// order takes G / S tile rows from each of S runs tiles_y / S apart, so the blocks in flight
+// write pieces S places along each output row instead of one (run 32, candidates -spS, for output
+// rows on one stack: the groups' pieces in flight span 50-60 KiB of output row, one stack's 64).
+template <class K, std::uint32_t S>
+struct SpreadGroups : K {
+  static void launch(const void* in, void* out, const TransposeShape& s, cudaStream_t st) {
+    K::launch_group(in, out, s, st,
+                    capped_columns(s.rows, K::tile_rows(), K::extra_rows(), 16000, kSkewColumnRows),
+                    0, 0, S);
+  }
+};
 // The skewed layout with realigned 16-byte words on both sides (realign.cuh): whole-word shared
 // memory instead of the skewed kernel's element-by-element scatter.
 template <class C>
@@ -991,12 +1004,19 @@ const Entry kEntries[] = {
     {4, "skew-64x64w16-b4-cm-p256-stag16", run_kernel<StaggeredColumns<F32Skew, 16>>},
     {4, "skew-64x64w16-b4-cm-p256-stag64", run_kernel<StaggeredColumns<F32Skew, 64>>},
     {4, "skew-64x64w16-b4-cm-p256-stagc64", run_kernel<StaggeredColumns<F32Skew, 64, true>>},
+    // run 32: the balanced stagger without the 256-byte fetch hint, and with bands of 32 / 128
+    {4, "skew-64x64w16-b4-cm-stagc64", run_kernel<StaggeredColumns<F32SkewPlain, 64, true>>},
+    {4, "skew-64x64w16-b4-cm-p256-stagc32", run_kernel<StaggeredColumns<F32Skew, 32, true>>},
+    {4, "skew-64x64w16-b4-cm-p256-stagc128", run_kernel<StaggeredColumns<F32Skew, 128, true>>},
     // -sweep[16k]: column sweeps capped at 32000 [16000] rows; -g16k: column-major up to 28000
     // rows, groups of at most 16000 rows above (RowGroups, the default of runs 21-29; since run
     // 30 the dispatch's SkewGroups keeps column order on some taller inputs; run 21's -tall16k /
     // -tall20k / -tall24k, the same from 32000 rows, are in commit b39bf18)
     {4, "skew-64x64w16-b4-sweep-p256", run_kernel<Swept<Skewed<F32Skew>>>},
     {4, "skew-64x64w16-b4-g16k-p256", run_kernel<RowGroups<Skewed<F32Skew>>>},
+    {4, "skew-64x64w16-b4-g16k-p256-sp5", run_kernel<SpreadGroups<Skewed<F32Skew>, 5>>},
+    {4, "skew-64x64w16-b4-g16k-sp5", run_kernel<SpreadGroups<Skewed<F32SkewPlain>, 5>>},
+    {4, "skew-64x64w16-b4-g16k-p256-sp10", run_kernel<SpreadGroups<Skewed<F32Skew>, 10>>},
     {4, "skew-64x64w16-b4-sweep16k-p256", run_kernel<Swept<Skewed<F32Skew>, 16000>>},
     {4, "rskew-56x64", run_kernel<Realigned<RealignConfig<4, 56, 64, 256>>>},
     {4, "rskew-56x64-b4", run_kernel<Realigned<RealignConfig<4, 56, 64, 256, 4>>>},
@@ -1018,6 +1038,7 @@ const Entry kEntries[] = {
     {8, "skew-32x64w16-b4-sweep", run_kernel<Swept<Skewed<F64Skew>>>},
     {8, "skew-32x64w16-b4-sweep16k", run_kernel<Swept<Skewed<F64Skew>, 16000>>},
     {8, "skew-32x64w16-b4-g16k", run_kernel<RowGroups<Skewed<F64Skew>>>},
+    {8, "skew-32x64w16-b4-g16k-sp5", run_kernel<SpreadGroups<Skewed<F64Skew>, 5>>},
     {8, "rskew-60x32", run_kernel<Realigned<RealignConfig<8, 60, 32, 256>>>},
     {8, "rskew-60x32-b4", run_kernel<Realigned<RealignConfig<8, 60, 32, 256, 4>>>},
     {8, "rskew-28x64-b4", run_kernel<Realigned<RealignConfig<8, 28, 64, 256, 4>>>},
@@ -1039,6 +1060,7 @@ const Entry kEntries[] = {
     {16, "skew-32x32-b4-sweep", run_kernel<Swept<Skewed<C128Skew>>>},
     {16, "skew-32x32-b4-sweep16k", run_kernel<Swept<Skewed<C128Skew>, 16000>>},
     {16, "skew-32x32-b4-g16k", run_kernel<RowGroups<Skewed<C128Skew>>>},
+    {16, "skew-32x32-b4-g16k-sp5", run_kernel<SpreadGroups<Skewed<C128Skew>, 5>>},
     {16, "skew-16x64-b4", run_kernel<Skewed<SkewConfig<16, 16, 16, 64, 256, 32, 4>>>},
     {16, "rskew-30x32", run_kernel<Realigned<RealignConfig<16, 30, 32, 256>>>},
     {16, "rskew-62x16-b4", run_kernel<Realigned<RealignConfig<16, 62, 16, 256, 4>>>},

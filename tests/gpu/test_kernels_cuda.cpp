@@ -1349,6 +1349,25 @@ TEST_F(CudaKernels, StaggerCandidates) {
   EXPECT_GE(ran, 3);
 }
 
+// The spread-group candidates (-spS, run 32: tile rows dealt over S runs, TiledParams::spread):
+// tall inputs in groups with a tile-row count off a multiple of S (the runs one row apart in
+// length, the last round partial), column order under 28000 rows, a pitched batch with a gap
+// and shifted pointers; every element checked, so an order that misses or repeats a tile fails.
+TEST_F(CudaKernels, SpreadCandidates) {
+  int ran = 0;
+  for (std::size_t e : {std::size_t{4}, std::size_t{8}, std::size_t{16}}) {
+    for (const std::string& v : xpose::kernels::variants::out_of_place(e)) {
+      if (v.find("-sp") == std::string::npos) continue;
+      ++ran;
+      check_transpose(e, TransposeShape::dense(30001, 130), 0, 0, v, nullptr, true);
+      check_transpose(e, TransposeShape::dense(40963, 97), 1, 0, v, nullptr, true);
+      check_transpose(e, TransposeShape::dense(1001, 130), 0, 0, v, nullptr, true);
+      check_transpose(e, pitched(28007, 70, 2, 73, 28010, 3, 5), 0, 1, v, nullptr, true);
+    }
+  }
+  EXPECT_GE(ran, 5);
+}
+
 // RecordsCandidate's classes on few, small shapes, for compute-sanitizer: both forms, u8 and u16,
 // odd and even short sides, both orientations, whole chunks with a tail, pitched and batched.
 TEST_F(CudaKernels, SanitizerRecords) {
