@@ -432,7 +432,7 @@ struct StaggeredColumns : Skewed<C> {
   }
 };
 template <class C, std::uint32_t BAND, class PLAIN = C, bool BALANCED = true,
-          std::int64_t BELOW = 0>
+          std::int64_t BELOW = 0, std::uint32_t SPREAD = 5>
 struct SkewGroups : Skewed<C> {
   static bool plain_on_one_stack(const void* in, const TransposeShape& s) {
     return !std::is_same<C, PLAIN>::value && pitch_on_one_stack(s.out_pitch * C::S) &&
@@ -441,6 +441,17 @@ struct SkewGroups : Skewed<C> {
   /// Whether this layout runs in column order (either configuration).
   static bool columns(const void* in, const TransposeShape& s) {
     return skew_in_column_order<C>(in, s) || plain_on_one_stack(in, s);
+  }
+  /// Whether this layout runs in groups of rows dealt over SPREAD runs (SpreadGroups): output
+  /// rows on one stack, more than kSkewColumnRows input rows, input rows off 128-byte lines.
+  static bool spread(const void* in, const TransposeShape& s) {
+    return SPREAD > 1 && s.rows > kSkewColumnRows && pitch_on_one_stack(s.out_pitch * C::S) &&
+           !cuda_tile::input_rows_aligned(in, s, C::S, 128);
+  }
+  /// Whether this layout runs one of the orders that lead the tiled kernel where the output rows
+  /// fall on one stack (OffOneStack): column order or the spread groups.
+  static bool on_one_stack(const void* in, const TransposeShape& s) {
+    return spread(in, s) || columns(in, s);
   }
   /// Column order of configuration CC (C or PLAIN), with the stagger where the input rows fall
   /// on one stack.
@@ -452,7 +463,9 @@ struct SkewGroups : Skewed<C> {
       Skewed<CC>::launch_group(in, out, s, st, cuda_tile::kColumnMajor);
   }
   static void launch(const void* in, void* out, const TransposeShape& s, cudaStream_t st) {
-    if (skew_in_column_order<C>(in, s))
+    if (spread(in, s))
+      SpreadGroups<Skewed<C>, SPREAD>::launch(in, out, s, st);
+    else if (skew_in_column_order<C>(in, s))
       launch_columns<C>(in, out, s, st);
     else if (plain_on_one_stack(in, s))
       launch_columns<PLAIN>(in, out, s, st);
@@ -471,7 +484,7 @@ struct SkewGroups : Skewed<C> {
 template <class K, class SKEW>
 struct OffOneStack : K {
   static bool accepts(const void* in, const void* out, const TransposeShape& s) {
-    return !(pitch_on_one_stack(s.out_pitch * SKEW::elem_bytes()) && SKEW::columns(in, s)) &&
+    return !(pitch_on_one_stack(s.out_pitch * SKEW::elem_bytes()) && SKEW::on_one_stack(in, s)) &&
            K::accepts(in, out, s);
   }
 };

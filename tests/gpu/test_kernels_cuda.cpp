@@ -1253,10 +1253,9 @@ TEST_F(CudaKernels, OneStackPitch) {
     EXPECT_EQ(c.index, five ? t.skewed : t.tiled) << where << ", 1000 rows, 320 KiB";
     check_transpose(t.e, pitched(1000, 64, 1, 64, p320 * 21 / 20, 0, 0), 0, 0, "", &c);
     EXPECT_EQ(c.index, t.tiled) << where << ", 1000 rows, 336 KiB";
-    // 20480 .. 81920 rows: past 28000 rows the skewed kernel still runs (in column order) where
+    // 20480 .. 81920 rows: past 28000 rows the skewed kernel still runs, in column order where
     // the input rows are on 128 bytes (f32 on odd multiples of 128 without its 256-byte fetch
-    // hint), and for f64 / c128 off them too; f32 keeps the tiled kernel off 128 bytes.
-    const bool tall = p320 > 28000;
+    // hint), in spread groups off them (run 32).
     check_transpose(t.e, TransposeShape::dense(p320, 64), 0, 0, "", &c);
     EXPECT_EQ(c.index, five ? t.skewed : t.tiled) << where << ", dense";
     check_transpose(t.e, pitched(p320, 96, 1, 96, p320, 0, 0), 0, 0, "", &c);
@@ -1267,8 +1266,7 @@ TEST_F(CudaKernels, OneStackPitch) {
     check_transpose(t.e, pitched(r, 96, 1, p320, r + 1, 0, 0), 0, 0, "", &c);
     EXPECT_EQ(c.index, t.skewed) << where << ", input rows 320 KiB apart";
     check_transpose(t.e, pitched(p320, 96, 1, 98, p320, 0, 0), 0, 0, "", &c);
-    EXPECT_EQ(c.index, five && !(tall && t.e == 4) ? t.skewed : t.tiled)
-        << where << ", input rows off 128 bytes";
+    EXPECT_EQ(c.index, five ? t.skewed : t.tiled) << where << ", input rows off 128 bytes";
   }
 }
 
