@@ -364,8 +364,9 @@ using cuda_detail::pitch_on_one_stack;
 // 0.889 / 0.861, c128 0.900 / 0.877; rows on 32 bytes lose the same way; f32 rows on odd
 // multiples of 128 bytes, 60001x12320, 0.912 / 0.863). On the unit column order runs at any
 // height: f64 / c128 0.5-1.8 % ahead of the groups at 20 tall shapes, f32 1.2-3 % at 16 on 256
-// bytes. On one-stack output pitches (pitch_on_one_stack) f64 and c128 run column order also off
-// lines: 2.3-11 % ahead of the tiled kernel at nine tall shapes, where the groups run level.
+// bytes. (Run 30 also ran f64 and c128 in column order off lines where the output rows fall on
+// one stack, 2.3-11 % ahead of the tiled kernel; since run 32 the spread groups take that class,
+// SkewGroups::spread.)
 template <class C>
 constexpr int skew_fetch_bytes() {
   return (C::HINT & cuda_tile::kFetch256) != 0 ? 256 : 128;
@@ -373,8 +374,7 @@ constexpr int skew_fetch_bytes() {
 template <class C>
 bool skew_in_column_order(const void* in, const TransposeShape& s) {
   if (s.rows <= kSkewColumnRows) return true;
-  if (cuda_tile::input_rows_aligned(in, s, C::S, skew_fetch_bytes<C>())) return true;
-  return C::S >= 8 && pitch_on_one_stack(s.out_pitch * C::S);
+  return cuda_tile::input_rows_aligned(in, s, C::S, skew_fetch_bytes<C>());
 }
 // The skewed kernel of configuration C in the order skew_in_column_order gives, except on
 // one-stack output pitches where C's order is the groups and PLAIN (C without the 256-byte fetch
@@ -431,8 +431,11 @@ struct StaggeredColumns : Skewed<C> {
                             balance ? balanced_band<Skewed<C>>(s, band) : band, turn);
   }
 };
+// The spread groups' runs (SpreadGroups): five, one a stack of the H100 80 GB where the output
+// pitch is an odd multiple of 320 KiB and the input about as tall as the pitch is wide.
+constexpr std::uint32_t kSpreadRuns = 5;
 template <class C, std::uint32_t BAND, class PLAIN = C, bool BALANCED = true,
-          std::int64_t BELOW = 0, std::uint32_t SPREAD = 5>
+          std::int64_t BELOW = 0>
 struct SkewGroups : Skewed<C> {
   static bool plain_on_one_stack(const void* in, const TransposeShape& s) {
     return !std::is_same<C, PLAIN>::value && pitch_on_one_stack(s.out_pitch * C::S) &&
@@ -442,10 +445,21 @@ struct SkewGroups : Skewed<C> {
   static bool columns(const void* in, const TransposeShape& s) {
     return skew_in_column_order<C>(in, s) || plain_on_one_stack(in, s);
   }
-  /// Whether this layout runs in groups of rows dealt over SPREAD runs (SpreadGroups): output
-  /// rows on one stack, more than kSkewColumnRows input rows, input rows off 128-byte lines.
+  /// Whether this layout runs in groups of rows dealt over kSpreadRuns runs (SpreadGroups, run
+  /// 32): output rows on one stack, more than kSkewColumnRows input rows, input rows off 128-byte
+  /// lines. There the groups' blocks in flight wrote about 54 KiB of each output row, one stack's
+  /// share, and column order (f64 / c128) lost the lines the next tile column shares; dealt over
+  /// five runs, x memcpy old launch / spread groups: f32 (groups, or the tiled kernel on 8-byte
+  /// rows) 81920x2049 0.831 / 0.907, 81920x3001 0.829 / 0.915, 163840x1001 0.834 / 0.910 (call
+  /// 3), held out 81920x2051 0.839 / 0.916, 163840x1501 0.827 / 0.905, 245760x1003 0.832 /
+  /// 0.901, 81920x2050 0.850 / 0.912, 81920x4098 0.841 / 0.915; f64 (column order) 40960x3001
+  /// 0.887 / 0.915, held out 81920x2001 0.886 / 0.913, 40960x5001 0.875 / 0.901, 122880x1001
+  /// 0.874 / 0.899; c128 40960x1501 0.898 / 0.927, held out 40960x1001 0.894 / 0.928, 61440x1503
+  /// 0.886 / 0.907, 81920x777 0.883 / 0.908 (call 4). On 128-byte lines column order stays ahead
+  /// (f64 40960x4096 0.959 / 0.954, c128 40960x2048 0.960 / 0.957), and off one stack the groups
+  /// (f32 / f64 100001x5003 0.896 / 0.888, 0.890 / 0.881).
   static bool spread(const void* in, const TransposeShape& s) {
-    return SPREAD > 1 && s.rows > kSkewColumnRows && pitch_on_one_stack(s.out_pitch * C::S) &&
+    return s.rows > kSkewColumnRows && pitch_on_one_stack(s.out_pitch * C::S) &&
            !cuda_tile::input_rows_aligned(in, s, C::S, 128);
   }
   /// Whether this layout runs one of the orders that lead the tiled kernel where the output rows
@@ -464,7 +478,7 @@ struct SkewGroups : Skewed<C> {
   }
   static void launch(const void* in, void* out, const TransposeShape& s, cudaStream_t st) {
     if (spread(in, s))
-      SpreadGroups<Skewed<C>, SPREAD>::launch(in, out, s, st);
+      SpreadGroups<Skewed<C>, kSpreadRuns>::launch(in, out, s, st);
     else if (skew_in_column_order<C>(in, s))
       launch_columns<C>(in, out, s, st);
     else if (plain_on_one_stack(in, s))
@@ -479,8 +493,10 @@ struct SkewGroups : Skewed<C> {
 // rows (run 29, H100, x memcpy tiled / skewed in column order: output pitches of 5 and 10 x 64
 // KiB 0.862-0.864 / 0.931-0.956, call 10; held out, c128 20480x4096 and 20480x12288 0.866 / 0.966
 // and 0.855 / 0.957, call 11; run 30, tall: f64 81920x2048 0.867 / 0.960, c128 40960x8192 0.855
-// / 0.959). Where the skewed kernel would run in groups of rows the tiled kernel stays: the
-// groups run level with it or 1-2 % behind on these pitches (f32 81920x2048 0.855 / 0.873).
+// / 0.959), or in the spread groups (SkewGroups::spread, run 32: f32 81920x2050 0.850 / 0.912,
+// 81920x4098 0.841 / 0.915). Where the skewed kernel would run in plain groups of rows the tiled
+// kernel stays: the groups run level with it or 1-2 % behind on these pitches (f32 81920x2048
+// 0.855 / 0.873).
 template <class K, class SKEW>
 struct OffOneStack : K {
   static bool accepts(const void* in, const void* out, const TransposeShape& s) {
@@ -1017,19 +1033,17 @@ const Entry kEntries[] = {
     {4, "skew-64x64w16-b4-cm-p256-stag16", run_kernel<StaggeredColumns<F32Skew, 16>>},
     {4, "skew-64x64w16-b4-cm-p256-stag64", run_kernel<StaggeredColumns<F32Skew, 64>>},
     {4, "skew-64x64w16-b4-cm-p256-stagc64", run_kernel<StaggeredColumns<F32Skew, 64, true>>},
-    // run 32: the balanced stagger without the 256-byte fetch hint, and with bands of 32 / 128
-    {4, "skew-64x64w16-b4-cm-stagc64", run_kernel<StaggeredColumns<F32SkewPlain, 64, true>>},
-    {4, "skew-64x64w16-b4-cm-p256-stagc32", run_kernel<StaggeredColumns<F32Skew, 32, true>>},
-    {4, "skew-64x64w16-b4-cm-p256-stagc128", run_kernel<StaggeredColumns<F32Skew, 128, true>>},
     // -sweep[16k]: column sweeps capped at 32000 [16000] rows; -g16k: column-major up to 28000
     // rows, groups of at most 16000 rows above (RowGroups, the default of runs 21-29; since run
     // 30 the dispatch's SkewGroups keeps column order on some taller inputs; run 21's -tall16k /
     // -tall20k / -tall24k, the same from 32000 rows, are in commit b39bf18)
     {4, "skew-64x64w16-b4-sweep-p256", run_kernel<Swept<Skewed<F32Skew>>>},
     {4, "skew-64x64w16-b4-g16k-p256", run_kernel<RowGroups<Skewed<F32Skew>>>},
+    // -spS: groups of 16000 rows dealt over S runs (SpreadGroups, run 32; -sp5 is the library's
+    // launch on one-stack output pitches past 28000 rows off lines; the unhinted f32 form, 3 %
+    // behind, f32 -sp10, within 0.5 %, and f32 stagger bands of 32 / 128 and without the hint,
+    // ahead at one shape of four, are in commit 05f1008)
     {4, "skew-64x64w16-b4-g16k-p256-sp5", run_kernel<SpreadGroups<Skewed<F32Skew>, 5>>},
-    {4, "skew-64x64w16-b4-g16k-sp5", run_kernel<SpreadGroups<Skewed<F32SkewPlain>, 5>>},
-    {4, "skew-64x64w16-b4-g16k-p256-sp10", run_kernel<SpreadGroups<Skewed<F32Skew>, 10>>},
     {4, "skew-64x64w16-b4-sweep16k-p256", run_kernel<Swept<Skewed<F32Skew>, 16000>>},
     {4, "rskew-56x64", run_kernel<Realigned<RealignConfig<4, 56, 64, 256>>>},
     {4, "rskew-56x64-b4", run_kernel<Realigned<RealignConfig<4, 56, 64, 256, 4>>>},

@@ -989,6 +989,26 @@ TEST_F(CudaKernels, SanitizerRun31) {
   EXPECT_GE(ran, 12);
 }
 
+// Run 32's launches on few, small shapes, for compute-sanitizer (tests/gpu/sanitize.sh): the
+// spread order (-sp5) in column order over tile-row counts off a multiple of five, pitched and
+// batched; and the library's spread groups where they run, output rows 320 KiB apart behind
+// 28001 x 50 inputs (rows off 128 bytes; a 28001-row f32 tall side is past the column rule's
+// 28000), every output element and the untouched padding checked.
+TEST_F(CudaKernels, SanitizerRun32) {
+  int ran = 0;
+  for (std::size_t e : {std::size_t{4}, std::size_t{8}, std::size_t{16}}) {
+    for (const std::string& v : xpose::kernels::variants::out_of_place(e)) {
+      if (v.find("-sp") == std::string::npos) continue;
+      ++ran;
+      check_transpose(e, TransposeShape::dense(333, 130), 0, 0, v, nullptr, true);
+      check_transpose(e, pitched(97, 61, 2, 64, 101, 3, 0), 1, 0, v, nullptr, true);
+    }
+    const std::int64_t p320 = 5 * 65536 / static_cast<std::int64_t>(e);
+    check_transpose(e, pitched(28001, 50, 1, 50, p320, 0, 0));
+  }
+  EXPECT_GE(ran, 3);
+}
+
 // ---- every candidate kernel (variants.h), as bench_kernels --compare times them ---------------
 
 TEST(CudaKernelVariants, NamesListedAndUnknownRefused) {
@@ -1363,7 +1383,7 @@ TEST_F(CudaKernels, SpreadCandidates) {
       check_transpose(e, pitched(28007, 70, 2, 73, 28010, 3, 5), 0, 1, v, nullptr, true);
     }
   }
-  EXPECT_GE(ran, 5);
+  EXPECT_GE(ran, 3);
 }
 
 // RecordsCandidate's classes on few, small shapes, for compute-sanitizer: both forms, u8 and u16,
