@@ -991,9 +991,9 @@ TEST_F(CudaKernels, SanitizerRun31) {
 
 // Run 32's launches on few, small shapes, for compute-sanitizer (tests/gpu/sanitize.sh): the
 // spread order (-sp5) in column order over tile-row counts off a multiple of five, pitched and
-// batched; and the library's spread groups where they run, output rows 320 KiB apart behind
-// 28001 x 50 inputs (rows off 128 bytes; a 28001-row f32 tall side is past the column rule's
-// 28000), every output element and the untouched padding checked.
+// batched; and the library's spread groups where they run, output rows a multiple of 320 KiB
+// apart behind 28001 x 50 inputs (rows off 128 bytes, one row past the column rule's 28000),
+// every output element and the untouched padding checked.
 TEST_F(CudaKernels, SanitizerRun32) {
   int ran = 0;
   for (std::size_t e : {std::size_t{4}, std::size_t{8}, std::size_t{16}}) {
@@ -1003,8 +1003,10 @@ TEST_F(CudaKernels, SanitizerRun32) {
       check_transpose(e, TransposeShape::dense(333, 130), 0, 0, v, nullptr, true);
       check_transpose(e, pitched(97, 61, 2, 64, 101, 3, 0), 1, 0, v, nullptr, true);
     }
+    // Output rows a multiple of 320 KiB apart, at least 28001 elements: 320 KiB for f32 / f64,
+    // 640 KiB for c128.
     const std::int64_t p320 = 5 * 65536 / static_cast<std::int64_t>(e);
-    check_transpose(e, pitched(28001, 50, 1, 50, p320, 0, 0));
+    check_transpose(e, pitched(28001, 50, 1, 50, (28001 + p320 - 1) / p320 * p320, 0, 0));
   }
   EXPECT_GE(ran, 3);
 }
