@@ -396,9 +396,9 @@ __global__ void __launch_bounds__(NT, MINB) narrow_kernel(TiledParams p) {
 /// `s` must be resolved and non-empty, the buffers aligned to the element.
 template <class T, int TS, int NT, int MINB, bool ROT = false, NarrowEdge EDGE = NarrowEdge::kWords>
 void launch_narrow(const void* in, void* out, const TransposeShape& s, cudaStream_t stream,
-                   int group) {
+                   int group, std::uint32_t spread = 0) {
   launch_tiles(narrow_kernel<T, TS, NT, MINB, ROT, EDGE>, "narrow_kernel", TS, TS, 0, sizeof(T), NT,
-               narrow_tile_bytes<T, TS>(), in, out, s, stream, group);
+               narrow_tile_bytes<T, TS>(), in, out, s, stream, group, spread);
 }
 
 /// inplace_narrow_kernel's pairs clipped by the matrix edge or with words outside [m, end): both

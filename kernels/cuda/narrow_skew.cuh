@@ -246,9 +246,9 @@ bool narrow_skew_fits_device() {
 /// resolved and non-empty, the buffers aligned to the element.
 template <class C>
 void launch_narrow_skew(const void* in, void* out, const TransposeShape& s, cudaStream_t stream,
-                        int group) {
+                        int group, std::uint32_t spread = 0) {
   launch_tiles(narrow_skew_kernel<C>, "narrow_skew_kernel", C::TH, C::TW, C::M - 1, C::S, C::NT,
-               C::SMEM_BYTES, in, out, s, stream, group);
+               C::SMEM_BYTES, in, out, s, stream, group, spread);
 }
 
 }  // namespace xpose::kernels::cuda_tile

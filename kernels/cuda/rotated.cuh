@@ -103,13 +103,15 @@ bool rotated_oop_fits_device() {
 /// bytes a block (NT threads, `smem` bytes of dynamic shared memory), over `s` (resolved,
 /// non-empty) on `stream`, with `extra_rows` more input rows counted in the tile grid (tiles that
 /// start that many rows early, as narrow_skew.cuh's), tiles numbered as tile_of says with
-/// `group`; `name` names it in a launch error. The launcher of rotated_kernel, narrow_kernel
-/// (narrow.cuh) and narrow_skew_kernel (narrow_skew.cuh).
+/// `group` and `spread` (TiledParams'); `name` names it in a launch error. The launcher of
+/// rotated_kernel, narrow_kernel (narrow.cuh) and narrow_skew_kernel (narrow_skew.cuh).
 inline void launch_tiles(void (*kernel)(TiledParams), const char* name, int th, int tw,
                          int extra_rows, std::size_t elem, int nt, std::size_t smem, const void* in,
-                         void* out, const TransposeShape& s, cudaStream_t stream, int group) {
-  const TiledParams p = tiled_params(in, out, s, static_cast<int>(elem), (s.cols + tw - 1) / tw,
-                                     (s.rows + extra_rows + th - 1) / th, group);
+                         void* out, const TransposeShape& s, cudaStream_t stream, int group,
+                         std::uint32_t spread = 0) {
+  TiledParams p = tiled_params(in, out, s, static_cast<int>(elem), (s.cols + tw - 1) / tw,
+                               (s.rows + extra_rows + th - 1) / th, group);
+  p.spread = spread;
   const auto gx = static_cast<unsigned>(std::min<std::int64_t>(p.tiles, 0x7fffffff));
   const auto gy = static_cast<unsigned>(std::min<std::int64_t>(s.batch, 65535));
   cuda_detail::allow_dynamic_smem(kernel, smem);

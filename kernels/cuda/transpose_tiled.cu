@@ -103,6 +103,11 @@ struct Skewed {
                            std::uint32_t spread = 0) {
     cuda_tile::launch_skew<C>(in, out, s, st, group, stagger, turn, spread);
   }
+  /// launch_group with the tile rows dealt over `spread` runs (TiledParams::spread).
+  static void launch_spread(const void* in, void* out, const TransposeShape& s, cudaStream_t st,
+                            int group, std::uint32_t spread) {
+    launch_group(in, out, s, st, group, 0, 0, spread);
+  }
   /// Tile columns in 64 KiB of input row: the stagger's turn (TiledParams::stagger).
   static constexpr std::uint32_t turn_tiles() { return 65536 / (C::TW * C::S); }
   static void launch(const void* in, void* out, const TransposeShape& s, cudaStream_t st) {
@@ -148,12 +153,12 @@ using RowGroups = Swept<K, 16000, kSkewColumnRows>;
 // order takes G / S tile rows from each of S runs tiles_y / S apart, so the blocks in flight
 // write pieces S places along each output row instead of one (run 32, candidates -spS, for output
 // rows on one stack: the groups' pieces in flight span 50-60 KiB of output row, one stack's 64).
-template <class K, std::uint32_t S>
+// CAP, FROM as Swept's (the skewed kernels' RowGroups by default).
+template <class K, std::uint32_t S, std::int64_t CAP = 16000, std::int64_t FROM = kSkewColumnRows>
 struct SpreadGroups : K {
   static void launch(const void* in, void* out, const TransposeShape& s, cudaStream_t st) {
-    K::launch_group(in, out, s, st,
-                    capped_columns(s.rows, K::tile_rows(), K::extra_rows(), 16000, kSkewColumnRows),
-                    0, 0, S);
+    K::launch_spread(in, out, s, st,
+                     capped_columns(s.rows, K::tile_rows(), K::extra_rows(), CAP, FROM), S);
   }
 };
 // The skewed layout with realigned 16-byte words on both sides (realign.cuh): whole-word shared
@@ -240,6 +245,11 @@ struct Narrow {
                            int group) {
     cuda_tile::launch_narrow<T, TS, NT, MINB, ROT, EDGE>(in, out, s, st, group);
   }
+  /// launch_group with the tile rows dealt over `spread` runs (TiledParams::spread).
+  static void launch_spread(const void* in, void* out, const TransposeShape& s, cudaStream_t st,
+                            int group, std::uint32_t spread) {
+    cuda_tile::launch_narrow<T, TS, NT, MINB, ROT, EDGE>(in, out, s, st, group, spread);
+  }
   static void launch(const void* in, void* out, const TransposeShape& s, cudaStream_t st) {
     launch_group(in, out, s, st, G);
   }
@@ -259,6 +269,11 @@ struct NarrowSkewed {
   static void launch_group(const void* in, void* out, const TransposeShape& s, cudaStream_t st,
                            int group) {
     cuda_tile::launch_narrow_skew<C>(in, out, s, st, group);
+  }
+  /// launch_group with the tile rows dealt over `spread` runs (TiledParams::spread).
+  static void launch_spread(const void* in, void* out, const TransposeShape& s, cudaStream_t st,
+                            int group, std::uint32_t spread) {
+    cuda_tile::launch_narrow_skew<C>(in, out, s, st, group, spread);
   }
   static void launch(const void* in, void* out, const TransposeShape& s, cudaStream_t st) {
     launch_group(in, out, s, st, G);
@@ -998,6 +1013,11 @@ const Entry kEntries[] = {
      run_kernel<NarrowSkewed<NarrowSkewConfig<std::uint8_t, 256, 256, 512, 2, 2>, kSkewOrder>>},
     {1, "nskew-256x256-t512-b2-n3-cm", run_kernel<U8NarrowSkew>},
     {1, "nskew-256x256-t512-b2-n3-sweep", run_kernel<Swept<U8NarrowSkew>>},
+    // -sp5: the sweeps' groups dealt over five runs (SpreadGroups, run 32)
+    {1, "nskew-256x256-t512-b2-n3-sweep-sp5",
+     run_kernel<SpreadGroups<U8NarrowSkew, 5, kSweepRows, kSweepRows>>},
+    {1, "narrow-256-t512-b2-sweep-eledge-sp5",
+     run_kernel<SpreadGroups<U8Narrow256Elem, 5, kSweepRows, kSweepRows>>},
     {2, "tile-64x64w16", run_kernel<Tiled<U16Tile>>},
     {2, "skew-64x64w16", run_kernel<Skewed<U16Skew>>},
     {2, "rot-128x128-t1024-b1-cm", run_kernel<Rotated<std::uint16_t, 128, 1024, 1, kSkewOrder, 0>>},
@@ -1019,6 +1039,11 @@ const Entry kEntries[] = {
      run_kernel<NarrowSkewed<NarrowSkewConfig<std::uint16_t, 256, 128, 512, 2, 5>, kSkewOrder>>},
     {2, "nskew-128x256-t512-b2-n3-cm", run_kernel<U16NarrowSkew>},
     {2, "nskew-128x256-t512-b2-n3-sweep", run_kernel<Swept<U16NarrowSkew>>},
+    // -sp5: the sweeps' groups dealt over five runs (SpreadGroups, run 32)
+    {2, "nskew-128x256-t512-b2-n3-sweep-sp5",
+     run_kernel<SpreadGroups<U16NarrowSkew, 5, kSweepRows, kSweepRows>>},
+    {2, "narrow-128-t512-b2-sweep-sp5",
+     run_kernel<SpreadGroups<U16Narrow, 5, kSweepRows, kSweepRows>>},
     // f32
     {4, "tile-64x64w8", run_kernel<Tiled<F32Tile>>},
     {4, "peel-64x64w8", run_kernel<Peeled<F32Tile, Skewed<F32Skew, kSkewOrder>>>},
