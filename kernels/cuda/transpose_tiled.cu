@@ -149,6 +149,9 @@ constexpr std::int64_t kSkewColumnRows = 28000;
 // Run 21's order (above), the bench's -g16k; the dispatch refines it (SkewGroups below).
 template <class K>
 using RowGroups = Swept<K, 16000, kSkewColumnRows>;
+// The spread groups' runs (SpreadGroups): five, one a stack of the H100 80 GB where the output
+// pitch is an odd multiple of 320 KiB and the input about as tall as the pitch is wide.
+constexpr std::uint32_t kSpreadRuns = 5;
 // RowGroups with the tile rows dealt over S runs (TiledParams::spread): a group of G rows of the
 // order takes G / S tile rows from each of S runs tiles_y / S apart, so the blocks in flight
 // write pieces S places along each output row instead of one (run 32, candidates -spS, for output
@@ -446,9 +449,6 @@ struct StaggeredColumns : Skewed<C> {
                             balance ? balanced_band<Skewed<C>>(s, band) : band, turn);
   }
 };
-// The spread groups' runs (SpreadGroups): five, one a stack of the H100 80 GB where the output
-// pitch is an odd multiple of 320 KiB and the input about as tall as the pitch is wide.
-constexpr std::uint32_t kSpreadRuns = 5;
 template <class C, std::uint32_t BAND, class PLAIN = C, bool BALANCED = true,
           std::int64_t BELOW = 0>
 struct SkewGroups : Skewed<C> {
@@ -835,6 +835,24 @@ struct RecordsDispatch {
   }
 };
 
+// Narrow kernel N in its own order L (its sweeps, Swept<N>, or N's column order), except where
+// the output rows fall on one stack (pitch_on_one_stack) and the input has more than kSweepRows
+// rows: there in sweeps dealt over kSpreadRuns runs (run 32, kernels/NOTES.md; x memcpy, old /
+// spread: u8 narrow skewed kernel 327680x2049 0.742 / 0.806, 327680x3000 0.777 / 0.856,
+// 655360x1001 0.761 / 0.812; u8 256-tile kernel on whole tiles, column order, 327680x4096 0.906
+// / 0.933; u16 narrow kernel 163840x2049 0.794 / 0.863, 327680x1001 0.794 / 0.861, 163840x3000
+// 0.838 / 0.872). Off one stack the spread loses 1.5-5 % (u8 327000x2049 0.812 / 0.800, u16
+// 163000x2049 0.841 / 0.801).
+template <class N, class L = Swept<N>>
+struct SpreadOnOneStack : L {
+  static void launch(const void* in, void* out, const TransposeShape& s, cudaStream_t st) {
+    if (s.rows > kSweepRows && pitch_on_one_stack(s.out_pitch * sizeof(typename N::Elem)))
+      SpreadGroups<N, kSpreadRuns, kSweepRows, kSweepRows>::launch(in, out, s, st);
+    else
+      L::launch(in, out, s, st);
+  }
+};
+
 using U8Thin = Thin<1, U8ThinRanges>;
 using U16Thin = Thin<2, U16ThinRanges>;
 using F32Thin = Thin<4, F32ThinRanges>;
@@ -852,10 +870,12 @@ struct Prepend<K, KernelList<R...>> {
 // The dispatch, per element size: the first kernel of the list that accepts the layout runs.
 // The *Tiles lists are the kernels after the thin one (the bench's candidate "nothin"); u8 and
 // u16 put the records kernels first.
-using U8Tiles = KernelList<RowsOn<WholeTiles<U8Narrow256Elem>, 16>, RowsOn<Swept<U8NarrowSkew>, 16>,
-                           Tiled<U8Tile, 256>, OutRowsOn<MostlyWhole<Swept<U8Narrow256>, 4>, 16>,
-                           Swept<U8NarrowSkew>, U8Narrow>;
-using U16Tiles = KernelList<RowsOn<U16Narrow, 16>, OutRowsOn<Swept<U16Narrow>, 16>,
+using U8Tiles =
+    KernelList<RowsOn<WholeTiles<SpreadOnOneStack<U8Narrow256Elem, U8Narrow256Elem>>, 16>,
+               RowsOn<SpreadOnOneStack<U8NarrowSkew>, 16>, Tiled<U8Tile, 256>,
+               OutRowsOn<MostlyWhole<Swept<U8Narrow256>, 4>, 16>,
+               SpreadOnOneStack<U8NarrowSkew>, U8Narrow>;
+using U16Tiles = KernelList<RowsOn<U16Narrow, 16>, OutRowsOn<SpreadOnOneStack<U16Narrow>, 16>,
                             Swept<U16NarrowSkew>, U16Rotated, Skewed<U16Skew>>;
 using F32SkewOrder = SkewGroups<F32Skew, 64, F32SkewPlain>;
 using F64SkewOrder = SkewGroups<F64Skew, 128>;

@@ -1295,6 +1295,29 @@ TEST_F(CudaKernels, OneStackPitch) {
   }
 }
 
+// u8 / u16 output rows 320 KiB apart behind inputs of more than 32000 rows: the narrow kernels'
+// sweeps dealt over five runs on a five-stack device (SpreadOnOneStack, run 32), the plain sweeps
+// or column order elsewhere. The dispatch entries (after the records and thin kernels): u8 the
+// 256-tile narrow kernel on whole tiles (entry 2), the narrow skewed kernel with both matrices'
+// rows on 16 bytes (3) and with the input's off them (6); u16 the narrow kernel where the
+// output's rows are on 16 bytes (3). Every output element checked.
+TEST_F(CudaKernels, OneStackNarrow) {
+  if (!device_has_h100_smem())
+    GTEST_SKIP() << "the narrow kernels' tiles need an H100's shared memory";
+  xpose::kernels::variants::DispatchChoice c;
+  const std::int64_t u8p = 5 * 65536, u16p = u8p / 2;  // 320 KiB in elements
+  check_transpose(1, pitched(32768, 512, 1, 512, u8p, 0, 0), 0, 0, "", &c);
+  EXPECT_EQ(c.index, 2) << "u8 whole tiles";
+  check_transpose(1, pitched(32001, 512, 1, 512, u8p, 0, 0), 0, 0, "", &c);
+  EXPECT_EQ(c.index, 3) << "u8 rows on 16 bytes, partial tiles";
+  check_transpose(1, pitched(32001, 301, 1, 301, u8p, 0, 0), 0, 0, "", &c);
+  EXPECT_EQ(c.index, 6) << "u8 input rows off 16 bytes";
+  check_transpose(2, pitched(32001, 301, 1, 301, u16p, 0, 0), 0, 0, "", &c);
+  EXPECT_EQ(c.index, 3) << "u16 input rows off 16 bytes";
+  check_transpose(2, pitched(40001, 201, 1, 201, u16p * 2, 0, 0), 1, 0, "", &c);
+  EXPECT_EQ(c.index, 3) << "u16 input shifted, rows 640 KiB apart";
+}
+
 // In place on rows a multiple of 320 KiB apart on a five-stack device (an H100 80 GB): the
 // interleaved order (entry 0; run 31) where the word kernels run, for f32 (n = 81920), f64
 // (40960) and c128 (20480); next to them and on other devices the row-wise order (entry 1). The
