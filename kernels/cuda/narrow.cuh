@@ -364,14 +364,16 @@ __device__ __forceinline__ void narrow_edge_tile(const TiledParams& p, const cha
 
 /// Out of place: see the file comment. NT threads, MINB blocks an SM, TS x TS tiles; ROT as
 /// NarrowRow's (the loads only: the word gathers share each shared word among E rows whose line
-/// offsets differ); EDGE: how tiles at the matrix's edges are moved.
-template <class T, int TS, int NT, int MINB, bool ROT = false, NarrowEdge EDGE = NarrowEdge::kWords>
+/// offsets differ); EDGE: how tiles at the matrix's edges are moved; SPREAD: the tiles in the
+/// order of TiledParams::spread (for_each_tile's SPREAD).
+template <class T, int TS, int NT, int MINB, bool ROT = false, NarrowEdge EDGE = NarrowEdge::kWords,
+          bool SPREAD = false>
 __global__ void __launch_bounds__(NT, MINB) narrow_kernel(TiledParams p) {
   using W = NarrowWarp<T, TS, NT, ROT>;
   extern __shared__ uint4 narrow_smem_raw[];
   auto* tile = reinterpret_cast<std::uint32_t*>(narrow_smem_raw);
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-  for_each_tile(p, TS, TS, [&](const char* in, char* out, std::int64_t r0, std::int64_t c0) {
+  for_each_tile<SPREAD>(p, TS, TS, [&](const char* in, char* out, std::int64_t r0, std::int64_t c0) {
     const char* src = in + r0 * p.in_pitch_bytes + c0 * sizeof(T);  // TS input rows
     if (r0 + TS > p.rows || c0 + TS > p.cols ||
         !narrow_words_inside<T, TS>(src, src + (TS - 1) * p.in_pitch_bytes, in,
@@ -392,13 +394,15 @@ __global__ void __launch_bounds__(NT, MINB) narrow_kernel(TiledParams p) {
   });
 }
 
-/// Launches narrow_kernel<T, TS, NT, MINB> on `stream`, tiles in tile_of's order with `group`.
-/// `s` must be resolved and non-empty, the buffers aligned to the element.
-template <class T, int TS, int NT, int MINB, bool ROT = false, NarrowEdge EDGE = NarrowEdge::kWords>
+/// Launches narrow_kernel<T, TS, NT, MINB, ROT, EDGE, SPREAD> on `stream`, tiles in tile_of's
+/// order with `group` and (SPREAD) `spread`. `s` must be resolved and non-empty, the buffers
+/// aligned to the element.
+template <class T, int TS, int NT, int MINB, bool ROT = false, NarrowEdge EDGE = NarrowEdge::kWords,
+          bool SPREAD = false>
 void launch_narrow(const void* in, void* out, const TransposeShape& s, cudaStream_t stream,
-                   int group, std::uint32_t spread = 0) {
-  launch_tiles(narrow_kernel<T, TS, NT, MINB, ROT, EDGE>, "narrow_kernel", TS, TS, 0, sizeof(T), NT,
-               narrow_tile_bytes<T, TS>(), in, out, s, stream, group, spread);
+                   int group, std::uint32_t spread = 1) {
+  launch_tiles(narrow_kernel<T, TS, NT, MINB, ROT, EDGE, SPREAD>, "narrow_kernel", TS, TS, 0,
+               sizeof(T), NT, narrow_tile_bytes<T, TS>(), in, out, s, stream, group, spread);
 }
 
 /// inplace_narrow_kernel's pairs clipped by the matrix edge or with words outside [m, end): both

@@ -217,12 +217,14 @@ __device__ __forceinline__ void narrow_skew_tile(const TiledParams& p, const cha
   __syncthreads();  // the next tile overwrites shared memory
 }
 
-template <class C>
+/// SPREAD: the tiles in the order of TiledParams::spread (for_each_tile's SPREAD).
+template <class C, bool SPREAD = false>
 __global__ void __launch_bounds__(C::NT, C::MINB) narrow_skew_kernel(TiledParams p) {
   extern __shared__ uint4 narrow_skew_smem_raw[];
   auto* tile = reinterpret_cast<std::uint32_t*>(narrow_skew_smem_raw);
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-  for_each_tile(p, C::TH, C::TW, [&](const char* in, char* out, std::int64_t r0, std::int64_t c0) {
+  for_each_tile<SPREAD>(p, C::TH, C::TW, [&](const char* in, char* out, std::int64_t r0,
+                                              std::int64_t c0) {
     const char* end = in + (p.rows - 1) * p.in_pitch_bytes + p.cols * C::S;
     const bool inner = r0 >= C::M && r0 + C::TH <= p.rows && c0 + C::TW <= p.cols &&
                        narrow_words_inside<typename C::Elem, C::TW>(
@@ -244,11 +246,11 @@ bool narrow_skew_fits_device() {
 /// Launches narrow_skew_kernel<C> on `stream`, tiles in tile_of's order with `group`: tiles of
 /// C::TH input rows, one more tile row where the pieces' shift reaches past the last. `s` must be
 /// resolved and non-empty, the buffers aligned to the element.
-template <class C>
+template <class C, bool SPREAD = false>
 void launch_narrow_skew(const void* in, void* out, const TransposeShape& s, cudaStream_t stream,
-                        int group, std::uint32_t spread = 0) {
-  launch_tiles(narrow_skew_kernel<C>, "narrow_skew_kernel", C::TH, C::TW, C::M - 1, C::S, C::NT,
-               C::SMEM_BYTES, in, out, s, stream, group, spread);
+                        int group, std::uint32_t spread = 1) {
+  launch_tiles(narrow_skew_kernel<C, SPREAD>, "narrow_skew_kernel", C::TH, C::TW, C::M - 1, C::S,
+               C::NT, C::SMEM_BYTES, in, out, s, stream, group, spread);
 }
 
 }  // namespace xpose::kernels::cuda_tile

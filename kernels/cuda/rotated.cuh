@@ -108,7 +108,7 @@ bool rotated_oop_fits_device() {
 inline void launch_tiles(void (*kernel)(TiledParams), const char* name, int th, int tw,
                          int extra_rows, std::size_t elem, int nt, std::size_t smem, const void* in,
                          void* out, const TransposeShape& s, cudaStream_t stream, int group,
-                         std::uint32_t spread = 0) {
+                         std::uint32_t spread = 1) {
   TiledParams p = tiled_params(in, out, s, static_cast<int>(elem), (s.cols + tw - 1) / tw,
                                (s.rows + extra_rows + th - 1) / th, group);
   p.spread = spread;

@@ -207,11 +207,12 @@ __device__ __forceinline__ void store_rows(char* __restrict__ base, std::int64_t
 
 // The kernel and its launcher need nvcc.
 #if defined(__CUDACC__)
-template <class C>
+/// SPREAD: the tiles in the order of TiledParams::spread (for_each_tile's SPREAD).
+template <class C, bool SPREAD = false>
 __global__ void __launch_bounds__(C::NT, C::MINB) skew_kernel(SkewParams p) {
   extern __shared__ uint4 skew_smem_raw[];
   auto* smem = reinterpret_cast<typename C::Elem*>(skew_smem_raw);
-  for_each_tile(p, C::TH, C::TW, [&](const char* in, char* out, std::int64_t r0, std::int64_t c0) {
+  for_each_tile<SPREAD>(p, C::TH, C::TW, [&](const char* in, char* out, std::int64_t r0, std::int64_t c0) {
     typename C::Pack v[C::LOAD_ITERS];  // all loads issued before the scatter
     int j0[C::LOAD_ITERS];
     issue_rows<C, false>(in, p.in_pitch_bytes, p.rows, p.cols, r0 - p.m, C::TH + p.m, c0, v, j0);
@@ -230,13 +231,13 @@ bool skew_accepts(const void* in, const void* out, const TransposeShape&) {
 
 /// Launches a kernel of the skewed layout (skew_kernel, or realign.cuh's rskew_kernel) on
 /// `stream`: tiles of C::TH rows that start `m` rows early (the pieces' shift), `group` as
-/// launch_tiled's; `stagger`, `turn`, `spread` as TiledParams'. `s` resolved and non-empty; `name` names the
-/// kernel in a launch error.
+/// launch_tiled's; `stagger`, `turn`, `spread` as TiledParams'. `s` resolved and non-empty;
+/// `name` names the kernel in a launch error.
 template <class C>
 void launch_skewed_with(void (*kernel)(SkewParams), const char* name, const void* in, void* out,
                         const TransposeShape& s, std::int64_t m, cudaStream_t stream, int group,
                         std::uint32_t stagger = 0, std::uint32_t turn = 0,
-                        std::uint32_t spread = 0) {
+                        std::uint32_t spread = 1) {
   SkewParams p;
   static_cast<TiledParams&>(p) = tiled_params(in, out, s, C::S, (s.cols + C::TW - 1) / C::TW,
                                               (s.rows + m + C::TH - 1) / C::TH, group);
@@ -254,16 +255,16 @@ void launch_skewed_with(void (*kernel)(SkewParams), const char* name, const void
     cuda_detail::throw_cuda_error(err, cat("launch of ", name).c_str(), __FILE__, __LINE__);
 }
 
-/// Launches skew_kernel<C> on `stream`; `group` as launch_tiled's, `stagger`, `turn` and `spread`
-/// as TiledParams'.
-template <class C>
+/// Launches skew_kernel<C, SPREAD> on `stream`; `group` as launch_tiled's, `stagger`, `turn` and
+/// `spread` (SPREAD only) as TiledParams'.
+template <class C, bool SPREAD = false>
 void launch_skew(const void* in, void* out, const TransposeShape& s, cudaStream_t stream,
                  int group = 1, std::uint32_t stagger = 0, std::uint32_t turn = 0,
-                 std::uint32_t spread = 0) {
+                 std::uint32_t spread = 1) {
   // Every output row aligned: no skew, no extra rows.
   const bool aligned = output_rows_aligned(out, s, C::S, C::A_OUT);
-  launch_skewed_with<C>(skew_kernel<C>, "skew_kernel", in, out, s, aligned ? 0 : C::M, stream,
-                        group, stagger, turn, spread);
+  launch_skewed_with<C>(skew_kernel<C, SPREAD>, "skew_kernel", in, out, s, aligned ? 0 : C::M,
+                        stream, group, stagger, turn, spread);
 }
 
 #endif  // __CUDACC__

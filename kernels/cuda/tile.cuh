@@ -281,7 +281,7 @@ struct TiledParams {
   std::uint32_t group;    ///< tile rows per group of the block order (1: plain row-major)
   std::uint32_t stagger;  ///< 0, or tile rows a band: band k's tile columns turn by k turn
   std::uint32_t turn;     ///< tile columns a band turns by (with stagger)
-  std::uint32_t spread;   ///< 0 / 1, or S: tile rows dealt over S runs in turn (spread_row)
+  std::uint32_t spread;   ///< S >= 1: tile rows dealt over S runs (spread_row; SPREAD kernels)
 };
 
 /// Row l of the order of `rows` tile rows dealt over S runs in turn: the tile rows are cut into S
@@ -313,8 +313,10 @@ __host__ __device__ __forceinline__ std::uint32_t spread_row(std::uint32_t l, st
 /// (tile rows k H .. k H + H - 1) turn by k T (mod tiles_x), so a run down a column of tiles
 /// reads T tile columns further on in each band: with T tiles = 64 KiB of input row its input
 /// addresses move through every DRAM stack where the input rows are a multiple of the stacks'
-/// interleave apart (pitch_on_one_stack). With a spread (p.spread = S), the tile row so found is
-/// the S-run order's (spread_row), before the stagger.
+/// interleave apart (pitch_on_one_stack). SPREAD (a kernel's own instantiation, so that the
+/// others keep their code as it was): with p.spread = S the tile row so found is the S-run
+/// order's (spread_row), before the stagger.
+template <bool SPREAD = false>
 __device__ __forceinline__ void tile_of(const TiledParams& p, std::uint32_t t, std::uint32_t& ty,
                                         std::uint32_t& tx) {
   if (p.group <= 1) {
@@ -329,7 +331,7 @@ __device__ __forceinline__ void tile_of(const TiledParams& p, std::uint32_t t, s
     tx = in_group / height;
     ty = first + (in_group - tx * height);
   }
-  if (p.spread > 1) ty = spread_row(ty, p.tiles_y, p.spread);
+  if constexpr (SPREAD) ty = spread_row(ty, p.tiles_y, p.spread);
   if (p.stagger != 0) {
     const std::uint64_t turned = tx + std::uint64_t(ty / p.stagger) * p.turn;
     tx = static_cast<std::uint32_t>(turned % p.tiles_x);
@@ -387,21 +389,21 @@ inline TiledParams tiled_params(const void* in, void* out, const TransposeShape&
   p.group = g > 1 && g * tiles_x < (std::int64_t{1} << 32) ? static_cast<std::uint32_t>(g) : 1;
   p.stagger = 0;
   p.turn = 0;
-  p.spread = 0;
+  p.spread = 1;
   return p;
 }
 
 /// Runs body(in, out, r0, c0) for every tile this block takes: matrices over blockIdx.y, tiles
 /// over blockIdx.x (both grid-stride), in the order of tile_of; `in` and `out` point at the
-/// matrix, (r0, c0) is the tile's first input element for tiles of th x tw.
-template <class Body>
+/// matrix, (r0, c0) is the tile's first input element for tiles of th x tw. SPREAD as tile_of's.
+template <bool SPREAD = false, class Body>
 __device__ __forceinline__ void for_each_tile(const TiledParams& p, int th, int tw, Body&& body) {
   for (std::int64_t b = blockIdx.y; b < p.batch; b += gridDim.y) {
     const char* in = p.in + b * p.in_stride_bytes;
     char* out = p.out + b * p.out_stride_bytes;
     for (std::uint64_t t = blockIdx.x; t < p.tiles; t += gridDim.x) {
       std::uint32_t ty, tx;
-      tile_of(p, static_cast<std::uint32_t>(t), ty, tx);
+      tile_of<SPREAD>(p, static_cast<std::uint32_t>(t), ty, tx);
       body(in, out, static_cast<std::int64_t>(ty) * th, static_cast<std::int64_t>(tx) * tw);
     }
   }

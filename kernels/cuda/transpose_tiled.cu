@@ -99,14 +99,13 @@ struct Skewed {
     return cuda_tile::skew_accepts<C>(in, out, s);
   }
   static void launch_group(const void* in, void* out, const TransposeShape& s, cudaStream_t st,
-                           int group, std::uint32_t stagger = 0, std::uint32_t turn = 0,
-                           std::uint32_t spread = 0) {
-    cuda_tile::launch_skew<C>(in, out, s, st, group, stagger, turn, spread);
+                           int group, std::uint32_t stagger = 0, std::uint32_t turn = 0) {
+    cuda_tile::launch_skew<C>(in, out, s, st, group, stagger, turn);
   }
   /// launch_group with the tile rows dealt over `spread` runs (TiledParams::spread).
   static void launch_spread(const void* in, void* out, const TransposeShape& s, cudaStream_t st,
                             int group, std::uint32_t spread) {
-    launch_group(in, out, s, st, group, 0, 0, spread);
+    cuda_tile::launch_skew<C, true>(in, out, s, st, group, 0, 0, spread);
   }
   /// Tile columns in 64 KiB of input row: the stagger's turn (TiledParams::stagger).
   static constexpr std::uint32_t turn_tiles() { return 65536 / (C::TW * C::S); }
@@ -251,7 +250,7 @@ struct Narrow {
   /// launch_group with the tile rows dealt over `spread` runs (TiledParams::spread).
   static void launch_spread(const void* in, void* out, const TransposeShape& s, cudaStream_t st,
                             int group, std::uint32_t spread) {
-    cuda_tile::launch_narrow<T, TS, NT, MINB, ROT, EDGE>(in, out, s, st, group, spread);
+    cuda_tile::launch_narrow<T, TS, NT, MINB, ROT, EDGE, true>(in, out, s, st, group, spread);
   }
   static void launch(const void* in, void* out, const TransposeShape& s, cudaStream_t st) {
     launch_group(in, out, s, st, G);
@@ -276,7 +275,7 @@ struct NarrowSkewed {
   /// launch_group with the tile rows dealt over `spread` runs (TiledParams::spread).
   static void launch_spread(const void* in, void* out, const TransposeShape& s, cudaStream_t st,
                             int group, std::uint32_t spread) {
-    cuda_tile::launch_narrow_skew<C>(in, out, s, st, group, spread);
+    cuda_tile::launch_narrow_skew<C, true>(in, out, s, st, group, spread);
   }
   static void launch(const void* in, void* out, const TransposeShape& s, cudaStream_t st) {
     launch_group(in, out, s, st, G);
