@@ -373,25 +373,27 @@ __global__ void __launch_bounds__(NT, MINB) narrow_kernel(TiledParams p) {
   extern __shared__ uint4 narrow_smem_raw[];
   auto* tile = reinterpret_cast<std::uint32_t*>(narrow_smem_raw);
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-  for_each_tile<SPREAD>(p, TS, TS, [&](const char* in, char* out, std::int64_t r0, std::int64_t c0) {
-    const char* src = in + r0 * p.in_pitch_bytes + c0 * sizeof(T);  // TS input rows
-    if (r0 + TS > p.rows || c0 + TS > p.cols ||
-        !narrow_words_inside<T, TS>(src, src + (TS - 1) * p.in_pitch_bytes, in,
-                                    in + (p.rows - 1) * p.in_pitch_bytes + p.cols * sizeof(T))) {
-      if constexpr (EDGE == NarrowEdge::kWords)
-        narrow_edge_tile<T, TS, NT, ROT>(p, in, out, r0, c0, tile, warp, lane);
-      else
-        rotated_tile_generic<T, TS, NT>(p, in, out, r0, c0, reinterpret_cast<T*>(tile));
-      return;
-    }
-    char* dst = out + c0 * p.out_pitch_bytes + r0 * sizeof(T);  // TS output rows
-    W u;
-    u.load(src, p.in_pitch_bytes, warp, lane);
-    u.put(tile, src, p.in_pitch_bytes, warp, lane);
-    __syncthreads();
-    W::write(dst, p.out_pitch_bytes, tile, warp, lane);  // output row r <- input column r
-    __syncthreads();                                     // the next tile overwrites shared memory
-  });
+  for_each_tile<SPREAD>(
+      p, TS, TS, [&](const char* in, char* out, std::int64_t r0, std::int64_t c0) {
+        const char* src = in + r0 * p.in_pitch_bytes + c0 * sizeof(T);  // TS input rows
+        if (r0 + TS > p.rows || c0 + TS > p.cols ||
+            !narrow_words_inside<T, TS>(
+                src, src + (TS - 1) * p.in_pitch_bytes, in,
+                in + (p.rows - 1) * p.in_pitch_bytes + p.cols * sizeof(T))) {
+          if constexpr (EDGE == NarrowEdge::kWords)
+            narrow_edge_tile<T, TS, NT, ROT>(p, in, out, r0, c0, tile, warp, lane);
+          else
+            rotated_tile_generic<T, TS, NT>(p, in, out, r0, c0, reinterpret_cast<T*>(tile));
+          return;
+        }
+        char* dst = out + c0 * p.out_pitch_bytes + r0 * sizeof(T);  // TS output rows
+        W u;
+        u.load(src, p.in_pitch_bytes, warp, lane);
+        u.put(tile, src, p.in_pitch_bytes, warp, lane);
+        __syncthreads();
+        W::write(dst, p.out_pitch_bytes, tile, warp, lane);  // output row r <- input column r
+        __syncthreads();  // the next tile overwrites shared memory
+      });
 }
 
 /// Launches narrow_kernel<T, TS, NT, MINB, ROT, EDGE, SPREAD> on `stream`, tiles in tile_of's

@@ -223,18 +223,18 @@ __global__ void __launch_bounds__(C::NT, C::MINB) narrow_skew_kernel(TiledParams
   extern __shared__ uint4 narrow_skew_smem_raw[];
   auto* tile = reinterpret_cast<std::uint32_t*>(narrow_skew_smem_raw);
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-  for_each_tile<SPREAD>(p, C::TH, C::TW, [&](const char* in, char* out, std::int64_t r0,
-                                              std::int64_t c0) {
-    const char* end = in + (p.rows - 1) * p.in_pitch_bytes + p.cols * C::S;
-    const bool inner = r0 >= C::M && r0 + C::TH <= p.rows && c0 + C::TW <= p.cols &&
-                       narrow_words_inside<typename C::Elem, C::TW>(
-                           in + (r0 - C::M) * p.in_pitch_bytes + c0 * C::S,
-                           in + (r0 + C::TH - 1) * p.in_pitch_bytes + c0 * C::S, in, end);
-    if (inner)
-      narrow_skew_tile<C, false>(p, in, end, out, r0, c0, tile, warp, lane);
-    else
-      narrow_skew_tile<C, true>(p, in, end, out, r0, c0, tile, warp, lane);
-  });
+  for_each_tile<SPREAD>(
+      p, C::TH, C::TW, [&](const char* in, char* out, std::int64_t r0, std::int64_t c0) {
+        const char* end = in + (p.rows - 1) * p.in_pitch_bytes + p.cols * C::S;
+        const bool inner = r0 >= C::M && r0 + C::TH <= p.rows && c0 + C::TW <= p.cols &&
+                           narrow_words_inside<typename C::Elem, C::TW>(
+                               in + (r0 - C::M) * p.in_pitch_bytes + c0 * C::S,
+                               in + (r0 + C::TH - 1) * p.in_pitch_bytes + c0 * C::S, in, end);
+        if (inner)
+          narrow_skew_tile<C, false>(p, in, end, out, r0, c0, tile, warp, lane);
+        else
+          narrow_skew_tile<C, true>(p, in, end, out, r0, c0, tile, warp, lane);
+      });
 }
 
 /// Whether the current device gives one block of narrow_skew_kernel<C> its shared memory.

@@ -212,15 +212,17 @@ template <class C, bool SPREAD = false>
 __global__ void __launch_bounds__(C::NT, C::MINB) skew_kernel(SkewParams p) {
   extern __shared__ uint4 skew_smem_raw[];
   auto* smem = reinterpret_cast<typename C::Elem*>(skew_smem_raw);
-  for_each_tile<SPREAD>(p, C::TH, C::TW, [&](const char* in, char* out, std::int64_t r0, std::int64_t c0) {
-    typename C::Pack v[C::LOAD_ITERS];  // all loads issued before the scatter
-    int j0[C::LOAD_ITERS];
-    issue_rows<C, false>(in, p.in_pitch_bytes, p.rows, p.cols, r0 - p.m, C::TH + p.m, c0, v, j0);
-    scatter_rows<C>(p.cols, c0, v, j0, smem);
-    __syncthreads();
-    store_rows<C>(out, p.out_pitch_bytes, p.cols, p.rows, c0, r0, p.m, smem);
-    __syncthreads();  // the next tile overwrites shared memory
-  });
+  for_each_tile<SPREAD>(p, C::TH, C::TW,
+                        [&](const char* in, char* out, std::int64_t r0, std::int64_t c0) {
+                          typename C::Pack v[C::LOAD_ITERS];  // all loads issued before the scatter
+                          int j0[C::LOAD_ITERS];
+                          issue_rows<C, false>(in, p.in_pitch_bytes, p.rows, p.cols, r0 - p.m,
+                                               C::TH + p.m, c0, v, j0);
+                          scatter_rows<C>(p.cols, c0, v, j0, smem);
+                          __syncthreads();
+                          store_rows<C>(out, p.out_pitch_bytes, p.cols, p.rows, c0, r0, p.m, smem);
+                          __syncthreads();  // the next tile overwrites shared memory
+                        });
 }
 
 /// Whether skew_kernel<C> can take this (resolved) shape: only element alignment is needed.

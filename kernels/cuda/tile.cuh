@@ -19,6 +19,7 @@
 
 #include <cuda_runtime.h>
 
+#include "kernels/cuda/spread.h"
 #include "kernels/transpose.h"
 #include "xpose/error.h"
 
@@ -283,25 +284,6 @@ struct TiledParams {
   std::uint32_t turn;     ///< tile columns a band turns by (with stagger)
   std::uint32_t spread;   ///< S >= 1: tile rows dealt over S runs (spread_row; SPREAD kernels)
 };
-
-/// Row l of the order of `rows` tile rows dealt over S runs in turn: the tile rows are cut into S
-/// runs of consecutive rows (the first rows mod S runs one longer), and l takes row l / S of run
-/// l mod S (the last, partial round only the longer runs). A bijection on [0, rows), so that
-/// consecutive l are rows / S apart: blocks that follow each other down a column of tiles write
-/// output pieces far apart along the same output rows.
-__host__ __device__ __forceinline__ std::uint32_t spread_row(std::uint32_t l, std::uint32_t rows,
-                                                             std::uint32_t s) {
-  const std::uint32_t base = rows / s, longer = rows - base * s;
-  std::uint32_t k, j;
-  if (l < base * s) {
-    k = l / s;
-    j = l - k * s;
-  } else {
-    k = base;
-    j = l - base * s;
-  }
-  return j * base + (j < longer ? j : longer) + k;
-}
 
 /// Tile (ty, tx) of block number t. Blocks run in order, so the tiles in flight at one time are
 /// a run of consecutive t. Numbered row-major (group 1), that run spans whole tile rows: the reads

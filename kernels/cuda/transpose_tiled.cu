@@ -442,8 +442,7 @@ struct StaggeredColumns : Skewed<C> {
   static void launch(const void* in, void* out, const TransposeShape& s, cudaStream_t st) {
     constexpr std::uint32_t turn = Skewed<C>::turn_tiles();
     const std::uint32_t band = H == 0 ? turn : H;
-    const bool balance =
-        BALANCED && (BELOW == 0 || stagger_tile_rows<Skewed<C>>(s) < BELOW * band);
+    const bool balance = BALANCED && (BELOW == 0 || stagger_tile_rows<Skewed<C>>(s) < BELOW * band);
     Skewed<C>::launch_group(in, out, s, st, cuda_tile::kColumnMajor,
                             balance ? balanced_band<Skewed<C>>(s, band) : band, turn);
   }
@@ -872,8 +871,8 @@ struct Prepend<K, KernelList<R...>> {
 using U8Tiles =
     KernelList<RowsOn<WholeTiles<SpreadOnOneStack<U8Narrow256Elem, U8Narrow256Elem>>, 16>,
                RowsOn<SpreadOnOneStack<U8NarrowSkew>, 16>, Tiled<U8Tile, 256>,
-               OutRowsOn<MostlyWhole<Swept<U8Narrow256>, 4>, 16>,
-               SpreadOnOneStack<U8NarrowSkew>, U8Narrow>;
+               OutRowsOn<MostlyWhole<Swept<U8Narrow256>, 4>, 16>, SpreadOnOneStack<U8NarrowSkew>,
+               U8Narrow>;
 using U16Tiles = KernelList<RowsOn<U16Narrow, 16>, OutRowsOn<SpreadOnOneStack<U16Narrow>, 16>,
                             Swept<U16NarrowSkew>, U16Rotated, Skewed<U16Skew>>;
 using F32SkewOrder = SkewGroups<F32Skew, 64, F32SkewPlain>;

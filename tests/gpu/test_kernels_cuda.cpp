@@ -991,9 +991,9 @@ TEST_F(CudaKernels, SanitizerRun31) {
 
 // Run 32's launches on few, small shapes, for compute-sanitizer (tests/gpu/sanitize.sh): the
 // spread order (-sp5, every element size) in column order over tile-row counts off a multiple of
-// five, pitched and batched; and (f32 / f64 / c128) the library's spread groups where they run, output rows a multiple of 320 KiB
-// apart behind 28001 x 50 inputs (rows off 128 bytes, one row past the column rule's 28000),
-// every output element and the untouched padding checked.
+// five, pitched and batched; and (f32 / f64 / c128) the library's spread groups where they run,
+// output rows a multiple of 320 KiB apart behind 28001 x 50 inputs (rows off 128 bytes, one row
+// past the column rule's 28000), every output element and the untouched padding checked.
 TEST_F(CudaKernels, SanitizerRun32) {
   int ran = 0;
   for (std::size_t e : kElemSizes) {
@@ -1347,9 +1347,10 @@ TEST_F(CudaKernels, InPlaceOneStack) {
   const std::size_t bytes = std::size_t(n) * n * 16;
   const double host_b = double(sysconf(_SC_PHYS_PAGES)) * double(sysconf(_SC_PAGE_SIZE));
   if (free_b < bytes + (std::size_t(1) << 30) || host_b < 4.0 * double(bytes)) {
-    std::printf("  InPlaceOneStack: %.1f GiB free on the device, %.1f GiB of host memory: c128 "
-                "20480^2 not transposed\n",
-                free_b / 1073741824.0, host_b / 1073741824.0);
+    std::printf(
+        "  InPlaceOneStack: %.1f GiB free on the device, %.1f GiB of host memory: c128 "
+        "20480^2 not transposed\n",
+        free_b / 1073741824.0, host_b / 1073741824.0);
     return;
   }
   xpose::kernels::variants::DispatchChoice c;

@@ -18,6 +18,7 @@
 #include "kernels/cpu/thread_pool.h"
 #include "kernels/cpu/transpose_cpu_internal.h"
 #include "kernels/cuda/tma_units.h"
+#include "kernels/cuda/spread.h"
 #include "kernels/cuda/triangular.h"
 #include "kernels/transpose.h"
 #include "xpose/error.h"
@@ -397,6 +398,36 @@ TEST(InterleavedPairOrder, EveryPairOnce) {
   }
   EXPECT_EQ(rows[0], 0u);
   for (std::size_t a = 1; a < rows.size(); ++a) EXPECT_GT(rows[a], rows[a - 1]);
+}
+
+// The spread order of tile rows (kernels/cuda/spread.h, compiled into the kernels as is): a
+// bijection on [0, rows) for row counts below, at and off multiples of s; consecutive rows of a
+// full round are rows / s (or one more) apart, and a run's rows come in order.
+TEST(SpreadRowOrder, EveryRowOnce) {
+  for (std::uint32_t rows : {1u, 2u, 4u, 5u, 6u, 9u, 10u, 11u, 99u, 437u, 1281u, 5121u}) {
+    for (std::uint32_t s : {1u, 2u, 3u, 5u, 8u, 10u}) {
+      SCOPED_TRACE(::testing::Message() << "rows=" << rows << " s=" << s);
+      std::vector<int> seen(rows, 0);
+      for (std::uint32_t l = 0; l < rows; ++l) {
+        const std::uint32_t r = xpose::kernels::cuda_tile::spread_row(l, rows, s);
+        ASSERT_LT(r, rows);
+        ++seen[r];
+        if (l % s != 0 && l < rows / s * s) {
+          const std::uint32_t prev = xpose::kernels::cuda_tile::spread_row(l - 1, rows, s);
+          EXPECT_GE(r - prev, rows / s);
+          EXPECT_LE(r - prev, rows / s + 1);
+        }
+        if (l >= s) {
+          EXPECT_EQ(r, xpose::kernels::cuda_tile::spread_row(l - s, rows, s) + 1);
+        }
+      }
+      for (std::uint32_t r = 0; r < rows; ++r) EXPECT_EQ(seen[r], 1) << r;
+    }
+  }
+  // 1281 tile rows (f32 81920 input rows) over five runs: the first five blocks take rows 0,
+  // 257, 513, 769, 1025 (the first run one row longer), 64 KiB of output row apart.
+  for (std::uint32_t l = 0; l < 5; ++l)
+    EXPECT_EQ(xpose::kernels::cuda_tile::spread_row(l, 1281, 5), l * 256 + (l > 0 ? 1 : 0));
 }
 
 // inplace_strip_kernel's test for a block's P pairs (tri::grouped_column_run) against every pair
