@@ -149,7 +149,8 @@ constexpr std::int64_t kSkewColumnRows = 28000;
 template <class K>
 using RowGroups = Swept<K, 16000, kSkewColumnRows>;
 // The spread groups' runs (SpreadGroups): five, one a stack of the H100 80 GB where the output
-// pitch is an odd multiple of 320 KiB and the input about as tall as the pitch is wide.
+// pitch is k x 320 KiB with k not a multiple of five and the input about as tall as the pitch is
+// wide (the runs then start k x 64 KiB of output row apart).
 constexpr std::uint32_t kSpreadRuns = 5;
 // RowGroups with the tile rows dealt over S runs (TiledParams::spread): a group of G rows of the
 // order takes G / S tile rows from each of S runs tiles_y / S apart, so the blocks in flight
