@@ -1037,6 +1037,8 @@ const Entry kEntries[] = {
      run_kernel<SpreadGroups<U8NarrowSkew, 5, kSweepRows, kSweepRows>>},
     {1, "narrow-256-t512-b2-sweep-eledge-sp5",
      run_kernel<SpreadGroups<U8Narrow256Elem, 5, kSweepRows, kSweepRows>>},
+    {1, "narrow-256-t512-b2-sweep-sp5",
+     run_kernel<SpreadGroups<U8Narrow256, 5, kSweepRows, kSweepRows>>},
     {2, "tile-64x64w16", run_kernel<Tiled<U16Tile>>},
     {2, "skew-64x64w16", run_kernel<Skewed<U16Skew>>},
     {2, "rot-128x128-t1024-b1-cm", run_kernel<Rotated<std::uint16_t, 128, 1024, 1, kSkewOrder, 0>>},
