@@ -840,8 +840,9 @@ struct RecordsDispatch {
 // spread: u8 narrow skewed kernel 327680x2049 0.742 / 0.806, 327680x3000 0.777 / 0.856,
 // 655360x1001 0.761 / 0.812; u8 256-tile kernel on whole tiles, column order, 327680x4096 0.906
 // / 0.933; u16 narrow kernel 163840x2049 0.794 / 0.863, 327680x1001 0.794 / 0.861, 163840x3000
-// 0.838 / 0.872). Off one stack the spread loses 1.5-5 % (u8 327000x2049 0.812 / 0.800, u16
-// 163000x2049 0.841 / 0.801).
+// 0.838 / 0.872; u8 256-tile kernel on mostly whole tiles, its sweeps, 327680x6500 0.767 / 0.852,
+// 327680x9999 0.762 / 0.847, 655360x7001 0.759 / 0.841). Off one stack the spread loses 1.5-5 % (u8
+// 327000x2049 0.812 / 0.800, u16 163000x2049 0.841 / 0.801).
 template <class N, class L = Swept<N>>
 struct SpreadOnOneStack : L {
   static void launch(const void* in, void* out, const TransposeShape& s, cudaStream_t st) {
@@ -872,8 +873,8 @@ struct Prepend<K, KernelList<R...>> {
 using U8Tiles =
     KernelList<RowsOn<WholeTiles<SpreadOnOneStack<U8Narrow256Elem, U8Narrow256Elem>>, 16>,
                RowsOn<SpreadOnOneStack<U8NarrowSkew>, 16>, Tiled<U8Tile, 256>,
-               OutRowsOn<MostlyWhole<Swept<U8Narrow256>, 4>, 16>, SpreadOnOneStack<U8NarrowSkew>,
-               U8Narrow>;
+               OutRowsOn<MostlyWhole<SpreadOnOneStack<U8Narrow256>, 4>, 16>,
+               SpreadOnOneStack<U8NarrowSkew>, U8Narrow>;
 using U16Tiles = KernelList<RowsOn<U16Narrow, 16>, OutRowsOn<SpreadOnOneStack<U16Narrow>, 16>,
                             Swept<U16NarrowSkew>, U16Rotated, Skewed<U16Skew>>;
 using F32SkewOrder = SkewGroups<F32Skew, 64, F32SkewPlain>;
