@@ -13,8 +13,10 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <initializer_list>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <unistd.h>
@@ -297,6 +299,20 @@ bool device_has_h100_smem() {
   XPOSE_CHECK_CUDA(cudaGetDevice(&device));
   XPOSE_CHECK_CUDA(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
   return optin >= 200 * 1024;
+}
+
+// The candidates (variants.h) of the element sizes `elems` whose names contain `part`, as
+// (element size, name): out of place, or in place with `inplace`. The candidate tests run each
+// one over their shapes and count them, so that a renamed or dropped candidate cannot pass
+// silently.
+std::vector<std::pair<std::size_t, std::string>> candidates_with(
+    std::initializer_list<std::size_t> elems, const std::string& part, bool inplace = false) {
+  std::vector<std::pair<std::size_t, std::string>> found;
+  for (std::size_t e : elems)
+    for (const std::string& v : inplace ? xpose::kernels::variants::in_place(e)
+                                        : xpose::kernels::variants::out_of_place(e))
+      if (v.find(part) != std::string::npos) found.emplace_back(e, v);
+  return found;
 }
 
 struct OutOfPlaceCase {
@@ -970,23 +986,18 @@ TEST_F(CudaKernels, SanitizerShapes) {
 // numbers, edge pairs, a batch and a shifted buffer; the skewed kernels' stagger with balanced
 // bands (-stagc, the f32 / f64 library's) over tile rows that make 1-6 bands, pitched and batched.
 TEST_F(CudaKernels, SanitizerRun31) {
-  int ran = 0;
-  for (std::size_t e : {std::size_t{4}, std::size_t{8}, std::size_t{16}}) {
-    for (const std::string& v : xpose::kernels::variants::in_place(e)) {
-      if (v.find("-i") == std::string::npos) continue;
-      ++ran;
-      check_inplace(e, 97, 1, 0, v);
-      check_inplace(e, 128, 2, 0, v);
-      check_inplace(e, 65, 3, 0, v);
-    }
-    for (const std::string& v : xpose::kernels::variants::out_of_place(e)) {
-      if (v.find("-stagc") == std::string::npos) continue;
-      ++ran;
-      check_transpose(e, TransposeShape::dense(700, 197), 0, 0, v, nullptr, true);
-      check_transpose(e, pitched(333, 130, 2, 141, 338, 3, 0), 1, 0, v, nullptr, true);
-    }
+  const auto in_place = candidates_with({4, 8, 16}, "-i", true);
+  for (const auto& [e, v] : in_place) {
+    check_inplace(e, 97, 1, 0, v);
+    check_inplace(e, 128, 2, 0, v);
+    check_inplace(e, 65, 3, 0, v);
   }
-  EXPECT_GE(ran, 12);
+  const auto staggered = candidates_with({4, 8, 16}, "-stagc");
+  for (const auto& [e, v] : staggered) {
+    check_transpose(e, TransposeShape::dense(700, 197), 0, 0, v, nullptr, true);
+    check_transpose(e, pitched(333, 130, 2, 141, 338, 3, 0), 1, 0, v, nullptr, true);
+  }
+  EXPECT_GE(in_place.size() + staggered.size(), 12u);
 }
 
 // Run 32's launches on few, small shapes, for compute-sanitizer (tests/gpu/sanitize.sh): the
@@ -995,23 +1006,20 @@ TEST_F(CudaKernels, SanitizerRun31) {
 // output rows a multiple of 320 KiB apart behind 28001 x 50 inputs (rows off 128 bytes, one row
 // past the column rule's 28000), every output element and the untouched padding checked.
 TEST_F(CudaKernels, SanitizerRun32) {
-  int ran = 0;
-  for (std::size_t e : kElemSizes) {
+  const auto spread = candidates_with({1, 2, 4, 8, 16}, "-sp");
+  for (const auto& [e, v] : spread) {
     const bool must = e >= 4 || device_has_h100_smem();
-    for (const std::string& v : xpose::kernels::variants::out_of_place(e)) {
-      if (v.find("-sp") == std::string::npos) continue;
-      ++ran;
-      check_transpose(e, TransposeShape::dense(333, 130), 0, 0, v, nullptr, must);
-      check_transpose(e, pitched(97, 61, 2, 64, 101, 3, 0), 1, 0, v, nullptr, must);
-      check_transpose(e, TransposeShape::dense(1291, 517), 0, 0, v, nullptr, must);
-    }
-    if (e < 4) continue;
+    check_transpose(e, TransposeShape::dense(333, 130), 0, 0, v, nullptr, must);
+    check_transpose(e, pitched(97, 61, 2, 64, 101, 3, 0), 1, 0, v, nullptr, must);
+    check_transpose(e, TransposeShape::dense(1291, 517), 0, 0, v, nullptr, must);
+  }
+  EXPECT_GE(spread.size(), 7u);
+  for (std::size_t e : {std::size_t{4}, std::size_t{8}, std::size_t{16}}) {
     // Output rows a multiple of 320 KiB apart, at least 28001 elements: 320 KiB for f32 / f64,
     // 640 KiB for c128.
     const std::int64_t p320 = 5 * 65536 / static_cast<std::int64_t>(e);
     check_transpose(e, pitched(28001, 50, 1, 50, (28001 + p320 - 1) / p320 * p320, 0, 0));
   }
-  EXPECT_GE(ran, 7);
 }
 
 // ---- every candidate kernel (variants.h), as bench_kernels --compare times them ---------------
@@ -1381,19 +1389,15 @@ TEST_F(CudaKernels, SkewOrderTall) {
 // largest bands, so tile columns turn by more than the grid is wide and wrap; batched and
 // pitched too. Every element checked.
 TEST_F(CudaKernels, StaggerCandidates) {
-  int ran = 0;
-  for (std::size_t e : {std::size_t{4}, std::size_t{8}, std::size_t{16}}) {
+  const auto staggered = candidates_with({4, 8, 16}, "-stag");
+  for (const auto& [e, v] : staggered) {
     const std::int64_t band_rows = e == 4 ? 256 * 64 : 128 * 32;
-    for (const std::string& v : xpose::kernels::variants::out_of_place(e)) {
-      if (v.find("-stag") == std::string::npos) continue;
-      ++ran;
-      const std::int64_t r = 2 * band_rows + 77;
-      check_transpose(e, TransposeShape::dense(r, 197), 0, 0, v, nullptr, true);
-      check_transpose(e, TransposeShape::dense(3 * band_rows, 64), 0, 0, v, nullptr, true);
-      check_transpose(e, pitched(r, 130, 2, 141, r + 5, 3, 0), 1, 0, v, nullptr, true);
-    }
+    const std::int64_t r = 2 * band_rows + 77;
+    check_transpose(e, TransposeShape::dense(r, 197), 0, 0, v, nullptr, true);
+    check_transpose(e, TransposeShape::dense(3 * band_rows, 64), 0, 0, v, nullptr, true);
+    check_transpose(e, pitched(r, 130, 2, 141, r + 5, 3, 0), 1, 0, v, nullptr, true);
   }
-  EXPECT_GE(ran, 3);
+  EXPECT_GE(staggered.size(), 3u);
 }
 
 // The spread-group candidates (-spS, run 32: tile rows dealt over S runs, TiledParams::spread):
@@ -1403,20 +1407,16 @@ TEST_F(CudaKernels, StaggerCandidates) {
 // u8 / u16: the narrow kernels' -sp5 (groups past 32000 rows), which need an H100's shared
 // memory (elsewhere they may decline).
 TEST_F(CudaKernels, SpreadCandidates) {
-  int ran = 0;
-  for (std::size_t e : kElemSizes) {
+  const auto spread = candidates_with({1, 2, 4, 8, 16}, "-sp");
+  for (const auto& [e, v] : spread) {
     const bool must = e >= 4 || device_has_h100_smem();
-    for (const std::string& v : xpose::kernels::variants::out_of_place(e)) {
-      if (v.find("-sp") == std::string::npos) continue;
-      ++ran;
-      check_transpose(e, TransposeShape::dense(30001, 130), 0, 0, v, nullptr, must);
-      check_transpose(e, TransposeShape::dense(40963, 97), 1, 0, v, nullptr, must);
-      check_transpose(e, TransposeShape::dense(1001, 130), 0, 0, v, nullptr, must);
-      check_transpose(e, pitched(28007, 70, 2, 73, 28010, 3, 5), 0, 1, v, nullptr, must);
-      check_transpose(e, pitched(33001, 301, 1, 304, 33024, 0, 0), 0, 0, v, nullptr, must);
-    }
+    check_transpose(e, TransposeShape::dense(30001, 130), 0, 0, v, nullptr, must);
+    check_transpose(e, TransposeShape::dense(40963, 97), 1, 0, v, nullptr, must);
+    check_transpose(e, TransposeShape::dense(1001, 130), 0, 0, v, nullptr, must);
+    check_transpose(e, pitched(28007, 70, 2, 73, 28010, 3, 5), 0, 1, v, nullptr, must);
+    check_transpose(e, pitched(33001, 301, 1, 304, 33024, 0, 0), 0, 0, v, nullptr, must);
   }
-  EXPECT_GE(ran, 7);
+  EXPECT_GE(spread.size(), 7u);
 }
 
 // RecordsCandidate's classes on few, small shapes, for compute-sanitizer: both forms, u8 and u16,
