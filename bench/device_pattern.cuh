@@ -55,18 +55,21 @@ __global__ void fill_kernel(unsigned char* buf, std::uint64_t count, std::uint64
   }
 }
 
-// Checks every element of a rows x cols result: element (r, c) must hold the pattern of input
-// element (c, r) when `transposed` (the input was cols x rows), else of (r, c).
+// Checks every element of `batch` consecutive rows x cols results: element (r, c) of matrix b
+// must hold the pattern of input element (c, r) of input matrix b when `transposed` (the inputs
+// were cols x rows, consecutive too), else of (r, c).
 template <int S>
 __global__ void verify_kernel(const unsigned char* buf, std::int64_t rows, std::int64_t cols,
                               bool transposed, std::uint64_t seed, unsigned long long* bad,
-                              unsigned long long* first_bad) {
-  const std::uint64_t count = static_cast<std::uint64_t>(rows) * cols;
+                              unsigned long long* first_bad, std::int64_t batch = 1) {
+  const std::uint64_t one = static_cast<std::uint64_t>(rows) * cols;
+  const std::uint64_t count = one * static_cast<std::uint64_t>(batch);
   unsigned long long local = 0;
   for (std::uint64_t i = blockIdx.x * std::uint64_t(blockDim.x) + threadIdx.x; i < count;
        i += std::uint64_t(gridDim.x) * blockDim.x) {
-    const std::uint64_t r = i / cols, c = i % cols;
-    const std::uint64_t src = transposed ? c * rows + r : i;
+    const std::uint64_t m = i / one, j = i % one;
+    const std::uint64_t r = j / cols, c = j % cols;
+    const std::uint64_t src = m * one + (transposed ? c * rows + r : j);
     typename Bytes<S>::type want, got;
     pattern_element<S>(seed, src, reinterpret_cast<unsigned char*>(&want));
     got = reinterpret_cast<const typename Bytes<S>::type*>(buf)[i];

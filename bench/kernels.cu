@@ -7,6 +7,7 @@
 //
 //   bench_kernels [--csv FILE] [--reps N] [--huge] [--huge-only] [--quick] [--extra] [--filter
 //   WORD] [--variant NAME[,NAME...]] [--compare] [--shapes RxC[,RxC...]] [--types T[,T...]]
+//   [--batch B]
 // --quick: library kernels and baselines only; --extra: also f32 shapes whose rows are 16, 32 or
 // 64 bytes off 128-byte lines on one side; --huge: also 131072^2 float32 in place (64 GiB).
 // --variant: instead of the list below, time memcpy, cuBLAS geam and the named candidates of the
@@ -17,7 +18,8 @@
 // the candidates' names per element size (no GPU needed). --shapes: these shapes instead of the
 // goal shapes (each at most 32 GiB, two buffers of the largest one must fit the device);
 // --types: only these of f32, f64, c128 (u8 and u16, which the default table runs at 16384^2 only,
-// run on the shapes when named).
+// run on the shapes when named). --batch B: each shape as B consecutive matrices (memcpy of all
+// of them, the candidates with that batch count; geam does not apply), label RxCbB.
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 
@@ -203,6 +205,9 @@ Variant inplace_words_variant(const char* kernel, const char* detail) {
 }
 
 cublasHandle_t g_cublas = nullptr;
+// --batch: matrices a case transposes at once (memcpy and the named candidates only; geam and
+// the fixed baselines do not apply past 1).
+std::int64_t g_batch = 1;
 
 template <int S>
 void add_geam(std::vector<Variant>& vs) {
@@ -211,6 +216,7 @@ void add_geam(std::vector<Variant>& vs) {
     v.kernel = "cublas-geam";
     v.detail = name;
     v.run = [fn](const void* in, void* out, std::int64_t rows, std::int64_t cols, cudaStream_t st) {
+      if (g_batch != 1) return false;
       BENCH_CHECK_CUBLAS(cublasSetStream(g_cublas, st));
       // Row-major R x C input = column-major C x R; C (column-major R x C, ldc R) = A^T.
       fn(int(rows), int(cols), in, int(cols), out, int(rows));
@@ -259,8 +265,8 @@ std::vector<Variant> variants_for(bool quick) {
     v.detail = "cudaMemcpyAsync D2D";
     v.memcpy_like = true;
     v.run = [](const void* in, void* out, std::int64_t rows, std::int64_t cols, cudaStream_t st) {
-      XPOSE_CHECK_CUDA(
-          cudaMemcpyAsync(out, in, std::size_t(rows) * cols * S, cudaMemcpyDeviceToDevice, st));
+      XPOSE_CHECK_CUDA(cudaMemcpyAsync(out, in, std::size_t(rows) * cols * S * g_batch,
+                                       cudaMemcpyDeviceToDevice, st));
       return true;
     };
     vs.push_back(v);
@@ -414,7 +420,8 @@ std::vector<Variant> candidates_for(const std::vector<std::string>& only) {
     v.detail = name;
     v.run = [name](const void* in, void* out, std::int64_t rows, std::int64_t cols,
                    cudaStream_t st) {
-      return variants::run_out_of_place(name, in, out, S, TransposeShape::dense(rows, cols), st);
+      return variants::run_out_of_place(name, in, out, S,
+                                        TransposeShape::dense(rows, cols, g_batch), st);
     };
     vs.push_back(v);
   }
@@ -426,7 +433,7 @@ std::vector<Variant> candidates_for(const std::vector<std::string>& only) {
     v.inplace = true;
     v.run = [name](const void*, void* buf, std::int64_t rows, std::int64_t cols, cudaStream_t st) {
       if (rows != cols) return false;
-      return variants::run_in_place(name, buf, S, rows, 1, st);
+      return variants::run_in_place(name, buf, S, rows, g_batch, st);
     };
     vs.push_back(v);
   }
@@ -448,6 +455,7 @@ struct Options {
   bool compare = false;
   std::vector<std::pair<std::int64_t, std::int64_t>> shapes;  // --shapes: rows x cols
   std::vector<std::string> types;                             // --types: f32, f64, c128, u8, u16
+  std::int64_t batch = 1;                                     // --batch: matrices a case
   bool has_type(const char* t) const { return types.empty() || names_type(t); }
   bool names_type(const char* t) const {
     return std::find(types.begin(), types.end(), t) != types.end();
@@ -476,11 +484,12 @@ class Bench {
   // Mismatching elements of a rows x cols result (every element checked).
   template <int S>
   unsigned long long verify(const void* buf, std::int64_t rows, std::int64_t cols, bool transposed,
-                            std::uint64_t seed, unsigned long long* first = nullptr) {
+                            std::uint64_t seed, unsigned long long* first = nullptr,
+                            std::int64_t batch = 1) {
     const unsigned long long init[2] = {0, ~0ULL};
     XPOSE_CHECK_CUDA(cudaMemcpyAsync(bad_, init, sizeof init, cudaMemcpyHostToDevice, stream_));
     verify_kernel<S><<<8192, 256, 0, stream_>>>(static_cast<const unsigned char*>(buf), rows, cols,
-                                                transposed, seed, bad_, bad_ + 1);
+                                                transposed, seed, bad_, bad_ + 1, batch);
     XPOSE_CHECK_CUDA_LAUNCH("verify_kernel");
     unsigned long long got[2];
     XPOSE_CHECK_CUDA(cudaMemcpyAsync(got, bad_, sizeof got, cudaMemcpyDeviceToHost, stream_));
@@ -501,16 +510,18 @@ class Bench {
   template <int S>
   void run_case(const char* type, std::int64_t rows, std::int64_t cols, void* a, void* b,
                 std::vector<Row>& rows_out) {
-    const std::string shape = std::to_string(rows) + "x" + std::to_string(cols);
+    const std::int64_t nb = g_batch;
+    const std::string shape = std::to_string(rows) + "x" + std::to_string(cols) +
+                              (nb > 1 ? "b" + std::to_string(nb) : std::string());
     const std::uint64_t seed = 0x5eed0000ULL + rows * 131 + cols * 7 + S;
-    const double bytes = double(rows) * double(cols) * S;
-    const std::size_t nbytes = std::size_t(rows) * cols * S;
+    const double bytes = double(rows) * double(cols) * S * double(nb);
+    const std::size_t nbytes = std::size_t(rows) * cols * S * std::size_t(nb);
     if (nbytes > capacity_) {
       std::fprintf(stderr, "%s %s: skipped, %zu bytes is more than the buffers' %zu\n", type,
                    shape.c_str(), nbytes, capacity_);
       return;
     }
-    fill<S>(a, rows * cols, seed);
+    fill<S>(a, rows * cols * nb, seed);
     double memcpy_gbps = 0;
     const std::vector<Variant> list = opt_.compare || !opt_.variants.empty()
                                           ? candidates_for<S>(opt_.variants)
@@ -526,13 +537,13 @@ class Bench {
         std::pair<double, double> t{0, 0};
         if (v.inplace) {
           // b holds the matrix; one transpose, check, then warm-up + timed runs, check again.
-          fill<S>(b, rows * cols, seed);
+          fill<S>(b, rows * cols * nb, seed);
           applies = v.run(nullptr, b, rows, cols, stream_);
           if (applies) {
-            bad = verify<S>(b, cols, rows, true, seed, &first);
+            bad = verify<S>(b, cols, rows, true, seed, &first, nb);
             t = time([&] { v.run(nullptr, b, rows, cols, stream_); });
             const bool odd = (1 + opt_.warmup + opt_.reps) % 2 == 1;
-            bad += verify<S>(b, rows, cols, odd, seed, &first);
+            bad += verify<S>(b, rows, cols, odd, seed, &first, nb);
           }
         } else {
           XPOSE_CHECK_CUDA(cudaMemsetAsync(b, 0xa5, nbytes, stream_));  // poison
@@ -540,10 +551,10 @@ class Bench {
           if (applies) {
             const bool same_order = v.memcpy_like;
             bad = verify<S>(b, same_order ? rows : cols, same_order ? cols : rows, !same_order,
-                            seed, &first);
+                            seed, &first, nb);
             t = time([&] { v.run(a, b, rows, cols, stream_); });
             bad += verify<S>(b, same_order ? rows : cols, same_order ? cols : rows, !same_order,
-                             seed, &first);
+                             seed, &first, nb);
           }
         }
         if (!applies) {
@@ -731,6 +742,7 @@ int run(const Options& opt) {
   BENCH_CHECK_CUBLAS(cublasCreate(&g_cublas));
   std::vector<Row> rows;
   int failures = 0;
+  g_batch = opt.batch;
   {
     Bench bench(opt, st);
     if (!opt.huge_only) {
@@ -752,7 +764,8 @@ int run(const Options& opt) {
                                                          : 1;
       std::size_t capacity = std::size_t(16384) * 16400 * 4;
       for (const Shape& s : shapes)
-        capacity = std::max(capacity, std::size_t(s.r) * std::size_t(s.c) * widest);
+        capacity = std::max(capacity, std::size_t(s.r) * std::size_t(s.c) * widest *
+                                          std::size_t(opt.batch));
       capacity = std::min(capacity, kMaxBytes);
       bench.set_capacity(capacity);
       void *a = nullptr, *b = nullptr;
@@ -867,6 +880,14 @@ int main(int argc, char** argv) {
       opt.variants = split_list(next());
     } else if (a == "--compare") {
       opt.compare = true;
+    } else if (a == "--batch") {
+      const std::string v = next();
+      long long b = 0;
+      if (!parse_whole(v, 1, 65536, b)) {
+        std::fprintf(stderr, "--batch: '%s' is not a count (1 to 65536)\n", v.c_str());
+        return 2;
+      }
+      opt.batch = b;
     } else if (a == "--shapes") {
       for (const std::string& item : split_list(next())) {
         long long r = 0, c = 0;
@@ -892,7 +913,7 @@ int main(int argc, char** argv) {
           stderr,
           "usage: bench_kernels [--csv FILE] [--reps N] [--huge] [--huge-only] [--quick] [--extra] "
           "[--filter WORD] [--variant NAME[,NAME...]] [--compare] [--list] [--shapes RxC[,RxC...]] "
-          "[--types f32|f64|c128|u8|u16[,...]]\n");
+          "[--types f32|f64|c128|u8|u16[,...]] [--batch B]\n");
       return 2;
     }
   }
@@ -919,6 +940,10 @@ int main(int argc, char** argv) {
                    name.c_str());
       return 2;
     }
+  }
+  if (opt.batch > 1 && !opt.compare && opt.variants.empty()) {
+    std::fprintf(stderr, "bench_kernels: --batch needs --compare or --variant (candidates only)\n");
+    return 2;
   }
   if (opt.compare && !reps_set) {
     opt.reps = 10;

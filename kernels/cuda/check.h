@@ -81,6 +81,7 @@ std::int64_t resident_blocks(Kernel kernel, int threads, std::size_t smem) {
 struct DeviceDram {
   double bytes_per_sm_clock = 0;
   int stacks = 0;
+  int sms = 0;  ///< streaming multiprocessors (0 where the device would not say)
 };
 inline DeviceDram query_device_dram(int device) {
   int mem_khz = 0, bus_bits = 0, sms = 0, sm_khz = 0;
@@ -92,6 +93,7 @@ inline DeviceDram query_device_dram(int device) {
   d.bytes_per_sm_clock =
       sms > 0 && sm_khz > 0 ? 2.0 * mem_khz * (bus_bits / 8.0) / (double(sms) * sm_khz) : 0.0;
   d.stacks = bus_bits > 0 && bus_bits % 1024 == 0 ? bus_bits / 1024 : 0;
+  d.sms = sms > 0 ? sms : 0;
   return d;
 }
 inline DeviceDram device_dram() {

@@ -41,12 +41,20 @@ using cuda_tile::PairOrder;
 using cuda_tile::TileConfig;
 constexpr PairOrder kIlv = PairOrder::Interleaved;  // also the candidates' -iS (below)
 
+// Blocks a launch over one n x n matrix takes: the tile pairs on and above the diagonal of
+// `side`-element tiles, `per_block` of them a block (launch_inplace_with's grid, before batches).
+constexpr std::int64_t pair_blocks(std::int64_t n, int side, int per_block) {
+  const std::int64_t t = (n + side - 1) / side;
+  return (t * (t + 1) / 2 + per_block - 1) / per_block;
+}
+
 // Tile pairs through register-transposed word blocks: n a whole number of words; P consecutive
 // pairs a block, their loads all issued before the first use.
 template <class C, PairOrder O = PairOrder::RowWise, int G = 1, int P = 1>
 struct Tiled {
   using Config = C;
   static bool accepts(void* buf, std::int64_t n) { return cuda_tile::inplace_accepts<C>(buf, n); }
+  static std::int64_t blocks(std::int64_t n) { return pair_blocks(n, C::TH, P); }
   static void launch(void* buf, std::int64_t n, std::int64_t batch, cudaStream_t st) {
     cuda_tile::launch_inplace<C, O, P>(buf, n, batch, st, 0, G);
   }
@@ -56,6 +64,7 @@ template <class C, int G, int P, int ALIGN = 32, int SHINT = 0>
 struct Strip {
   using Config = C;
   static bool accepts(void* buf, std::int64_t n) { return cuda_tile::inplace_accepts<C>(buf, n); }
+  static std::int64_t blocks(std::int64_t n) { return pair_blocks(n, C::TH, P); }
   static void launch(void* buf, std::int64_t n, std::int64_t batch, cudaStream_t st) {
     cuda_tile::launch_inplace_strip<C, P, ALIGN, SHINT>(buf, n, batch, st, G);
   }
@@ -70,6 +79,7 @@ struct Rotated {
     return reinterpret_cast<std::uintptr_t>(buf) % sizeof(T) == 0 &&
            cuda_tile::rotated_fits_device<T, TS>();
   }
+  static std::int64_t blocks(std::int64_t n) { return pair_blocks(n, TS, 1); }
   static void launch(void* buf, std::int64_t n, std::int64_t batch, cudaStream_t st) {
     cuda_tile::launch_inplace_rotated<T, TS, NT, MINB, HINT, DIAG, O>(buf, n, batch, st, G);
   }
@@ -128,6 +138,18 @@ struct OnOneStack : K {
   }
 };
 
+// K where BIG, the kernel the list takes next, would launch fewer than MIN_PER_SM blocks per SM
+// over the whole batch (small n, few matrices: run 33). BIG's large tiles, or its several pairs
+// a block, then leave most of the device idle (f32 n = 1000: 36 blocks of 128 x 128 pairs on 132
+// SMs), and one pair a block of smaller tiles finishes sooner.
+template <class K, class BIG, int MIN_PER_SM>
+struct FewBlocks : K {
+  static bool accepts(void* buf, std::int64_t n, std::int64_t batch) {
+    const int sms = cuda_detail::device_dram().sms;
+    return double(BIG::blocks(n)) * double(batch) < double(MIN_PER_SM) * sms && K::accepts(buf, n);
+  }
+};
+
 // Tile pairs with realigned 16-byte words (realign.cuh): any n, buffer aligned to the element.
 template <class C, PairOrder O>
 struct Realigned {
@@ -142,13 +164,26 @@ struct Realigned {
 using cuda_dispatch::KernelList;
 using cuda_dispatch::list_size;
 
-// The first kernel that accepts the buffer and n runs; the last one takes whatever is left.
+// Whether K takes the buffer, n and the batch count: K::accepts(buf, n, batch) where K has one
+// (FewBlocks), else K::accepts(buf, n).
+template <class K>
+auto accepts_batch(void* buf, std::int64_t n, std::int64_t batch, int)
+    -> decltype(K::accepts(buf, n, batch)) {
+  return K::accepts(buf, n, batch);
+}
+template <class K>
+bool accepts_batch(void* buf, std::int64_t n, std::int64_t, long) {
+  return K::accepts(buf, n);
+}
+
+// The first kernel that accepts the buffer, n and the batch runs; the last one takes whatever is
+// left.
 template <class K, class... Rest>
 void dispatch(void* buf, std::int64_t n, std::int64_t batch, cudaStream_t stream) {
   if constexpr (sizeof...(Rest) == 0) {
     K::launch(buf, n, batch, stream);
   } else {
-    if (K::accepts(buf, n))
+    if (accepts_batch<K>(buf, n, batch, 0))
       K::launch(buf, n, batch, stream);
     else
       dispatch<Rest...>(buf, n, batch, stream);
@@ -162,16 +197,16 @@ void dispatch(KernelList<K...>, void* buf, std::int64_t n, std::int64_t batch,
 
 // The position in the list of the kernel that dispatch runs.
 template <class K, class... Rest>
-int choose(void* buf, std::int64_t n, int i = 0) {
+int choose(void* buf, std::int64_t n, std::int64_t batch, int i = 0) {
   if constexpr (sizeof...(Rest) == 0) {
     return i;
   } else {
-    return K::accepts(buf, n) ? i : choose<Rest...>(buf, n, i + 1);
+    return accepts_batch<K>(buf, n, batch, 0) ? i : choose<Rest...>(buf, n, batch, i + 1);
   }
 }
 template <class... K>
-int choose(KernelList<K...>, void* buf, std::int64_t n) {
-  return choose<K...>(buf, n);
+int choose(KernelList<K...>, void* buf, std::int64_t n, std::int64_t batch) {
+  return choose<K...>(buf, n, batch);
 }
 
 // The library's kernels where rows are off sectors; each is also a named candidate below.
@@ -267,13 +302,38 @@ using U16Kernels =
 // n = 40960 (rows 640 KiB apart) 0.822 / 0.913.
 template <class C>
 using InterleavedOnOneStack = OnOneStack<On256<Tiled<C, kIlv, 16>>>;
+
+// Small n off 256-byte rows (run 33, NOTES.md calls 4-6): where the kernel above would launch
+// few blocks per SM over the batch, one pair a block of smaller tiles, row-wise (FewBlocks). In
+// place GB/s, one matrix, n = 700 / 1000 / 1500 / 2000 / 2500 / 3001 / 4001, H100 (132 SMs),
+// round 1 of two (round 2 within 6 %, the same leader at every n but f32 1500, a tie):
+// - f32, the 128-tile rotated kernel / 64-tile rotated / 32 x 32 pairs of 4-byte words: 287 /
+//   356 / 551, 418 / 794 / 1046, 1013 / 1480 / 1522, 1590 / 2475 / 2123, 2136 / 2823 / 2482,
+//   2245 / 2143 / 1938, 2250 / 2174 / 1797. The 128-tile kernel leads from 2.3 blocks an SM
+//   (n = 3001: 300 blocks), the 64-tile one from 4 (n = 2000: 528); under 3 (n = 1500: 300) the
+//   32 x 32 pairs.
+// - f64, the strip kernel (4 pairs a block) / 32 x 32 pairs of 8-byte words: 519 / 1082, 1140 /
+//   1883, 1635 / 2629, 2298 / 3309, 2051 / 2157, 2102 / 2164, 2409 / 2241: ahead up to 8.5 strip
+//   blocks an SM (n = 3001), behind from 15 (4001).
+// - c128, the grouped kernel (2 pairs a block) / 32 x 32 pairs: 1361 / 1863, 2162 / 2774, 2126
+//   / 2896, (n = 2000 has rows on 256 bytes: the row-wise kernel either way), 2367 / 2441, 2428 /
+//   2454, 2528 / 2423: ahead by 3 % or more up to 12 grouped blocks an SM (n = 2500), by 1 % at
+//   17 (3001), behind at 4001. (16 x 16 pairs: 2135 and 2994 at n = 700 and 1000, behind from
+//   1500.)
+using F32Rot64 = Rotated<std::uint32_t, 64, 512, 2, 4, kFetch256>;
+using F32Small = FewBlocks<Tiled<TileConfig<4, 4, 32, 32, 256>>, F32Rot64, 3>;
+using F32Medium = FewBlocks<F32Rot64, F32Rotated, 2>;
+using F64Small = FewBlocks<Tiled<TileConfig<8, 8, 32, 32, 256>>, F64OddN, 9>;
+using C128Small = FewBlocks<Tiled<TileConfig<16, 16, 32, 32, 256>>, C128OffSector, 13>;
+
 using F32Kernels =
     KernelList<InterleavedOnOneStack<F32Words16::Config>, On256<F32Words16>, On256<F32Words8>,
-               F32Rotated, F32Words16, F32Words8, F32Strip>;
+               F32Small, F32Medium, F32Rotated, F32Words16, F32Words8, F32Strip>;
 using F64Kernels = KernelList<InterleavedOnOneStack<TileConfig<8, 16, 16, 16, 256>>,
-                              On256<Tiled<TileConfig<8, 16, 16, 16, 256>>>, F64OddN>;
+                              On256<Tiled<TileConfig<8, 16, 16, 16, 256>>>, F64Small, F64OddN>;
 using C128Kernels = KernelList<InterleavedOnOneStack<TileConfig<16, 16, 32, 32, 256>>,
-                               On256<Tiled<TileConfig<16, 16, 32, 32, 256>>>, C128OffSector>;
+                               On256<Tiled<TileConfig<16, 16, 32, 32, 256>>>, C128Small,
+                               C128OffSector>;
 
 template <class F>
 decltype(auto) with_kernels(std::size_t elem_size, const char* who, F&& f) {
@@ -393,7 +453,7 @@ const Entry kEntries[] = {
     {4, "strip8-32w4-t512-g32-b2", run_kernel<Strip<TileConfig<4, 4, 32, 32, 512, 2>, 32, 8>>},
     // rotP: inplace_rotated_kernel, P x P pairs, one element an access, both sides rotated onto
     // 128-byte lines (run 19)
-    {4, "rot64-t512-g4-b2-p256", run_kernel<Rotated<std::uint32_t, 64, 512, 2, 4, kFetch256>>},
+    {4, "rot64-t512-g4-b2-p256", run_kernel<F32Rot64>},
     {4, "rot128-t1024-g1-p256", run_kernel<Rotated<std::uint32_t, 128, 1024, 1, 1, kFetch256>>},
     {4, "rot128-t1024-g16-p256", run_kernel<Rotated<std::uint32_t, 128, 1024, 1, 16, kFetch256>>},
     {4, "rot128-t1024-g32-p256", run_kernel<F32Rotated>},
@@ -487,9 +547,10 @@ bool run_in_place(const std::string& name, void* buf, std::size_t elem_size, std
       cat("transpose_inplace_cuda: no variant '", name, "' for element size ", elem_size));
 }
 
-DispatchChoice default_in_place(void* buf, std::size_t elem_size, std::int64_t n) {
+DispatchChoice default_in_place(void* buf, std::size_t elem_size, std::int64_t n,
+                                std::int64_t batch) {
   return with_kernels(elem_size, "default_in_place", [&](auto list) {
-    return DispatchChoice{choose(list, buf, n), list_size(list)};
+    return DispatchChoice{choose(list, buf, n, batch), list_size(list)};
   });
 }
 

@@ -46,6 +46,7 @@ struct DispatchChoice {
 };
 DispatchChoice default_out_of_place(const void* in, const void* out, std::size_t elem_size,
                                     const TransposeShape& shape);
-DispatchChoice default_in_place(void* buf, std::size_t elem_size, std::int64_t n);
+DispatchChoice default_in_place(void* buf, std::size_t elem_size, std::int64_t n,
+                                std::int64_t batch = 1);
 
 }  // namespace xpose::kernels::variants

@@ -412,18 +412,20 @@ std::vector<int> reachable_out_of_place(std::size_t elem) {
 }
 std::vector<int> reachable_in_place(std::size_t elem) {
   // u8: the word kernel on 256-byte rows, the narrow kernel with and without guarded edges; u16:
-  // the narrow kernel with and without them; f32: the 16-byte-word kernel on 256-byte rows, the
-  // rotated kernel; f64 and c128: the word kernel on 256-byte rows, the other. (Entry 0 of f32,
-  // f64 and c128, one-stack pitches, needs n of 20480 or more: InPlaceOneStack.)
+  // the narrow kernel with and without them; f32: the 16-byte-word kernel on 256-byte rows, then
+  // off them the 32 x 32 pairs (small n), the 64-tile rotated kernel (n of about 1700-2800) and
+  // the 128-tile one; f64 and c128: the word kernel on 256-byte rows, the 32 x 32 pairs (small n),
+  // the other. (Entry 0 of f32, f64 and c128, one-stack pitches, needs n of 20480 or more:
+  // InPlaceOneStack.)
   switch (elem) {
     case 1:
       return {0, 1, 2};
     case 2:
       return {0, 1};
     case 4:
-      return {1, 3};
+      return {1, 3, 4, 5};
     default:
-      return {1, 2};
+      return {1, 2, 3};
   }
 }
 
@@ -523,7 +525,7 @@ class CudaKernels : public ::testing::Test {
 
     DeviceBuffer d(orig.size());
     if (variant.empty() && chosen != nullptr)
-      *chosen = xpose::kernels::variants::default_in_place(d.bytes() + off * elem, elem, n);
+      *chosen = xpose::kernels::variants::default_in_place(d.bytes() + off * elem, elem, n, batch);
     XPOSE_CHECK_CUDA(
         cudaMemcpyAsync(d.ptr, orig.data(), orig.size(), cudaMemcpyHostToDevice, stream_));
     auto run = [&] {
@@ -1324,6 +1326,36 @@ TEST_F(CudaKernels, OneStackNarrow) {
   EXPECT_EQ(c.index, 3) << "u16 input rows off 16 bytes";
   check_transpose(2, pitched(40001, 201, 1, 201, u16p * 2, 0, 0), 1, 0, "", &c);
   EXPECT_EQ(c.index, 3) << "u16 input shifted, rows 640 KiB apart";
+}
+
+// In place at small n off 256-byte rows (run 33): where the type's kernel for such rows would
+// launch few blocks per SM over the batch, one pair a block of 32 x 32 tiles (and for f32 the
+// 64-tile rotated kernel between). Every case is transposed twice, every element checked; on a
+// 132-SM device with an H100's shared memory the entries are asserted too (f32: 3 the 32 x 32
+// pairs, 4 the 64-tile rotated kernel, 5 the 128-tile one; f64 / c128: 2 the 32 x 32 pairs, 3
+// the strip / grouped kernel), batches included: eight matrices of n = 1000 fill the device.
+TEST_F(CudaKernels, InPlaceFewBlocks) {
+  int device = 0, sms = 0;
+  XPOSE_CHECK_CUDA(cudaGetDevice(&device));
+  XPOSE_CHECK_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  const bool h100 = sms == 132 && device_has_h100_smem();
+  struct Case {
+    std::size_t elem;
+    std::int64_t n, batch;
+    int entry;
+  };
+  const Case cases[] = {{4, 700, 1, 3},    {4, 1000, 1, 3},  {4, 1501, 1, 3}, {4, 2000, 1, 4},
+                        {4, 2500, 1, 4},   {4, 3001, 1, 5},  {4, 1000, 2, 3}, {4, 1000, 8, 5},
+                        {4, 1500, 2, 4},   {8, 1000, 1, 2},  {8, 3001, 1, 2}, {8, 4001, 1, 3},
+                        {8, 1000, 3, 2},   {8, 2000, 4, 3},  {16, 999, 1, 2}, {16, 1500, 1, 2},
+                        {16, 2001, 1, 2},  {16, 3001, 1, 3}, {16, 1000, 8, 3}, {16, 700, 2, 2}};
+  for (const Case& c : cases) {
+    xpose::kernels::variants::DispatchChoice chosen;
+    check_inplace(c.elem, c.n, c.batch, 0, "", &chosen);
+    if (h100)
+      EXPECT_EQ(chosen.index, c.entry)
+          << "elem " << c.elem << " n " << c.n << " batch " << c.batch;
+  }
 }
 
 // In place on rows a multiple of 320 KiB apart on a five-stack device (an H100 80 GB): the
