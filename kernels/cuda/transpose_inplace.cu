@@ -139,14 +139,15 @@ struct OnOneStack : K {
 };
 
 // K where BIG, the kernel the list takes next, would launch fewer than MIN_PER_SM blocks per SM
-// over the whole batch (small n, few matrices: run 33). BIG's large tiles, or its several pairs
-// a block, then leave most of the device idle (f32 n = 1000: 36 blocks of 128 x 128 pairs on 132
-// SMs), and one pair a block of smaller tiles finishes sooner.
-template <class K, class BIG, int MIN_PER_SM>
+// (small n: run 33), counted over the whole batch, or for one matrix with PER_MATRIX. BIG's
+// several pairs a block then leave most of the device idle or wait on one block's tail (f64 n =
+// 1000: 132 blocks of four 32 x 32 pairs), and one pair a block finishes sooner.
+template <class K, class BIG, int MIN_PER_SM, bool PER_MATRIX = false>
 struct FewBlocks : K {
   static bool accepts(void* buf, std::int64_t n, std::int64_t batch) {
     const int sms = cuda_detail::device_dram().sms;
-    return double(BIG::blocks(n)) * double(batch) < double(MIN_PER_SM) * sms && K::accepts(buf, n);
+    const double blocks = double(BIG::blocks(n)) * double(PER_MATRIX ? 1 : batch);
+    return blocks < double(MIN_PER_SM) * sms && K::accepts(buf, n);
   }
 };
 
@@ -303,32 +304,32 @@ using U16Kernels =
 template <class C>
 using InterleavedOnOneStack = OnOneStack<On256<Tiled<C, kIlv, 16>>>;
 
-// Small n off 256-byte rows (run 33, NOTES.md calls 4-6): where the kernel above would launch
-// few blocks per SM over the batch, one pair a block of smaller tiles, row-wise (FewBlocks). In
-// place GB/s, one matrix, n = 700 / 1000 / 1500 / 2000 / 2500 / 3001 / 4001, H100 (132 SMs),
-// round 1 of two (round 2 within 6 %, the same leader at every n but f32 1500, a tie):
-// - f32, the 128-tile rotated kernel / 64-tile rotated / 32 x 32 pairs of 4-byte words: 287 /
-//   356 / 551, 418 / 794 / 1046, 1013 / 1480 / 1522, 1590 / 2475 / 2123, 2136 / 2823 / 2482,
-//   2245 / 2143 / 1938, 2250 / 2174 / 1797. The 128-tile kernel leads from 2.3 blocks an SM
-//   (n = 3001: 300 blocks), the 64-tile one from 4 (n = 2000: 528); under 3 (n = 1500: 300) the
-//   32 x 32 pairs.
+// Small n off 256-byte rows (run 33, NOTES.md calls 4-7): where the kernel above would launch
+// few blocks per SM, one pair a block of 32 x 32 tiles, row-wise (FewBlocks). In place GB/s on
+// an H100 (132 SMs), one matrix, n = 700 / 1000 / 1500 / 2500 / 3001 / 4001 (call 5, round 1 of
+// two; round 2 within 6 %, the same leader at every n):
 // - f64, the strip kernel (4 pairs a block) / 32 x 32 pairs of 8-byte words: 519 / 1082, 1140 /
-//   1883, 1635 / 2629, 2298 / 3309, 2051 / 2157, 2102 / 2164, 2409 / 2241: ahead up to 8.5 strip
-//   blocks an SM (n = 3001), behind from 15 (4001).
-// - c128, the grouped kernel (2 pairs a block) / 32 x 32 pairs: 1361 / 1863, 2162 / 2774, 2126
-//   / 2896, (n = 2000 has rows on 256 bytes: the row-wise kernel either way), 2367 / 2441, 2428 /
-//   2454, 2528 / 2423: ahead by 3 % or more up to 12 grouped blocks an SM (n = 2500), by 1 % at
-//   17 (3001), behind at 4001. (16 x 16 pairs: 2135 and 2994 at n = 700 and 1000, behind from
-//   1500.)
+//   1883, 1635 / 2629, 2051 / 2157, 2102 / 2164, 2409 / 2241: ahead up to 8.5 strip blocks an
+//   SM (n = 3001), behind from 15 (4001). Held out (call 6): 800 / 1200 / 1800 / 2200 / 2800
+//   +6-84 %, 3300 and 3600 unchanged. Batches count (call 7): two matrices of 2500 or 3001 and
+//   four of 2200 run 2-5 % faster on the strip kernel, which they get; four of 1500 and sixteen
+//   of 700 get the 32 x 32 pairs (+7 %, +13 %); sixteen of 1200 get the strip kernel, 9 % behind.
+// - c128, the grouped kernel (2 pairs a block) / 32 x 32 pairs: 1361 / 1863, 2162 / 2774, 2126 /
+//   2896, 2367 / 2441, 2428 / 2454, 2528 / 2423: ahead by 3 % or more up to 12 grouped blocks an
+//   SM (n = 2500), by 1 % at 17 (3001), behind at 4001. Held out: 800 / 1200 / 1800 / 2200
+//   +12-30 %, 3300 unchanged. Batches do not count (PER_MATRIX): 32 x 32 pairs ahead by 0.3-12 %
+//   in the nine batches of 2-16 matrices measured where the whole batch has enough blocks (calls
+//   6-7).
+// f32 keeps the 128-tile rotated kernel: at small n its speed follows its edge pairs' width (n
+// mod 128), not its block count (call 6: 1700 and 1800, edges 36 and 8, ran 7-13 % faster on it
+// than on the smaller tiles, while 1500 and 2000, edges 92 and 80, ran 30-50 % slower).
 using F32Rot64 = Rotated<std::uint32_t, 64, 512, 2, 4, kFetch256>;
-using F32Small = FewBlocks<Tiled<TileConfig<4, 4, 32, 32, 256>>, F32Rot64, 3>;
-using F32Medium = FewBlocks<F32Rot64, F32Rotated, 2>;
 using F64Small = FewBlocks<Tiled<TileConfig<8, 8, 32, 32, 256>>, F64OddN, 9>;
-using C128Small = FewBlocks<Tiled<TileConfig<16, 16, 32, 32, 256>>, C128OffSector, 13>;
+using C128Small = FewBlocks<Tiled<TileConfig<16, 16, 32, 32, 256>>, C128OffSector, 13, true>;
 
 using F32Kernels =
     KernelList<InterleavedOnOneStack<F32Words16::Config>, On256<F32Words16>, On256<F32Words8>,
-               F32Small, F32Medium, F32Rotated, F32Words16, F32Words8, F32Strip>;
+               F32Rotated, F32Words16, F32Words8, F32Strip>;
 using F64Kernels = KernelList<InterleavedOnOneStack<TileConfig<8, 16, 16, 16, 256>>,
                               On256<Tiled<TileConfig<8, 16, 16, 16, 256>>>, F64Small, F64OddN>;
 using C128Kernels = KernelList<InterleavedOnOneStack<TileConfig<16, 16, 32, 32, 256>>,
