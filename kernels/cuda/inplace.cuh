@@ -362,6 +362,80 @@ __device__ __forceinline__ void rotated_swap_generic(const InplaceParams& p, cha
   __syncthreads();
 }
 
+/// The same swap for a pair clipped by the matrix edge (tile (I, J) h x w, h or w under TS), with
+/// the fast path's access pattern under guards (run 33): every thread's loads of both tiles issued
+/// before the first shared store (R x Q of each, R rows a warp, Q accesses a row), lanes along the
+/// rows (not rotated onto lines), no division. rotated_swap_generic's element loop keeps one load
+/// in flight per thread and divides per element; under one wave of blocks (small n) a wide edge
+/// pair through it was the launch's slowest block (f32 n = 1500, edge 92: 1013 GB/s against
+/// 2079 at n = 1700, edge 36). Ends with a barrier.
+template <class T, int TS, int NT>
+__device__ __forceinline__ void rotated_swap_edge(const InplaceParams& p, char* m,
+                                                  std::int64_t r0, std::int64_t c0, T* A, T* B) {
+  constexpr int PT = rotated_pitch<T, TS>(), WARPS = NT / 32, Q = TS / 32, R = TS / WARPS;
+  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  const int h = static_cast<int>(p.n - r0 < TS ? p.n - r0 : TS);  // tile (I, J): h x w
+  const int w = static_cast<int>(p.n - c0 < TS ? p.n - c0 : TS);  // tile (J, I): w x h
+  const bool diagonal = r0 == c0;
+  auto at = [&](std::int64_t r, std::int64_t c) {
+    return reinterpret_cast<T*>(m + r * p.pitch_bytes) + c;
+  };
+  T u[R][Q], v[R][Q];
+#pragma unroll
+  for (int a = 0; a < R; ++a) {
+    const int r = warp + a * WARPS;
+#pragma unroll
+    for (int q = 0; q < Q; ++q) {
+      const int c = q * 32 + lane;
+      if (r < h && c < w) u[a][q] = *at(r0 + r, c0 + c);
+    }
+  }
+  if (!diagonal) {
+#pragma unroll
+    for (int a = 0; a < R; ++a) {
+      const int r = warp + a * WARPS;
+#pragma unroll
+      for (int q = 0; q < Q; ++q) {
+        const int c = q * 32 + lane;
+        if (r < w && c < h) v[a][q] = *at(c0 + r, r0 + c);
+      }
+    }
+  }
+#pragma unroll
+  for (int a = 0; a < R; ++a) {
+    const int r = warp + a * WARPS;
+#pragma unroll
+    for (int q = 0; q < Q; ++q) {
+      const int c = q * 32 + lane;
+      if (r < h && c < w) A[r * PT + c] = u[a][q];
+      if (!diagonal && r < w && c < h) B[r * PT + c] = v[a][q];
+    }
+  }
+  __syncthreads();
+  if (!diagonal) {  // tile (J, I) row r, column c <- tile (I, J) (c, r)
+#pragma unroll
+    for (int a = 0; a < R; ++a) {
+      const int r = warp + a * WARPS;
+#pragma unroll
+      for (int q = 0; q < Q; ++q) {
+        const int c = q * 32 + lane;
+        if (r < w && c < h) *at(c0 + r, r0 + c) = A[c * PT + r];
+      }
+    }
+  }
+  const T* src = diagonal ? A : B;  // tile (I, J) row r, column c <- (c, r) of the other
+#pragma unroll
+  for (int a = 0; a < R; ++a) {
+    const int r = warp + a * WARPS;
+#pragma unroll
+    for (int q = 0; q < Q; ++q) {
+      const int c = q * 32 + lane;
+      if (r < h && c < w) *at(r0 + r, c0 + c) = src[c * PT + r];
+    }
+  }
+  __syncthreads();
+}
+
 /// In place for any n, one element of T an access: square TS x TS tile pairs in the grouped
 /// order, both tiles' rows read and written by warp accesses rotated onto 128-byte lines
 /// (rotated_column), exchanged through two shared tiles
@@ -372,9 +446,10 @@ __device__ __forceinline__ void rotated_swap_generic(const InplaceParams& p, cha
 /// rotated are the fastest traffic found where rows are off sectors). DIAG false: diagonal
 /// pairs element by element too (a candidate, run 19: its loads are then issued in one batch of
 /// 16, and it ran 1 % slower with 128 x 128 pairs; with 64 x 64 pairs the diagonal branch split
-/// the loads into two batches of 8 and cost 5 %).
+/// the loads into two batches of 8 and cost 5 %). EDGE true: clipped pairs through
+/// rotated_swap_edge instead of rotated_swap_generic (run 33).
 template <class T, int TS, int NT, int MINB, int HINT, bool DIAG = true,
-          PairOrder Order = PairOrder::Grouped>
+          PairOrder Order = PairOrder::Grouped, bool EDGE = false>
 __global__ void __launch_bounds__(NT, MINB) inplace_rotated_kernel(InplaceParams p) {
   static_assert(Order != PairOrder::Classic && Order != PairOrder::Interleaved,
                 "every block number must be a pair");
@@ -392,8 +467,14 @@ __global__ void __launch_bounds__(NT, MINB) inplace_rotated_kernel(InplaceParams
       pair_of<Order>(p, k, tp);
       const std::int64_t r0 = static_cast<std::int64_t>(tp.row) * TS;
       const std::int64_t c0 = static_cast<std::int64_t>(tp.col) * TS;
-      if (c0 + TS > p.n || (!DIAG && tp.row == tp.col)) {  // clipped by the matrix edge
-                                                           // (c0 >= r0: tile (J, J) bounds both)
+      const bool clipped = c0 + TS > p.n;  // by the matrix edge (c0 >= r0: (J, J) bounds both)
+      if constexpr (EDGE) {
+        if (clipped) {
+          rotated_swap_edge<T, TS, NT>(p, m, r0, c0, A, B);
+          continue;
+        }
+      }
+      if (clipped || (!DIAG && tp.row == tp.col)) {
         rotated_swap_generic<T, TS, NT>(p, m, r0, c0, A, B);
         continue;
       }
@@ -587,15 +668,15 @@ void launch_inplace_strip(void* buf, std::int64_t n, std::int64_t batch, cudaStr
                                                 group);
 }
 
-/// Launches inplace_rotated_kernel<T, TS, NT, MINB, HINT, DIAG, Order> (G tile rows a group in
-/// the grouped order) over `batch` dense n x n matrices at `buf` on `stream`.
+/// Launches inplace_rotated_kernel<T, TS, NT, MINB, HINT, DIAG, Order, EDGE> (G tile rows a group
+/// in the grouped order) over `batch` dense n x n matrices at `buf` on `stream`.
 template <class T, int TS, int NT, int MINB, int HINT, bool DIAG = true,
-          PairOrder Order = PairOrder::Grouped>
+          PairOrder Order = PairOrder::Grouped, bool EDGE = false>
 void launch_inplace_rotated(void* buf, std::int64_t n, std::int64_t batch, cudaStream_t stream,
                             int group) {
   launch_inplace_with<RotatedShape<T, TS, NT>, Order>(
-      inplace_rotated_kernel<T, TS, NT, MINB, HINT, DIAG, Order>, "inplace_rotated_kernel", buf, n,
-      batch, stream, 0, group);
+      inplace_rotated_kernel<T, TS, NT, MINB, HINT, DIAG, Order, EDGE>, "inplace_rotated_kernel",
+      buf, n, batch, stream, 0, group);
 }
 
 /// Launches inplace_words_kernel<C, Order> (any n) over `batch` dense n x n matrices at `buf`.

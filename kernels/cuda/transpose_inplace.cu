@@ -73,7 +73,7 @@ struct Strip {
 // lines, NT threads, MINB blocks an SM, grouped order with G tile rows a group (G = 1: row-wise);
 // any n, on devices that give a block the kernel's shared memory.
 template <class T, int TS, int NT, int MINB, int G, int HINT, bool DIAG = true,
-          PairOrder O = PairOrder::Grouped>
+          PairOrder O = PairOrder::Grouped, bool EDGE = false>
 struct Rotated {
   static bool accepts(void* buf, std::int64_t) {
     return reinterpret_cast<std::uintptr_t>(buf) % sizeof(T) == 0 &&
@@ -81,7 +81,7 @@ struct Rotated {
   }
   static std::int64_t blocks(std::int64_t n) { return pair_blocks(n, TS, 1); }
   static void launch(void* buf, std::int64_t n, std::int64_t batch, cudaStream_t st) {
-    cuda_tile::launch_inplace_rotated<T, TS, NT, MINB, HINT, DIAG, O>(buf, n, batch, st, G);
+    cuda_tile::launch_inplace_rotated<T, TS, NT, MINB, HINT, DIAG, O, EDGE>(buf, n, batch, st, G);
   }
 };
 // inplace_narrow_kernel (narrow.cuh): TS x TS pairs of 1- or 2-byte elements, every global access
@@ -459,6 +459,12 @@ const Entry kEntries[] = {
     {4, "rot128-t1024-g16-p256", run_kernel<Rotated<std::uint32_t, 128, 1024, 1, 16, kFetch256>>},
     {4, "rot128-t1024-g32-p256", run_kernel<F32Rotated>},
     {4, "rot128-t1024-g64-p256", run_kernel<Rotated<std::uint32_t, 128, 1024, 1, 64, kFetch256>>},
+    // -fe: pairs clipped by the matrix edge through rotated_swap_edge (guarded, all loads first)
+    // instead of element by element (run 33)
+    {4, "rot128-t1024-g32-p256-fe",
+     run_kernel<Rotated<std::uint32_t, 128, 1024, 1, 32, kFetch256, true, kGrp, true>>},
+    {4, "rot64-t512-g4-b2-p256-fe",
+     run_kernel<Rotated<std::uint32_t, 64, 512, 2, 4, kFetch256, true, kGrp, true>>},
     // -dg: diagonal pairs element by element (as the bench's swap)
     {4, "rot64-t512-g4-b2-p256-dg",
      run_kernel<Rotated<std::uint32_t, 64, 512, 2, 4, kFetch256, false>>},

@@ -4,12 +4,13 @@
 # random layouts of CudaKernels.SanitizerRandomLayouts (pitches, gaps, shifted pointers, tall
 # inputs in column sweeps), and the thin and records kernels' classes (SanitizerThin,
 # SanitizerRecords), run 31's interleaved in-place order and balanced stagger bands
-# (SanitizerRun31) and run 32's spread groups (SanitizerRun32); SANITIZE_FILTER replaces the
-# filter. Not part of ctest: it needs a GPU and takes minutes. Run on a GPU machine:
+# (SanitizerRun31), run 32's spread groups (SanitizerRun32) and run 33's guarded edge pairs and
+# small-n in-place kernels (SanitizerRun33); SANITIZE_FILTER replaces the filter. Not part of
+# ctest: it needs a GPU and takes minutes. Run on a GPU machine:
 #   tests/gpu/sanitize.sh build/bin/xpose_gpu_tests
 set -uo pipefail
 exe=${1:?usage: sanitize.sh PATH/TO/xpose_gpu_tests}
-filter=${SANITIZE_FILTER:-'CudaKernels.SanitizerShapes:CudaKernels.SanitizerRandomLayouts:CudaKernels.SanitizerThin:CudaKernels.SanitizerRecords:CudaKernels.SanitizerRun31:CudaKernels.SanitizerRun32'}
+filter=${SANITIZE_FILTER:-'CudaKernels.SanitizerShapes:CudaKernels.SanitizerRandomLayouts:CudaKernels.SanitizerThin:CudaKernels.SanitizerRecords:CudaKernels.SanitizerRun31:CudaKernels.SanitizerRun32:CudaKernels.SanitizerRun33'}
 status=0
 for tool in memcheck racecheck synccheck; do
   extra=()

@@ -1023,6 +1023,26 @@ TEST_F(CudaKernels, SanitizerRun32) {
   }
 }
 
+// Run 33's kernels on small shapes, for compute-sanitizer (in sanitize.sh's default filter): the
+// rotated in-place kernels with guarded edge pairs (-fe: edge widths 1, 3, 44 and 72, the
+// diagonal edge pair, batches, a shifted buffer) and the f64 / c128 defaults at small n (one
+// 32 x 32 pair a block).
+TEST_F(CudaKernels, SanitizerRun33) {
+  const auto edge = candidates_with({4}, "-fe", true);
+  for (const auto& [e, v] : edge) {
+    check_inplace(e, 129, 1, 0, v);
+    check_inplace(e, 131, 2, 1, v);
+    check_inplace(e, 300, 1, 0, v);
+    check_inplace(e, 200, 3, 0, v);
+    check_inplace(e, 45, 1, 2, v);
+  }
+  EXPECT_EQ(edge.size(), 2u);
+  for (std::size_t e : {std::size_t{8}, std::size_t{16}}) {
+    check_inplace(e, 301, 1);
+    check_inplace(e, 97, 3, 1);
+  }
+}
+
 // ---- every candidate kernel (variants.h), as bench_kernels --compare times them ---------------
 
 TEST(CudaKernelVariants, NamesListedAndUnknownRefused) {
