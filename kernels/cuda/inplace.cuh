@@ -362,17 +362,19 @@ __device__ __forceinline__ void rotated_swap_generic(const InplaceParams& p, cha
   __syncthreads();
 }
 
-/// The same swap for a pair clipped by the matrix edge (tile (I, J) h x w, h or w under TS), with
-/// the fast path's access pattern under guards (run 33): every thread's loads of both tiles issued
-/// before the first shared store (R x Q of each, R rows a warp, Q accesses a row), lanes along the
-/// rows (not rotated onto lines), no division. rotated_swap_generic's element loop keeps one load
-/// in flight per thread and divides per element; under one wave of blocks (small n) a wide edge
-/// pair through it was the launch's slowest block (f32 n = 1500, edge 92: 1013 GB/s against
-/// 2079 at n = 1700, edge 36). Ends with a barrier.
+/// The same swap for a pair clipped by the matrix edge (tile (I, J) h x w, h or w under TS), in
+/// the fast path's access pattern under guards (run 33): a warp takes rows warp, warp + WARPS, ...
+/// of each tile, one row at a time with its Q accesses (lanes along the row, not rotated onto
+/// lines) issued before the shared stores, and no division. rotated_swap_generic's element
+/// loop keeps one load in flight per thread and divides per element; under one wave of blocks
+/// (small n) a wide edge pair through it was the launch's slowest block (f32 n = 1500, edge 92:
+/// 1013 GB/s against 2079 at n = 1700, edge 36). The rows go one at a time so that the kernel's
+/// register budget stays the fast path's (all rows at once spilled 156 bytes in the 128-tile
+/// kernel). Ends with a barrier.
 template <class T, int TS, int NT>
 __device__ __forceinline__ void rotated_swap_edge(const InplaceParams& p, char* m,
                                                   std::int64_t r0, std::int64_t c0, T* A, T* B) {
-  constexpr int PT = rotated_pitch<T, TS>(), WARPS = NT / 32, Q = TS / 32, R = TS / WARPS;
+  constexpr int PT = rotated_pitch<T, TS>(), WARPS = NT / 32, Q = TS / 32;
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
   const int h = static_cast<int>(p.n - r0 < TS ? p.n - r0 : TS);  // tile (I, J): h x w
   const int w = static_cast<int>(p.n - c0 < TS ? p.n - c0 : TS);  // tile (J, I): w x h
@@ -380,58 +382,43 @@ __device__ __forceinline__ void rotated_swap_edge(const InplaceParams& p, char* 
   auto at = [&](std::int64_t r, std::int64_t c) {
     return reinterpret_cast<T*>(m + r * p.pitch_bytes) + c;
   };
-  T u[R][Q], v[R][Q];
+#pragma unroll 1
+  for (int r = warp; r < h; r += WARPS) {
+    T u[Q];
 #pragma unroll
-  for (int a = 0; a < R; ++a) {
-    const int r = warp + a * WARPS;
+    for (int q = 0; q < Q; ++q)
+      if (q * 32 + lane < w) u[q] = *at(r0 + r, c0 + q * 32 + lane);
 #pragma unroll
-    for (int q = 0; q < Q; ++q) {
-      const int c = q * 32 + lane;
-      if (r < h && c < w) u[a][q] = *at(r0 + r, c0 + c);
-    }
+    for (int q = 0; q < Q; ++q)
+      if (q * 32 + lane < w) A[r * PT + q * 32 + lane] = u[q];
   }
   if (!diagonal) {
+#pragma unroll 1
+    for (int r = warp; r < w; r += WARPS) {
+      T v[Q];
 #pragma unroll
-    for (int a = 0; a < R; ++a) {
-      const int r = warp + a * WARPS;
+      for (int q = 0; q < Q; ++q)
+        if (q * 32 + lane < h) v[q] = *at(c0 + r, r0 + q * 32 + lane);
 #pragma unroll
-      for (int q = 0; q < Q; ++q) {
-        const int c = q * 32 + lane;
-        if (r < w && c < h) v[a][q] = *at(c0 + r, r0 + c);
-      }
-    }
-  }
-#pragma unroll
-  for (int a = 0; a < R; ++a) {
-    const int r = warp + a * WARPS;
-#pragma unroll
-    for (int q = 0; q < Q; ++q) {
-      const int c = q * 32 + lane;
-      if (r < h && c < w) A[r * PT + c] = u[a][q];
-      if (!diagonal && r < w && c < h) B[r * PT + c] = v[a][q];
+      for (int q = 0; q < Q; ++q)
+        if (q * 32 + lane < h) B[r * PT + q * 32 + lane] = v[q];
     }
   }
   __syncthreads();
   if (!diagonal) {  // tile (J, I) row r, column c <- tile (I, J) (c, r)
+#pragma unroll 1
+    for (int r = warp; r < w; r += WARPS) {
 #pragma unroll
-    for (int a = 0; a < R; ++a) {
-      const int r = warp + a * WARPS;
-#pragma unroll
-      for (int q = 0; q < Q; ++q) {
-        const int c = q * 32 + lane;
-        if (r < w && c < h) *at(c0 + r, r0 + c) = A[c * PT + r];
-      }
+      for (int q = 0; q < Q; ++q)
+        if (q * 32 + lane < h) *at(c0 + r, r0 + q * 32 + lane) = A[(q * 32 + lane) * PT + r];
     }
   }
   const T* src = diagonal ? A : B;  // tile (I, J) row r, column c <- (c, r) of the other
+#pragma unroll 1
+  for (int r = warp; r < h; r += WARPS) {
 #pragma unroll
-  for (int a = 0; a < R; ++a) {
-    const int r = warp + a * WARPS;
-#pragma unroll
-    for (int q = 0; q < Q; ++q) {
-      const int c = q * 32 + lane;
-      if (r < h && c < w) *at(r0 + r, c0 + c) = src[c * PT + r];
-    }
+    for (int q = 0; q < Q; ++q)
+      if (q * 32 + lane < w) *at(r0 + r, c0 + q * 32 + lane) = src[(q * 32 + lane) * PT + r];
   }
   __syncthreads();
 }
