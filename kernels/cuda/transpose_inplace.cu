@@ -222,8 +222,16 @@ int choose(KernelList<K...>, void* buf, std::int64_t n, std::int64_t batch) {
 // its 129 KiB of shared memory a block need sm_80 or newer, so older devices (V100, K80) take
 // the strip kernel: 32 x 32 tiles,
 // 4 pairs a block of 512 threads, the mirror strip on 128-byte lines, grouped order, 8 tile rows
-// a group (run 9).
-using F32Rotated = Rotated<std::uint32_t, 128, 1024, 1, 32, kFetch256>;
+// a group (run 9). Since run 33 its pairs clipped by the matrix edge take rotated_swap_edge
+// (guarded, a row's loads issued together, no division) instead of the element loop: in place
+// GB/s, old / new (NOTES.md, call 10, two rounds within 5 %): n = 700 291 / 446, 1000 421 / 916,
+// 1200 990 / 1328, 1500 1029 / 1940, 2000 1576 / 2331, 2500 2151 / 2763, 2900 2114 / 2713, 3001
+// 2258 / 2612, 4001 2257 / 2361, 6007 2256 / 2473, 1700 2154 / 2166 (edge 36), 10007 2630 /
+// 2639, 16411 2727 / 2734, 16500 2657 / 2707, 24577 2693 / 2688, 32749 2721 / 2739; four
+// matrices of 1000 / 1500 1357 / 2198, 1888 / 2545. Under one wave of blocks the widest edge
+// pair had been the launch's slowest block.
+using F32Rotated = Rotated<std::uint32_t, 128, 1024, 1, 32, kFetch256, true, PairOrder::Grouped,
+                           true>;
 // f32 where the words fit: 64 x 64 pairs of 16-byte words, 32 x 32 of 8-byte words.
 using F32Words16 = Tiled<TileConfig<4, 16, 16, 16, 256>>;
 using F32Words8 = Tiled<TileConfig<4, 8, 32, 32, 256>>;
@@ -320,9 +328,12 @@ using InterleavedOnOneStack = OnOneStack<On256<Tiled<C, kIlv, 16>>>;
 //   +12-30 %, 3300 unchanged. Batches do not count (PER_MATRIX): 32 x 32 pairs ahead by 0.3-12 %
 //   in the nine batches of 2-16 matrices measured where the whole batch has enough blocks (calls
 //   6-7).
-// f32 keeps the 128-tile rotated kernel: at small n its speed follows its edge pairs' width (n
+// f32 keeps the 128-tile rotated kernel: at small n its speed followed its edge pairs' width (n
 // mod 128), not its block count (call 6: 1700 and 1800, edges 36 and 8, ran 7-13 % faster on it
-// than on the smaller tiles, while 1500 and 2000, edges 92 and 80, ran 30-50 % slower).
+// than on the smaller tiles, while 1500 and 2000, edges 92 and 80, ran 30-50 % slower). With its
+// edge pairs through rotated_swap_edge (call 10) it is within 10 % of the best smaller kernel
+// from n = 1200 up and the best from 2900; under that (n <= 1000, 4 MB) the 32 x 32 pairs lead
+// by 15 %, a few us, not taken.
 using F32Rot64 = Rotated<std::uint32_t, 64, 512, 2, 4, kFetch256>;
 using F64Small = FewBlocks<Tiled<TileConfig<8, 8, 32, 32, 256>>, F64OddN, 9>;
 using C128Small = FewBlocks<Tiled<TileConfig<16, 16, 32, 32, 256>>, C128OffSector, 13, true>;
@@ -457,12 +468,11 @@ const Entry kEntries[] = {
     {4, "rot64-t512-g4-b2-p256", run_kernel<F32Rot64>},
     {4, "rot128-t1024-g1-p256", run_kernel<Rotated<std::uint32_t, 128, 1024, 1, 1, kFetch256>>},
     {4, "rot128-t1024-g16-p256", run_kernel<Rotated<std::uint32_t, 128, 1024, 1, 16, kFetch256>>},
-    {4, "rot128-t1024-g32-p256", run_kernel<F32Rotated>},
+    {4, "rot128-t1024-g32-p256", run_kernel<Rotated<std::uint32_t, 128, 1024, 1, 32, kFetch256>>},
     {4, "rot128-t1024-g64-p256", run_kernel<Rotated<std::uint32_t, 128, 1024, 1, 64, kFetch256>>},
     // -fe: pairs clipped by the matrix edge through rotated_swap_edge (guarded, all loads first)
     // instead of element by element (run 33)
-    {4, "rot128-t1024-g32-p256-fe",
-     run_kernel<Rotated<std::uint32_t, 128, 1024, 1, 32, kFetch256, true, kGrp, true>>},
+    {4, "rot128-t1024-g32-p256-fe", run_kernel<F32Rotated>},  // the library's since run 33
     {4, "rot64-t512-g4-b2-p256-fe",
      run_kernel<Rotated<std::uint32_t, 64, 512, 2, 4, kFetch256, true, kGrp, true>>},
     // -dg: diagonal pairs element by element (as the bench's swap)
