@@ -764,8 +764,8 @@ int run(const Options& opt) {
                                                          : 1;
       std::size_t capacity = std::size_t(16384) * 16400 * 4;
       for (const Shape& s : shapes)
-        capacity = std::max(capacity, std::size_t(s.r) * std::size_t(s.c) * widest *
-                                          std::size_t(opt.batch));
+        capacity = std::max(capacity,
+                            std::size_t(s.r) * std::size_t(s.c) * widest * std::size_t(opt.batch));
       capacity = std::min(capacity, kMaxBytes);
       bench.set_capacity(capacity);
       void *a = nullptr, *b = nullptr;

@@ -372,8 +372,8 @@ __device__ __forceinline__ void rotated_swap_generic(const InplaceParams& p, cha
 /// register budget stays the fast path's (all rows at once spilled 156 bytes in the 128-tile
 /// kernel). Ends with a barrier.
 template <class T, int TS, int NT>
-__device__ __forceinline__ void rotated_swap_edge(const InplaceParams& p, char* m,
-                                                  std::int64_t r0, std::int64_t c0, T* A, T* B) {
+__device__ __forceinline__ void rotated_swap_edge(const InplaceParams& p, char* m, std::int64_t r0,
+                                                  std::int64_t c0, T* A, T* B) {
   constexpr int PT = rotated_pitch<T, TS>(), WARPS = NT / 32, Q = TS / 32;
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
   const int h = static_cast<int>(p.n - r0 < TS ? p.n - r0 : TS);  // tile (I, J): h x w

@@ -230,8 +230,8 @@ int choose(KernelList<K...>, void* buf, std::int64_t n, std::int64_t batch) {
 // 2639, 16411 2727 / 2734, 16500 2657 / 2707, 24577 2693 / 2688, 32749 2721 / 2739; four
 // matrices of 1000 / 1500 1357 / 2198, 1888 / 2545. Under one wave of blocks the widest edge
 // pair had been the launch's slowest block.
-using F32Rotated = Rotated<std::uint32_t, 128, 1024, 1, 32, kFetch256, true, PairOrder::Grouped,
-                           true>;
+using F32Rotated =
+    Rotated<std::uint32_t, 128, 1024, 1, 32, kFetch256, true, PairOrder::Grouped, true>;
 // f32 where the words fit: 64 x 64 pairs of 16-byte words, 32 x 32 of 8-byte words.
 using F32Words16 = Tiled<TileConfig<4, 16, 16, 16, 256>>;
 using F32Words8 = Tiled<TileConfig<4, 8, 32, 32, 256>>;
@@ -343,9 +343,9 @@ using F32Kernels =
                F32Rotated, F32Words16, F32Words8, F32Strip>;
 using F64Kernels = KernelList<InterleavedOnOneStack<TileConfig<8, 16, 16, 16, 256>>,
                               On256<Tiled<TileConfig<8, 16, 16, 16, 256>>>, F64Small, F64OddN>;
-using C128Kernels = KernelList<InterleavedOnOneStack<TileConfig<16, 16, 32, 32, 256>>,
-                               On256<Tiled<TileConfig<16, 16, 32, 32, 256>>>, C128Small,
-                               C128OffSector>;
+using C128Kernels =
+    KernelList<InterleavedOnOneStack<TileConfig<16, 16, 32, 32, 256>>,
+               On256<Tiled<TileConfig<16, 16, 32, 32, 256>>>, C128Small, C128OffSector>;
 
 template <class F>
 decltype(auto) with_kernels(std::size_t elem_size, const char* who, F&& f) {

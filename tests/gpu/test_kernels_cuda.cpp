@@ -1370,8 +1370,7 @@ TEST_F(CudaKernels, InPlaceFewBlocks) {
     xpose::kernels::variants::DispatchChoice chosen;
     check_inplace(c.elem, c.n, c.batch, 0, "", &chosen);
     if (h100) {
-      EXPECT_EQ(chosen.index, c.entry)
-          << "elem " << c.elem << " n " << c.n << " batch " << c.batch;
+      EXPECT_EQ(chosen.index, c.entry) << "elem " << c.elem << " n " << c.n << " batch " << c.batch;
     }
   }
 }
