@@ -15,7 +15,10 @@
 // (5.5 % ahead of the strip kernel at 16411²; it needs sm_80's shared memory, older devices keep
 // the word kernels and the strip kernel). For 1- and 2-byte elements, since run 20,
 // inplace_narrow_kernel (narrow.cuh): aligned 4-byte words on rows of any alignment (u8 off
-// 256-byte rows, u16 everywhere). The
+// 256-byte rows, u16 everywhere). Since run 33, f64 and c128 take one 32 x 32 pair a block where
+// their kernels for rows off 256 bytes would launch few blocks per SM (small n: FewBlocks), and
+// the f32 rotated kernel moves the pairs the matrix edge clips under guards, a row's loads
+// together (rotated_swap_edge), instead of element by element. The
 // staggered numbering of seed 002 is built and tested too (the "-stag" candidates), but measured
 // 2-4 % slower than row-wise on an H100 on every shape (run 5).
 // (inplace_words_kernel, which keeps 16-byte words for any n, measured slower: kernels/NOTES.md.)
@@ -470,8 +473,8 @@ const Entry kEntries[] = {
     {4, "rot128-t1024-g16-p256", run_kernel<Rotated<std::uint32_t, 128, 1024, 1, 16, kFetch256>>},
     {4, "rot128-t1024-g32-p256", run_kernel<Rotated<std::uint32_t, 128, 1024, 1, 32, kFetch256>>},
     {4, "rot128-t1024-g64-p256", run_kernel<Rotated<std::uint32_t, 128, 1024, 1, 64, kFetch256>>},
-    // -fe: pairs clipped by the matrix edge through rotated_swap_edge (guarded, all loads first)
-    // instead of element by element (run 33)
+    // -fe: pairs clipped by the matrix edge through rotated_swap_edge (guarded, a row's loads
+    // issued together) instead of element by element (run 33)
     {4, "rot128-t1024-g32-p256-fe", run_kernel<F32Rotated>},  // the library's since run 33
     {4, "rot64-t512-g4-b2-p256-fe",
      run_kernel<Rotated<std::uint32_t, 64, 512, 2, 4, kFetch256, true, kGrp, true>>},
