@@ -382,6 +382,8 @@ __device__ __forceinline__ void rotated_swap_edge(const InplaceParams& p, char* 
   auto at = [&](std::int64_t r, std::int64_t c) {
     return reinterpret_cast<T*>(m + r * p.pitch_bytes) + c;
   };
+  // The two tiles' loops are written out: as one lambda called twice, ptxas spilled 8 bytes in
+  // the 128-tile kernel (run 33 review).
 #pragma unroll 1
   for (int r = warp; r < h; r += WARPS) {
     T u[Q];
