@@ -314,9 +314,8 @@ using U8Kernels = KernelList<On256<Tiled<TileConfig<1, 16, 8, 8, 64>>>, U8Small,
                              U8NarrowSeq, U8Narrow>;
 using U16Kernels =
     KernelList<U16Small, U16NarrowSeqWide, U16NarrowSeq, On256<Tiled<TileConfig<2, 16, 8, 8, 64>>>,
-               U16Narrow,
-               U16Rotated, Tiled<TileConfig<2, 16, 8, 8, 64>>, Tiled<TileConfig<2, 4, 32, 32, 256>>,
-               Tiled<TileConfig<2, 2, 32, 32, 256>>>;
+               U16Narrow, U16Rotated, Tiled<TileConfig<2, 16, 8, 8, 64>>,
+               Tiled<TileConfig<2, 4, 32, 32, 256>>, Tiled<TileConfig<2, 2, 32, 32, 256>>>;
 // On one-stack pitches (OnOneStack) the word kernels' tiles in the interleaved order with 16 runs
 // (run 31, x memcpy, row-wise / 5 / 8 / 16 runs / staggered, two rounds alike: c128 n = 20480
 // 0.824 / 0.922 / 0.925 / 0.928 / 0.882, f64 n = 40960 0.824 / 0.914 / 0.916 / 0.919 / 0.878; off
