@@ -99,7 +99,6 @@ struct Narrow {
     return reinterpret_cast<std::uintptr_t>(buf) % sizeof(T) == 0 &&
            cuda_tile::narrow_fits_device<T, TS, true>();
   }
-  static std::int64_t blocks(std::int64_t n) { return pair_blocks(n, TS, 1); }
   static void launch(void* buf, std::int64_t n, std::int64_t batch, cudaStream_t st) {
     cuda_tile::launch_inplace_narrow<T, TS, NT, MINB, SEQ, EDGE>(buf, n, batch, st, G);
   }
@@ -142,17 +141,16 @@ struct OnOneStack : K {
   }
 };
 
-// K where BIG, the kernel the list takes next, would launch fewer than MIN / PER blocks per SM
+// K where BIG, the kernel the list takes next, would launch fewer than MIN_PER_SM blocks per SM
 // (small n: run 33), counted over the whole batch, or for one matrix with PER_MATRIX. BIG's
-// large tiles or several pairs a block then leave most of the device idle or wait on one block's
-// tail (f64 n = 1000: 132 blocks of four 32 x 32 pairs; u8 n = 1000: 10 blocks of 256 x 256
-// pairs), and one smaller pair a block finishes sooner.
-template <class K, class BIG, int MIN, bool PER_MATRIX = false, int PER = 1>
+// several pairs a block then leave most of the device idle or wait on one block's tail (f64 n =
+// 1000: 132 blocks of four 32 x 32 pairs), and one pair a block finishes sooner.
+template <class K, class BIG, int MIN_PER_SM, bool PER_MATRIX = false>
 struct FewBlocks : K {
   static bool accepts(void* buf, std::int64_t n, std::int64_t batch) {
     const int sms = cuda_detail::device_dram().sms;
     const double blocks = double(BIG::blocks(n)) * double(PER_MATRIX ? 1 : batch);
-    return blocks * PER < double(MIN) * sms && K::accepts(buf, n);
+    return blocks < double(MIN_PER_SM) * sms && K::accepts(buf, n);
   }
 };
 
@@ -302,20 +300,15 @@ using C128OffSector =
 // elsewhere (run 20); u16: the narrow kernel, on 256-byte rows too (run 20); f32: the word kernels
 // on 256-byte rows, elsewhere the rotated kernel, and where the device cannot give it its shared
 // memory the word kernels where the words fit, else the strip kernel.
-// Small n (run 33, NOTES.md calls 12-13): where the narrow kernel would launch under half a
-// block (u8, 256 x 256 pairs) or one block (u16, 128 x 128) per SM over the batch, one 32 x 32
-// pair a block, one element an access, row-wise. In place GB/s on an H100, n = 700 / 1000 / 1500
-// / 2000 / 3001, default / 32 x 32 pairs, two rounds alike (call 12): u8 54 / 144, 104 / 266,
-// 237 / 390, 425 / 532, 854 / (behind); u16 174 / 258, 323 / 502, 751 / 767, 1044 / 1060, 1715 /
-// (behind). (These are matrices of 0.5-18 MB: 7-20 us a call.)
-using U8Small = FewBlocks<Tiled<TileConfig<1, 1, 32, 32, 256>>, U8NarrowSeq, 1, false, 2>;
-using U16Small = FewBlocks<Tiled<TileConfig<2, 2, 32, 32, 256>>, U16NarrowSeq, 1>;
-using U8Kernels = KernelList<On256<Tiled<TileConfig<1, 16, 8, 8, 64>>>, U8Small, U8NarrowSeqWide,
-                             U8NarrowSeq, U8Narrow>;
+// u8 / u16 keep the narrow kernels at small n: one 32 x 32 pair a block ran 2-2.5 x faster at n
+// = 700-1200, but a rule by blocks per SM (half a block for u8, one for u16) lost 6 % at u8 n =
+// 2500 and 12-15 % at u16 n = 1900 on held-out n (run 33, NOTES.md calls 12-13).
+using U8Kernels =
+    KernelList<On256<Tiled<TileConfig<1, 16, 8, 8, 64>>>, U8NarrowSeqWide, U8NarrowSeq, U8Narrow>;
 using U16Kernels =
-    KernelList<U16Small, U16NarrowSeqWide, U16NarrowSeq, On256<Tiled<TileConfig<2, 16, 8, 8, 64>>>,
-               U16Narrow, U16Rotated, Tiled<TileConfig<2, 16, 8, 8, 64>>,
-               Tiled<TileConfig<2, 4, 32, 32, 256>>, Tiled<TileConfig<2, 2, 32, 32, 256>>>;
+    KernelList<U16NarrowSeqWide, U16NarrowSeq, On256<Tiled<TileConfig<2, 16, 8, 8, 64>>>, U16Narrow,
+               U16Rotated, Tiled<TileConfig<2, 16, 8, 8, 64>>, Tiled<TileConfig<2, 4, 32, 32, 256>>,
+               Tiled<TileConfig<2, 2, 32, 32, 256>>>;
 // On one-stack pitches (OnOneStack) the word kernels' tiles in the interleaved order with 16 runs
 // (run 31, x memcpy, row-wise / 5 / 8 / 16 runs / staggered, two rounds alike: c128 n = 20480
 // 0.824 / 0.922 / 0.925 / 0.928 / 0.882, f64 n = 40960 0.824 / 0.914 / 0.916 / 0.919 / 0.878; off
