@@ -45,10 +45,11 @@ using cuda_tile::TileConfig;
 constexpr PairOrder kIlv = PairOrder::Interleaved;  // also the candidates' -iS (below)
 
 // Blocks a launch over one n x n matrix takes: the tile pairs on and above the diagonal of
-// `side`-element tiles, `per_block` of them a block (launch_inplace_with's grid, before batches).
-constexpr std::int64_t pair_blocks(std::int64_t n, int side, int per_block) {
-  const std::int64_t t = (n + side - 1) / side;
-  return (t * (t + 1) / 2 + per_block - 1) / per_block;
+// `side`-element tiles (tri::pair_count), `per_block` of them a block (launch_inplace_with's
+// grid, before batches).
+inline std::int64_t pair_blocks(std::int64_t n, int side, int per_block) {
+  const std::uint64_t pairs = tri::pair_count(static_cast<std::uint64_t>((n + side - 1) / side));
+  return static_cast<std::int64_t>((pairs + per_block - 1) / per_block);
 }
 
 // Tile pairs through register-transposed word blocks: n a whole number of words; P consecutive

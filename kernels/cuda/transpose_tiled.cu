@@ -843,11 +843,13 @@ struct RecordsDispatch {
 // 0.838 / 0.872; u8 256-tile kernel on mostly whole tiles, its sweeps, 327680x6500 0.767 / 0.852,
 // 327680x9999 0.762 / 0.847, 655360x7001 0.759 / 0.841). Off one stack the spread loses 1.5-5 % (u8
 // 327000x2049 0.812 / 0.800, u16 163000x2049 0.841 / 0.801).
+template <class N>
+using SpreadSweeps = SpreadGroups<N, kSpreadRuns, kSweepRows, kSweepRows>;
 template <class N, class L = Swept<N>>
 struct SpreadOnOneStack : L {
   static void launch(const void* in, void* out, const TransposeShape& s, cudaStream_t st) {
     if (s.rows > kSweepRows && pitch_on_one_stack(s.out_pitch * sizeof(typename N::Elem)))
-      SpreadGroups<N, kSpreadRuns, kSweepRows, kSweepRows>::launch(in, out, s, st);
+      SpreadSweeps<N>::launch(in, out, s, st);
     else
       L::launch(in, out, s, st);
   }
@@ -1034,12 +1036,9 @@ const Entry kEntries[] = {
     {1, "nskew-256x256-t512-b2-n3-cm", run_kernel<U8NarrowSkew>},
     {1, "nskew-256x256-t512-b2-n3-sweep", run_kernel<Swept<U8NarrowSkew>>},
     // -sp5: the sweeps' groups dealt over five runs (SpreadGroups, run 32)
-    {1, "nskew-256x256-t512-b2-n3-sweep-sp5",
-     run_kernel<SpreadGroups<U8NarrowSkew, 5, kSweepRows, kSweepRows>>},
-    {1, "narrow-256-t512-b2-sweep-eledge-sp5",
-     run_kernel<SpreadGroups<U8Narrow256Elem, 5, kSweepRows, kSweepRows>>},
-    {1, "narrow-256-t512-b2-sweep-sp5",
-     run_kernel<SpreadGroups<U8Narrow256, 5, kSweepRows, kSweepRows>>},
+    {1, "nskew-256x256-t512-b2-n3-sweep-sp5", run_kernel<SpreadSweeps<U8NarrowSkew>>},
+    {1, "narrow-256-t512-b2-sweep-eledge-sp5", run_kernel<SpreadSweeps<U8Narrow256Elem>>},
+    {1, "narrow-256-t512-b2-sweep-sp5", run_kernel<SpreadSweeps<U8Narrow256>>},
     {2, "tile-64x64w16", run_kernel<Tiled<U16Tile>>},
     {2, "skew-64x64w16", run_kernel<Skewed<U16Skew>>},
     {2, "rot-128x128-t1024-b1-cm", run_kernel<Rotated<std::uint16_t, 128, 1024, 1, kSkewOrder, 0>>},
@@ -1062,10 +1061,8 @@ const Entry kEntries[] = {
     {2, "nskew-128x256-t512-b2-n3-cm", run_kernel<U16NarrowSkew>},
     {2, "nskew-128x256-t512-b2-n3-sweep", run_kernel<Swept<U16NarrowSkew>>},
     // -sp5: the sweeps' groups dealt over five runs (SpreadGroups, run 32)
-    {2, "nskew-128x256-t512-b2-n3-sweep-sp5",
-     run_kernel<SpreadGroups<U16NarrowSkew, 5, kSweepRows, kSweepRows>>},
-    {2, "narrow-128-t512-b2-sweep-sp5",
-     run_kernel<SpreadGroups<U16Narrow, 5, kSweepRows, kSweepRows>>},
+    {2, "nskew-128x256-t512-b2-n3-sweep-sp5", run_kernel<SpreadSweeps<U16NarrowSkew>>},
+    {2, "narrow-128-t512-b2-sweep-sp5", run_kernel<SpreadSweeps<U16Narrow>>},
     // f32
     {4, "tile-64x64w8", run_kernel<Tiled<F32Tile>>},
     {4, "peel-64x64w8", run_kernel<Peeled<F32Tile, Skewed<F32Skew, kSkewOrder>>>},

@@ -294,11 +294,21 @@ std::string coverage_line(std::size_t elem, const std::vector<int>& hits) {
   return line;
 }
 
-bool device_has_h100_smem() {
-  int device = 0, optin = 0;
+// Attribute `a` of the current device.
+int device_attribute(cudaDeviceAttr a) {
+  int device = 0, value = 0;
   XPOSE_CHECK_CUDA(cudaGetDevice(&device));
-  XPOSE_CHECK_CUDA(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
-  return optin >= 200 * 1024;
+  XPOSE_CHECK_CUDA(cudaDeviceGetAttribute(&value, a, device));
+  return value;
+}
+
+bool device_has_h100_smem() {
+  return device_attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin) >= 200 * 1024;
+}
+
+// Five HBM stacks (a 5120-bit bus, the H100 80 GB): where the one-stack pitch rules apply.
+bool device_has_five_stacks() {
+  return device_attribute(cudaDevAttrGlobalMemoryBusWidth) == 5120;
 }
 
 // The candidates (variants.h) of the element sizes `elems` whose names contain `part`, as
@@ -1291,10 +1301,7 @@ TEST_F(CudaKernels, CopiesInOrder) {
 // rows 320 KiB apart, the skewed kernel with the stagger. f32, f64, c128, dense and pitched
 // sub-blocks; every output checked.
 TEST_F(CudaKernels, OneStackPitch) {
-  int device = 0, bus_bits = 0;
-  XPOSE_CHECK_CUDA(cudaGetDevice(&device));
-  XPOSE_CHECK_CUDA(cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, device));
-  const bool five = bus_bits == 5120;
+  const bool five = device_has_five_stacks();
   const struct {
     std::size_t e;
     int tiled, skewed;  // dispatch positions (after the thin kernel)
@@ -1354,10 +1361,8 @@ TEST_F(CudaKernels, OneStackNarrow) {
 // grouped kernel). f32 keeps its rotated kernel at every n (entry 3), u8 and u16 their narrow
 // kernels (u8 entry 1 / 2 with guarded / element edges, u16 entry 0 / 1).
 TEST_F(CudaKernels, InPlaceFewBlocks) {
-  int device = 0, sms = 0;
-  XPOSE_CHECK_CUDA(cudaGetDevice(&device));
-  XPOSE_CHECK_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  const bool h100 = sms == 132 && device_has_h100_smem();
+  const bool h100 =
+      device_attribute(cudaDevAttrMultiProcessorCount) == 132 && device_has_h100_smem();
   struct Case {
     std::size_t elem;
     std::int64_t n, batch;
@@ -1383,10 +1388,7 @@ TEST_F(CudaKernels, InPlaceFewBlocks) {
 // dispatch is asked without a transpose (these are 6.7-27 GB); c128 n = 20480 is also
 // transposed through the default, twice, every element checked, where the device has the room.
 TEST_F(CudaKernels, InPlaceOneStack) {
-  int device = 0, bus_bits = 0;
-  XPOSE_CHECK_CUDA(cudaGetDevice(&device));
-  XPOSE_CHECK_CUDA(cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, device));
-  const bool five = bus_bits == 5120;
+  const bool five = device_has_five_stacks();
   DeviceBuffer d(4096);  // an aligned base; the choice reads no element
   for (std::size_t e : {std::size_t{4}, std::size_t{8}, std::size_t{16}}) {
     const std::int64_t n = 5 * 65536 / static_cast<std::int64_t>(e);
@@ -1552,9 +1554,7 @@ TEST_F(CudaKernels, MultiPairInPlace) {
 // shapes, batches, pitched sub-blocks, bases shifted by 16 bytes. On sm_90 each candidate must
 // accept the layout (so this test cannot pass by skipping everything); elsewhere it must decline.
 TEST_F(CudaKernels, TmaVariants) {
-  int device = 0, major = 0;
-  XPOSE_CHECK_CUDA(cudaGetDevice(&device));
-  XPOSE_CHECK_CUDA(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
+  const int major = device_attribute(cudaDevAttrComputeCapabilityMajor);
   int tma_candidates = 0;
   for (std::size_t e : {std::size_t{4}, std::size_t{8}, std::size_t{16}}) {
     const std::int64_t q = 16 / static_cast<std::int64_t>(e);  // elements in 16 bytes
