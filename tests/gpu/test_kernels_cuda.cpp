@@ -311,6 +311,17 @@ bool device_has_five_stacks() {
   return device_attribute(cudaDevAttrGlobalMemoryBusWidth) == 5120;
 }
 
+// Whether the out-of-place dispatch's high-bandwidth TMA entries (transpose_tiled.cu,
+// HighBandwidthTma) run here: a build with the TMA candidates (CUDA 12 and an sm_90 image), a
+// compute capability 9 device and a DRAM of cuda_detail::kHighBandwidth bytes per SM clock or
+// more (an H200; not an H100).
+bool device_runs_tma_dispatch() {
+  const std::vector<std::string> names = xpose::kernels::variants::out_of_place(4);
+  const bool built = std::find(names.begin(), names.end(), "tmald-128x64") != names.end();
+  return built && device_attribute(cudaDevAttrComputeCapabilityMajor) == 9 &&
+         xpose::cuda_detail::high_bandwidth_device();
+}
+
 // The candidates (variants.h) of the element sizes `elems` whose names contain `part`, as
 // (element size, name): out of place, or in place with `inplace`. The candidate tests run each
 // one over their shapes and count them, so that a renamed or dropped candidate cannot pass
@@ -408,14 +419,18 @@ std::vector<int> reachable_out_of_place(std::size_t elem) {
   // skewed kernel elsewhere; u16: the narrow kernel
   // where both / the output's rows are on 16 bytes, the narrow skewed kernel; f32: the tiled
   // kernel on 256-byte output rows and on 200000 rows or more, the skewed kernel; f64, c128: the
-  // tiled kernel, the skewed kernel.
+  // tiled kernel, the skewed kernel. f32 / f64 on an H200 (device_runs_tma_dispatch): the TMA
+  // kernel before the skewed one (f32 entry 3, f64 entry 2), which never runs on an H100.
+  const bool tma = device_runs_tma_dispatch();
   switch (elem) {
     case 1:
       return {0, 1, 2, 3, 5, 6};
     case 2:
       return {0, 1, 2, 3, 4};
     case 4:
-      return {0, 1, 2, 3};
+      return tma ? std::vector<int>{0, 1, 2, 3, 4} : std::vector<int>{0, 1, 2, 4};
+    case 8:
+      return tma ? std::vector<int>{0, 1, 2, 3} : std::vector<int>{0, 1, 3};
     default:
       return {0, 1, 2};
   }
@@ -1305,7 +1320,7 @@ TEST_F(CudaKernels, OneStackPitch) {
   const struct {
     std::size_t e;
     int tiled, skewed;  // dispatch positions (after the thin kernel)
-  } types[] = {{4, 1, 3}, {8, 1, 2}, {16, 1, 2}};
+  } types[] = {{4, 1, 4}, {8, 1, 3}, {16, 1, 2}};
   for (const auto& t : types) {
     const std::int64_t p320 = 5 * 65536 / static_cast<std::int64_t>(t.e);  // elements
     const auto where = ::testing::Message() << "elem " << t.e;
@@ -1328,6 +1343,36 @@ TEST_F(CudaKernels, OneStackPitch) {
     EXPECT_EQ(c.index, t.skewed) << where << ", input rows 320 KiB apart";
     check_transpose(t.e, pitched(p320, 96, 1, 98, p320, 0, 0), 0, 0, "", &c);
     EXPECT_EQ(c.index, five ? t.skewed : t.tiled) << where << ", input rows off 128 bytes";
+  }
+}
+
+// The high-bandwidth TMA entries (transpose_tiled.cu, HighBandwidthTma; run 34): on an H200
+// (device_runs_tma_dispatch) f32 / f64 layouts with bases and pitches on 16 bytes whose output
+// rows are off 256 bytes take the TMA kernel (f32 entry 3, f64 entry 2) instead of the skewed one
+// (f32 entry 4, f64 entry 3); on other devices (H100s) and off 16 bytes the skewed kernel, and on
+// 256-byte output rows the tiled kernel (entry 1) everywhere. Dense, pitched, batched, with gaps,
+// edge tiles; every output checked.
+TEST_F(CudaKernels, HighBandwidthDispatch) {
+  const bool tma = device_runs_tma_dispatch();
+  std::printf("  the TMA entries %s on this device\n", tma ? "run" : "do not run");
+  for (const std::size_t e : {std::size_t{4}, std::size_t{8}}) {
+    const std::int64_t q = 16 / static_cast<std::int64_t>(e);  // elements in 16 bytes
+    const int skewed = e == 4 ? 4 : 3, with_tma = tma ? skewed - 1 : skewed;
+    const auto where = ::testing::Message() << "elem " << e;
+    xpose::kernels::variants::DispatchChoice c;
+    check_transpose(e, TransposeShape::dense(1000, 1500), 0, 0, "", &c);
+    EXPECT_EQ(c.index, with_tma) << where << ", 1000 x 1500";
+    check_transpose(e, TransposeShape::dense(332, 48 * q, 3), 0, 0, "", &c);
+    EXPECT_EQ(c.index, with_tma) << where << ", three of 332 x " << 48 * q;
+    check_transpose(e, pitched(517, 300, 2, 300 + 3 * q, 520, 5 * q, 7 * q), q, 2 * q, "", &c);
+    EXPECT_EQ(c.index, with_tma) << where << ", pitched, gaps, pointers shifted by 16 bytes";
+    check_transpose(e, TransposeShape::dense(1001, 1003), 0, 0, "", &c);
+    EXPECT_EQ(c.index, skewed) << where << ", rows off 16 bytes";
+    check_transpose(e, TransposeShape::dense(1000, 1500), 1, 0, "", &c);
+    EXPECT_EQ(c.index, skewed) << where << ", input off 16 bytes";
+    check_transpose(e, TransposeShape::dense(256 / static_cast<std::int64_t>(e) * 3, 1000), 0, 0,
+                    "", &c);
+    EXPECT_EQ(c.index, 1) << where << ", output rows on 256 bytes";
   }
 }
 
