@@ -602,6 +602,12 @@ struct HighBandwidthTma {
   }
 };
 
+// A dispatch entry that takes nothing (holds a position in a list).
+struct Never {
+  static bool accepts(const void*, const void*, const TransposeShape&) { return false; }
+  static void launch(const void*, void*, const TransposeShape&, cudaStream_t) {}
+};
+
 using cuda_dispatch::KernelList;
 using cuda_dispatch::list_size;
 
@@ -916,14 +922,15 @@ using C128SkewOrder = SkewGroups<C128Skew, 32, C128Skew, true, 10>;
 // f32 `tmald-64x64` lost 0.5 % at 32768x16384 (won 2.8-3.7 % at 8192², 24576², 16384x32768),
 // f64 `tile-64x64w16-b2` won 0.9-2.8 %, under the 1 % the rule asked at two shapes. On H100s
 // (12.8 bytes per SM clock) the entry never runs: there the skewed kernel stays.
-using F32HighBandwidth = HighBandwidthTma<4, 2, 4, 256, false, F32SkewOrder>;
-using F64HighBandwidth = HighBandwidthTma<8, 4, 2, 256, true, F64SkewOrder>;
-using F32Tiles =
+// HB: that entry, or Never (the bench's "notma", the lists before run 34).
+template <class HB = HighBandwidthTma<4, 2, 4, 256, false, F32SkewOrder>>
+using F32TilesWith =
     KernelList<OffOneStack<Tiled<F32Tile, 256>, F32SkewOrder>,
-               OffOneStack<MinRows<Tiled<F32Tile>, 200000>, F32SkewOrder>, F32HighBandwidth,
-               F32SkewOrder>;
-using F64Tiles = KernelList<OffOneStack<Tiled<F64Tile, 256>, F64SkewOrder>, F64HighBandwidth,
-                            F64SkewOrder>;
+               OffOneStack<MinRows<Tiled<F32Tile>, 200000>, F32SkewOrder>, HB, F32SkewOrder>;
+template <class HB = HighBandwidthTma<8, 4, 2, 256, true, F64SkewOrder>>
+using F64TilesWith = KernelList<OffOneStack<Tiled<F64Tile, 256>, F64SkewOrder>, HB, F64SkewOrder>;
+using F32Tiles = F32TilesWith<>;
+using F64Tiles = F64TilesWith<>;
 using C128Tiles =
     KernelList<OffOneStack<ByBandwidth<Tiled<C128TileHighBandwidth, 256>, Tiled<C128Tile, 256>>,
                            C128SkewOrder>,
@@ -1030,6 +1037,10 @@ const Entry kEntries[] = {
     {4, "nothin", run_kernel<FirstOf<F32Tiles>>},
     {8, "nothin", run_kernel<FirstOf<F64Tiles>>},
     {16, "nothin", run_kernel<FirstOf<C128Tiles>>},
+    // notma: the library's kernels without the high-bandwidth TMA entry (f32 / f64; the default
+    // before run 34, and the default on H100s)
+    {4, "notma", run_kernel<FirstOf<Prepend<F32Thin, F32TilesWith<Never>>::type>>},
+    {8, "notma", run_kernel<FirstOf<Prepend<F64Thin, F64TilesWith<Never>>::type>>},
     // nocopy: the kernels where the dispatch copies (a side of 1, elements consecutive; the
     // default before run 32)
     {1, "nocopy", run_kernel<FirstOf<U8Kernels>>},
