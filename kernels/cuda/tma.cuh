@@ -3,8 +3,10 @@
 /// extra beside the portable kernels (tiled.cuh, skew.cuh), tried because it was the one lever on
 /// the aligned plateau (NOTES.md) that runs 1-6 had not tried. Outcome (NOTES.md, run 7): with
 /// TMA stores it is 2-3 % slower than the tiled kernel on aligned layouts; the load-only variant
-/// (tma_load_kernel below: TMA loads, plain 16-byte stores) is faster where the input rows are 32
-/// or 64 bytes off 128-byte lines, and the library uses it there (f32, Hopper).
+/// (tma_load_kernel below: TMA loads, plain 16-byte stores) was faster on an H100 where the input
+/// rows are 32 or 64 bytes off 128-byte lines. Since run 34 the library runs it for f32 on devices
+/// whose DRAM gives 15 or more bytes per SM clock (an H200) where rows are off 256 bytes
+/// (transpose_tiled.cu, HighBandwidthTma); the kernel with TMA stores stays a candidate.
 ///
 /// One tile of TH x TW input elements per block step. Thread 0 issues KC bulk tensor loads
 /// (cp.async.bulk.tensor, one box of C input columns x TH input rows each, C = 128 / S so that a
@@ -387,8 +389,13 @@ bool tma_accepts(const void* in, const void* out, const TransposeShape& s) {
   if (s.rows >= kMax || s.cols >= kMax || s.batch >= kMax) return false;
   const std::int64_t tiles = ((s.rows + C::TH - 1) / C::TH) * ((s.cols + C::TW - 1) / C::TW);
   if (tiles >= (std::int64_t{1} << 32)) return false;
+  // A TMA store clips a box at the output rows' end in 16-byte units, not elements: where an
+  // output row (s.rows elements) ends inside one, it also wrote the element after it (run 34, an
+  // H200: f64 517 x 300 with padded output rows, one element past every row). So only rows that
+  // end on 16 bytes.
   if constexpr (TmaStore)
-    return tma_detail::kernel_runs_here(reinterpret_cast<const void*>(&tma_kernel<C>));
+    return s.rows * C::S % 16 == 0 &&
+           tma_detail::kernel_runs_here(reinterpret_cast<const void*>(&tma_kernel<C>));
   else
     return tma_detail::kernel_runs_here(reinterpret_cast<const void*>(&tma_load_kernel<C>));
 }

@@ -14,9 +14,9 @@
 // (rotated.cuh). Launched on the caller's stream. The
 // shapes and their measured speeds are in kernels/NOTES.md. Below the library entry point: the
 // candidate kernels by name (variants.h), for the tests and bench_kernels --compare (the Hopper TMA
-// kernels of tma.cuh are candidates, and since run 34 the dispatch's choice for f32 / f64 on
-// devices whose DRAM gives 15 or more bytes per SM clock, an H200, where the skewed kernel would
-// run and the TMA unit takes the layout: HighBandwidthTma).
+// kernels of tma.cuh are candidates, and since run 34 the dispatch's choice for f32 on devices
+// whose DRAM gives 15 or more bytes per SM clock, an H200, where the skewed kernel would run and
+// the TMA unit takes the layout: HighBandwidthTma).
 #include <algorithm>
 #include <cstdint>
 #include <iterator>
@@ -913,24 +913,24 @@ using U16Tiles = KernelList<RowsOn<U16Narrow, 16>, OutRowsOn<SpreadOnOneStack<U1
 using F32SkewOrder = SkewGroups<F32Skew, 64, F32SkewPlain>;
 using F64SkewOrder = SkewGroups<F64Skew, 128>;
 using C128SkewOrder = SkewGroups<C128Skew, 32, C128Skew, true, 10>;
-// On an H200 (run 34, call 1, NOTES.md; held-out shapes, two rounds alike within 0.1 %), where
-// the skewed kernel would run and the TMA unit takes the layout: f32 `tmald-128x64` (x memcpy,
-// skewed / TMA: 12000x36000 0.778 / 0.862, 16400² 0.781 / 0.871, 20000² 0.778 / 0.873,
-// 24008x16008 0.779 / 0.863, 30000x20000 0.775 / 0.869; cuBLAS Sgeam 0.908 / 0.858 / 0.904 /
-// 0.841 / 0.900); f64 `tma-32x64` (16400² 0.840 / 0.873, 24008x16008 0.828 / 0.864, 30000x20000
-// 0.846 / 0.870; Dgeam 0.924 / 0.888 / 0.932). On rows on 256 bytes the tiled kernels stay there:
-// f32 `tmald-64x64` lost 0.5 % at 32768x16384 (won 2.8-3.7 % at 8192², 24576², 16384x32768),
-// f64 `tile-64x64w16-b2` won 0.9-2.8 %, under the 1 % the rule asked at two shapes. On H100s
-// (12.8 bytes per SM clock) the entry never runs: there the skewed kernel stays.
-// HB: that entry, or Never (the bench's "notma", the lists before run 34).
+// On an H200 (run 34, NOTES.md), where the skewed kernel would run and the TMA unit takes the
+// layout, f32 runs `tmald-128x64` (TMA loads, plain stores). x memcpy, skewed / TMA: call 1,
+// held-out shapes, two rounds alike within 0.1 %: 12000x36000 0.778 / 0.862, 16400² 0.781 /
+// 0.871, 20000² 0.778 / 0.873, 24008x16008 0.779 / 0.863, 30000x20000 0.775 / 0.869 (cuBLAS
+// Sgeam 0.908 / 0.858 / 0.904 / 0.841 / 0.900); call 2, fresh shapes: 10000x50000 0.784 / 0.816,
+// 16388² (rows on 16 bytes only) 0.733 / 0.795, 28000x18000 0.779 / 0.878, four of 6000x7000
+// 0.782 / 0.902. On rows on 256 bytes the tiled kernel stays there (`tmald-64x64` won 2.8-3.7 %
+// at three shapes and lost 0.5 % at 32768x16384). f64 keeps the skewed kernel: `tma-32x64`, ahead
+// by 2.8-4.3 % in call 1 (rows on 64 bytes or more), ran 0.661 / 0.676 x memcpy against 0.807 /
+// 0.806 at 16386² and 28002x18000 (rows on 16 bytes) in call 2. On H100s (12.8 bytes per SM
+// clock) the entry never runs.
+// HB: that entry, or Never (the bench's "notma", the list before run 34).
 template <class HB = HighBandwidthTma<4, 2, 4, 256, false, F32SkewOrder>>
 using F32TilesWith =
     KernelList<OffOneStack<Tiled<F32Tile, 256>, F32SkewOrder>,
                OffOneStack<MinRows<Tiled<F32Tile>, 200000>, F32SkewOrder>, HB, F32SkewOrder>;
-template <class HB = HighBandwidthTma<8, 4, 2, 256, true, F64SkewOrder>>
-using F64TilesWith = KernelList<OffOneStack<Tiled<F64Tile, 256>, F64SkewOrder>, HB, F64SkewOrder>;
 using F32Tiles = F32TilesWith<>;
-using F64Tiles = F64TilesWith<>;
+using F64Tiles = KernelList<OffOneStack<Tiled<F64Tile, 256>, F64SkewOrder>, F64SkewOrder>;
 using C128Tiles =
     KernelList<OffOneStack<ByBandwidth<Tiled<C128TileHighBandwidth, 256>, Tiled<C128Tile, 256>>,
                            C128SkewOrder>,
@@ -1037,10 +1037,9 @@ const Entry kEntries[] = {
     {4, "nothin", run_kernel<FirstOf<F32Tiles>>},
     {8, "nothin", run_kernel<FirstOf<F64Tiles>>},
     {16, "nothin", run_kernel<FirstOf<C128Tiles>>},
-    // notma: the library's kernels without the high-bandwidth TMA entry (f32 / f64; the default
-    // before run 34, and the default on H100s)
+    // notma: the library's kernels without the high-bandwidth TMA entry (f32; the default before
+    // run 34, and the default on H100s)
     {4, "notma", run_kernel<FirstOf<Prepend<F32Thin, F32TilesWith<Never>>::type>>},
-    {8, "notma", run_kernel<FirstOf<Prepend<F64Thin, F64TilesWith<Never>>::type>>},
     // nocopy: the kernels where the dispatch copies (a side of 1, elements consecutive; the
     // default before run 32)
     {1, "nocopy", run_kernel<FirstOf<U8Kernels>>},
