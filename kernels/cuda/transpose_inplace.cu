@@ -15,8 +15,9 @@
 // (5.5 % ahead of the strip kernel at 16411²; it needs sm_80's shared memory, older devices keep
 // the word kernels and the strip kernel). For 1- and 2-byte elements, since run 20,
 // inplace_narrow_kernel (narrow.cuh): aligned 4-byte words on rows of any alignment (u8 off
-// 256-byte rows, u16 everywhere). Since run 33, f64 and c128 take one 32 x 32 pair a block where
-// their kernels for rows off 256 bytes would launch few blocks per SM (small n: FewBlocks), and
+// 256-byte rows, u16 everywhere). Since run 33, f64 and c128 (since run 34 f32 too) take one 32
+// x 32 pair a block where their kernels for rows off 256 bytes would launch few blocks per SM
+// (small n: FewBlocks), and
 // the f32 rotated kernel moves the pairs the matrix edge clips under guards, a row's loads
 // together (rotated_swap_edge), instead of element by element. The
 // staggered numbering of seed 002 is built and tested too (the "-stag" candidates), but measured
@@ -142,16 +143,17 @@ struct OnOneStack : K {
   }
 };
 
-// K where BIG, the kernel the list takes next, would launch fewer than MIN_PER_SM blocks per SM
-// (small n: run 33), counted over the whole batch, or for one matrix with PER_MATRIX. BIG's
-// several pairs a block then leave most of the device idle or wait on one block's tail (f64 n =
-// 1000: 132 blocks of four 32 x 32 pairs), and one pair a block finishes sooner.
-template <class K, class BIG, int MIN_PER_SM, bool PER_MATRIX = false>
+// K where BIG, the kernel the list takes next, would launch fewer than MIN_TENTHS / 10 blocks per
+// SM (small n: runs 33-34), counted over the whole batch, or for one matrix with PER_MATRIX.
+// BIG's several pairs a block then leave most of the device idle or wait on one block's tail (f64
+// n = 1000: 132 blocks of four 32 x 32 pairs; f32 n = 1000: 36 blocks of 128 x 128 pairs), and
+// one pair a block finishes sooner.
+template <class K, class BIG, int MIN_TENTHS, bool PER_MATRIX = false>
 struct FewBlocks : K {
   static bool accepts(void* buf, std::int64_t n, std::int64_t batch) {
     const int sms = cuda_detail::device_dram().sms;
     const double blocks = double(BIG::blocks(n)) * double(PER_MATRIX ? 1 : batch);
-    return blocks < double(MIN_PER_SM) * sms && K::accepts(buf, n);
+    return blocks < double(MIN_TENTHS) / 10 * sms && K::accepts(buf, n);
   }
 };
 
@@ -303,7 +305,10 @@ using C128OffSector =
 // memory the word kernels where the words fit, else the strip kernel.
 // u8 / u16 keep the narrow kernels at small n: one 32 x 32 pair a block ran 2-2.5 x faster at n
 // = 700-1200, but a rule by blocks per SM (half a block for u8, one for u16) lost 6 % at u8 n =
-// 2500 and 12-15 % at u16 n = 1900 on held-out n (run 33, NOTES.md calls 12-13).
+// 2500 and 12-15 % at u16 n = 1900 on held-out n (run 33, NOTES.md calls 12-13), and the tighter
+// thresholds fitted to those calls (u8 0.4, u16 0.6 blocks an SM) failed on fresh n too (run 34,
+// call 3: u8 n = 2100 +1.2 %, two of 1300 -1.6 %; u16 n = 1300 -12 %, 1536 -11 %, two of 900
+// -16 %): the narrow kernels' speed at small n follows n in ways a block count does not capture.
 using U8Kernels =
     KernelList<On256<Tiled<TileConfig<1, 16, 8, 8, 64>>>, U8NarrowSeqWide, U8NarrowSeq, U8Narrow>;
 using U16Kernels =
@@ -335,19 +340,23 @@ using InterleavedOnOneStack = OnOneStack<On256<Tiled<C, kIlv, 16>>>;
 //   +12-30 %, 3300 unchanged. Batches do not count (PER_MATRIX): 32 x 32 pairs ahead by 0.3-12 %
 //   in the nine batches of 2-16 matrices measured where the whole batch has enough blocks (calls
 //   6-7).
-// f32 keeps the 128-tile rotated kernel: at small n its speed followed its edge pairs' width (n
-// mod 128), not its block count (call 6: 1700 and 1800, edges 36 and 8, ran 7-13 % faster on it
+// f32: at small n the 128-tile rotated kernel's speed followed its edge pairs' width (n mod
+// 128), not its block count (call 6: 1700 and 1800, edges 36 and 8, ran 7-13 % faster on it
 // than on the smaller tiles, while 1500 and 2000, edges 92 and 80, ran 30-50 % slower). With its
 // edge pairs through rotated_swap_edge (call 10) it is within 10 % of the best smaller kernel
-// from n = 1200 up and the best from 2900; under that (n <= 1000, 4 MB) the 32 x 32 pairs lead
-// by 15 %, a few us, not taken.
+// from n = 1200 up and the best from 2900. Under 0.3 of its blocks an SM (n <= 1024 for one
+// matrix) the 32 x 32 pairs, since run 34 (call 3, held out, three rounds, rotated / 32 x 32,
+// GB/s round 1): n = 500 202 / 285, 650 353 / 463, 777 490 / 621, 900 662 / 804, 1000 831 / 977,
+// 1023 787 / 904, every round 15 % or more ahead; past the threshold 1025 847 / 964, 1100 1019 /
+// 1047 (one round 2.6 % behind), 1150 +5-6 %, 1300 1390 / 1296.
 using F32Rot64 = Rotated<std::uint32_t, 64, 512, 2, 4, kFetch256>;
-using F64Small = FewBlocks<Tiled<TileConfig<8, 8, 32, 32, 256>>, F64OddN, 9>;
-using C128Small = FewBlocks<Tiled<TileConfig<16, 16, 32, 32, 256>>, C128OffSector, 13, true>;
+using F32Small = FewBlocks<Tiled<TileConfig<4, 4, 32, 32, 256>>, F32Rotated, 3>;
+using F64Small = FewBlocks<Tiled<TileConfig<8, 8, 32, 32, 256>>, F64OddN, 90>;
+using C128Small = FewBlocks<Tiled<TileConfig<16, 16, 32, 32, 256>>, C128OffSector, 130, true>;
 
 using F32Kernels =
     KernelList<InterleavedOnOneStack<F32Words16::Config>, On256<F32Words16>, On256<F32Words8>,
-               F32Rotated, F32Words16, F32Words8, F32Strip>;
+               F32Small, F32Rotated, F32Words16, F32Words8, F32Strip>;
 using F64Kernels = KernelList<InterleavedOnOneStack<TileConfig<8, 16, 16, 16, 256>>,
                               On256<Tiled<TileConfig<8, 16, 16, 16, 256>>>, F64Small, F64OddN>;
 using C128Kernels =
