@@ -111,8 +111,9 @@ inline DeviceDram device_dram() {
 /// H200 gives 18.4, an H100 12.8).
 constexpr double kHighBandwidth = 15.0;
 /// Whether the current device's DRAM gives at least kHighBandwidth bytes per SM clock.
-inline bool high_bandwidth_device() { return device_dram().bytes_per_sm_clock >= kHighBandwidth; }
-
+inline bool high_bandwidth_device() {
+  return device_dram().bytes_per_sm_clock >= kHighBandwidth;
+}
 
 /// Whether rows `pitch` bytes apart, taken at one column offset, all fall on one DRAM stack's
 /// interleave: on five-stack devices (H100 80 GB) a pitch that is a multiple of 5 x 64 KiB (run 29

@@ -587,8 +587,10 @@ template <int S, int KC, int KR, int NT, bool STORE, class FALLBACK>
 struct HighBandwidthTma {
   static bool accepts(const void* in, const void* out, const TransposeShape& s) {
 #if XPOSE_HAVE_TMA
-    return cuda_detail::high_bandwidth_device() &&
-           cuda_tile::tma_accepts<cuda_tile::TmaConfig<S, KC, KR, NT>, STORE>(in, out, s);
+    // The layout first: it refuses misaligned buffers without asking the device (which a machine
+    // without a usable GPU would answer with an error, CudaKernelArguments).
+    return cuda_tile::tma_accepts<cuda_tile::TmaConfig<S, KC, KR, NT>, STORE>(in, out, s) &&
+           cuda_detail::high_bandwidth_device();
 #else
     (void)in, (void)out, (void)s;
     return false;

@@ -437,8 +437,8 @@ std::vector<int> reachable_in_place(std::size_t elem) {
   // u8: the word kernel on 256-byte rows, the narrow kernel with and without guarded edges; u16:
   // the narrow kernel with and without them; f32: the 16-byte-word kernel on 256-byte rows, the
   // 32 x 32 pairs (small n, since run 34), the rotated kernel; f64 and c128: the word kernel on
-  // 256-byte rows, the 32 x 32 pairs (small n), the other. (Entry 0 of f32, f64 and c128, one-stack pitches, needs n of 20480 or more:
-  // InPlaceOneStack.)
+  // 256-byte rows, the 32 x 32 pairs (small n), the other. (Entry 0 of f32, f64 and c128, one-stack
+  // pitches, needs n of 20480 or more: InPlaceOneStack.)
   switch (elem) {
     case 1:
       return {0, 1, 2};
