@@ -371,11 +371,11 @@ bool encode(CUtensorMap* map, const void* base, std::int64_t rows, std::int64_t 
 
 }  // namespace tma_detail
 
-/// Whether the TMA kernels take this resolved layout on the current device: an sm_90 image,
-/// 16-byte aligned bases, pitches and strides, extents the TMA unit can address. `TmaStore`:
-/// tma_kernel (TMA loads and stores); otherwise tma_load_kernel (TMA loads, plain stores).
+/// Whether the TMA unit takes this resolved layout (no device query): 16-byte aligned bases,
+/// pitches and strides, extents it can address. `TmaStore`: tma_kernel (TMA loads and stores);
+/// otherwise tma_load_kernel (TMA loads, plain stores).
 template <class C, bool TmaStore = true>
-bool tma_accepts(const void* in, const void* out, const TransposeShape& s) {
+bool tma_layout_fits(const void* in, const void* out, const TransposeShape& s) {
   const auto a16 = [](std::int64_t v) {
     return v % 16 == 0 && v > 0 && v < (std::int64_t{1} << 40);
   };
@@ -393,11 +393,23 @@ bool tma_accepts(const void* in, const void* out, const TransposeShape& s) {
   // output row (s.rows elements) ends inside one, it also wrote the element after it (run 34, an
   // H200: f64 517 x 300 with padded output rows, one element past every row). So only rows that
   // end on 16 bytes.
+  return !TmaStore || s.rows * C::S % 16 == 0;
+}
+
+/// Whether the TMA kernel (`TmaStore`) or the TMA-load kernel runs on the current device (an
+/// sm_90 image, a compute capability 9 device, the driver's tensor-map encoder).
+template <class C, bool TmaStore = true>
+bool tma_runs_here() {
   if constexpr (TmaStore)
-    return s.rows * C::S % 16 == 0 &&
-           tma_detail::kernel_runs_here(reinterpret_cast<const void*>(&tma_kernel<C>));
+    return tma_detail::kernel_runs_here(reinterpret_cast<const void*>(&tma_kernel<C>));
   else
     return tma_detail::kernel_runs_here(reinterpret_cast<const void*>(&tma_load_kernel<C>));
+}
+
+/// Whether the TMA kernels take this resolved layout on the current device.
+template <class C, bool TmaStore = true>
+bool tma_accepts(const void* in, const void* out, const TransposeShape& s) {
+  return tma_layout_fits<C, TmaStore>(in, out, s) && tma_runs_here<C, TmaStore>();
 }
 
 /// Launches tma_kernel<C> (TmaStore) or tma_load_kernel<C> on an accepted layout. Returns false,

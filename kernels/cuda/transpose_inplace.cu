@@ -151,9 +151,9 @@ struct OnOneStack : K {
 template <class K, class BIG, int MIN_TENTHS, bool PER_MATRIX = false>
 struct FewBlocks : K {
   static bool accepts(void* buf, std::int64_t n, std::int64_t batch) {
-    const int sms = cuda_detail::device_dram().sms;
+    if (!K::accepts(buf, n)) return false;  // the layout first: no device query
     const double blocks = double(BIG::blocks(n)) * double(PER_MATRIX ? 1 : batch);
-    return blocks < double(MIN_TENTHS) / 10 * sms && K::accepts(buf, n);
+    return blocks < double(MIN_TENTHS) / 10 * cuda_detail::device_dram().sms;
   }
 };
 
@@ -345,10 +345,11 @@ using InterleavedOnOneStack = OnOneStack<On256<Tiled<C, kIlv, 16>>>;
 // than on the smaller tiles, while 1500 and 2000, edges 92 and 80, ran 30-50 % slower). With its
 // edge pairs through rotated_swap_edge (call 10) it is within 10 % of the best smaller kernel
 // from n = 1200 up and the best from 2900. Under 0.3 of its blocks an SM (n <= 1024 for one
-// matrix) the 32 x 32 pairs, since run 34 (call 3, held out, three rounds, rotated / 32 x 32,
-// GB/s round 1): n = 500 202 / 285, 650 353 / 463, 777 490 / 621, 900 662 / 804, 1000 831 / 977,
-// 1023 787 / 904, every round 15 % or more ahead; past the threshold 1025 847 / 964, 1100 1019 /
-// 1047 (one round 2.6 % behind), 1150 +5-6 %, 1300 1390 / 1296.
+// matrix) the 32 x 32 pairs, since run 34 (call 3, three rounds, rotated / 32 x 32, GB/s round
+// 1): n = 500 202 / 285, 650 353 / 463, 777 490 / 621, 900 662 / 804, 1000 831 / 977, 1023 787 /
+// 904, every round 15 % or more ahead; past the threshold 1025 847 / 964, 1100 1019 / 1047 (one
+// round 2.6 % behind), 1150 +5-6 %, 1300 1390 / 1296. Held out (call 4): n = 300 / 555 / 700 /
+// 1010 83 / 114, 274 / 370, 416 / 540, 790 / 916; two of 400 283 / 368, three of 300 249 / 321.
 using F32Rot64 = Rotated<std::uint32_t, 64, 512, 2, 4, kFetch256>;
 using F32Small = FewBlocks<Tiled<TileConfig<4, 4, 32, 32, 256>>, F32Rotated, 3>;
 using F64Small = FewBlocks<Tiled<TileConfig<8, 8, 32, 32, 256>>, F64OddN, 90>;

@@ -360,12 +360,11 @@ struct Records {
 // (cuda_detail::high_bandwidth_device), else LO: one dispatch entry.
 template <class HI, class LO>
 struct ByBandwidth {
-  static bool high() { return cuda_detail::high_bandwidth_device(); }
   static bool accepts(const void* in, const void* out, const TransposeShape& s) {
-    return high() ? HI::accepts(in, out, s) : LO::accepts(in, out, s);
+    return cuda_detail::high_bandwidth_device() ? HI::accepts(in, out, s) : LO::accepts(in, out, s);
   }
   static void launch(const void* in, void* out, const TransposeShape& s, cudaStream_t st) {
-    if (high())
+    if (cuda_detail::high_bandwidth_device())
       HI::launch(in, out, s, st);
     else
       LO::launch(in, out, s, st);
@@ -578,19 +577,20 @@ bool run_tma(const void* in, void* out, const TransposeShape& s, cudaStream_t st
 #endif
 
 // Where the device's DRAM gives cuda_detail::kHighBandwidth bytes per SM clock or more (an H200)
-// and the TMA unit takes the layout (an sm_90 image, bases and pitches on 16 bytes: tma_accepts),
-// the TMA kernel of tma.cuh with S-byte elements, a tile of KC x KR 128-byte boxes and NT threads:
-// TMA loads and stores with STORE, TMA loads and plain 16-byte stores without. FALLBACK runs
-// where a tensor map cannot be encoded; builds without TMA (CUDA 11) never take it. One dispatch
-// entry whatever the build, so the entries keep their positions.
-template <int S, int KC, int KR, int NT, bool STORE, class FALLBACK>
+// and the TMA unit takes the layout (bases and pitches on 16 bytes, an sm_90 image), the TMA-load
+// kernel of tma.cuh (TMA loads, plain 16-byte stores) with S-byte elements, a tile of KC x KR
+// 128-byte boxes and NT threads. FALLBACK runs where a tensor map cannot be encoded; builds
+// without TMA (CUDA 11) never take it. One dispatch entry whatever the build, so the entries keep
+// their positions. The checks go from cheap to dear: the layout (no device query, so a misaligned
+// buffer is refused without one: CudaKernelArguments on a machine without a usable GPU), the
+// bandwidth (cached per device), the kernel image (a lookup under a lock).
+template <int S, int KC, int KR, int NT, class FALLBACK>
 struct HighBandwidthTma {
   static bool accepts(const void* in, const void* out, const TransposeShape& s) {
 #if XPOSE_HAVE_TMA
-    // The layout first: it refuses misaligned buffers without asking the device (which a machine
-    // without a usable GPU would answer with an error, CudaKernelArguments).
-    return cuda_tile::tma_accepts<cuda_tile::TmaConfig<S, KC, KR, NT>, STORE>(in, out, s) &&
-           cuda_detail::high_bandwidth_device();
+    using C = cuda_tile::TmaConfig<S, KC, KR, NT>;
+    return cuda_tile::tma_layout_fits<C, false>(in, out, s) &&
+           cuda_detail::high_bandwidth_device() && cuda_tile::tma_runs_here<C, false>();
 #else
     (void)in, (void)out, (void)s;
     return false;
@@ -598,7 +598,7 @@ struct HighBandwidthTma {
   }
   static void launch(const void* in, void* out, const TransposeShape& s, cudaStream_t st) {
 #if XPOSE_HAVE_TMA
-    if (cuda_tile::launch_tma<cuda_tile::TmaConfig<S, KC, KR, NT>, STORE>(in, out, s, st)) return;
+    if (cuda_tile::launch_tma<cuda_tile::TmaConfig<S, KC, KR, NT>, false>(in, out, s, st)) return;
 #endif
     FALLBACK::launch(in, out, s, st);
   }
@@ -927,7 +927,7 @@ using C128SkewOrder = SkewGroups<C128Skew, 32, C128Skew, true, 10>;
 // 0.806 at 16386² and 28002x18000 (rows on 16 bytes) in call 2. On H100s (12.8 bytes per SM
 // clock) the entry never runs.
 // HB: that entry, or Never (the bench's "notma", the list before run 34).
-template <class HB = HighBandwidthTma<4, 2, 4, 256, false, F32SkewOrder>>
+template <class HB = HighBandwidthTma<4, 2, 4, 256, F32SkewOrder>>
 using F32TilesWith =
     KernelList<OffOneStack<Tiled<F32Tile, 256>, F32SkewOrder>,
                OffOneStack<MinRows<Tiled<F32Tile>, 200000>, F32SkewOrder>, HB, F32SkewOrder>;

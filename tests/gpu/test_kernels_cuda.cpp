@@ -1048,8 +1048,9 @@ TEST_F(CudaKernels, SanitizerRun32) {
 
 // Run 33's kernels on small shapes, for compute-sanitizer (in sanitize.sh's default filter): the
 // rotated in-place kernels with guarded edge pairs (-fe: edge widths 1, 3, 44 and 72, the
-// diagonal edge pair, batches, a shifted buffer) and the defaults at small n (u8, u16, f64, c128:
-// one 32 x 32 pair a block).
+// diagonal edge pair, batches, a shifted buffer) and the defaults at small n (every element
+// size: f32 / f64 / c128 one 32 x 32 pair a block since runs 33-34, u8 / u16 their narrow
+// kernels).
 TEST_F(CudaKernels, SanitizerRun33) {
   const auto edge = candidates_with({4}, "-fe", true);
   for (const auto& [e, v] : edge) {
