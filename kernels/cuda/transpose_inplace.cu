@@ -101,6 +101,7 @@ struct Narrow {
     return reinterpret_cast<std::uintptr_t>(buf) % sizeof(T) == 0 &&
            cuda_tile::narrow_fits_device<T, TS, true>();
   }
+  static std::int64_t blocks(std::int64_t n) { return pair_blocks(n, TS, 1); }
   static void launch(void* buf, std::int64_t n, std::int64_t batch, cudaStream_t st) {
     cuda_tile::launch_inplace_narrow<T, TS, NT, MINB, SEQ, EDGE>(buf, n, batch, st, G);
   }
@@ -303,14 +304,19 @@ using C128OffSector =
 // elsewhere (run 20); u16: the narrow kernel, on 256-byte rows too (run 20); f32: the word kernels
 // on 256-byte rows, elsewhere the rotated kernel, and where the device cannot give it its shared
 // memory the word kernels where the words fit, else the strip kernel.
-// u8 / u16 keep the narrow kernels at small n: one 32 x 32 pair a block ran 2-2.5 x faster at n
-// = 700-1200, but a rule by blocks per SM (half a block for u8, one for u16) lost 6 % at u8 n =
-// 2500 and 12-15 % at u16 n = 1900 on held-out n (run 33, NOTES.md calls 12-13), and the tighter
+// Small n: one 32 x 32 pair a block ran 2-2.5 x faster than the narrow kernels at n = 700-1200,
+// but a rule by blocks per SM (half a block for u8, one for u16) lost 6 % at u8 n = 2500 and
+// 12-15 % at u16 n = 1900 on held-out n (run 33, NOTES.md calls 12-13), and the tighter
 // thresholds fitted to those calls (u8 0.4, u16 0.6 blocks an SM) failed on fresh n too (run 34,
 // call 3: u8 n = 2100 +1.2 %, two of 1300 -1.6 %; u16 n = 1300 -12 %, 1536 -11 %, two of 900
-// -16 %): the narrow kernels' speed at small n follows n in ways a block count does not capture.
-using U8Kernels =
-    KernelList<On256<Tiled<TileConfig<1, 16, 8, 8, 64>>>, U8NarrowSeqWide, U8NarrowSeq, U8Narrow>;
+// -16 %). u16 keeps its narrow kernels: their speed at small n follows n in ways a block count
+// does not capture. u8 takes the 32 x 32 pairs under 0.2 narrow blocks an SM over the batch (for
+// one matrix on 132 SMs: at most 6 x 6 tiles of 256, n <= 1536), where every u8 measurement of
+// runs 33-34 had them 22 % or more ahead (n = 700-1600; the losses began at 1800, 0.27 blocks an
+// SM), and run 35 (call 1) held them out on fresh n and batches.
+using U8Small = FewBlocks<Tiled<TileConfig<1, 1, 32, 32, 256>>, U8NarrowSeq, 2>;
+using U8Kernels = KernelList<On256<Tiled<TileConfig<1, 16, 8, 8, 64>>>, U8Small, U8NarrowSeqWide,
+                             U8NarrowSeq, U8Narrow>;
 using U16Kernels =
     KernelList<U16NarrowSeqWide, U16NarrowSeq, On256<Tiled<TileConfig<2, 16, 8, 8, 64>>>, U16Narrow,
                U16Rotated, Tiled<TileConfig<2, 16, 8, 8, 64>>, Tiled<TileConfig<2, 4, 32, 32, 256>>,
