@@ -144,17 +144,17 @@ struct OnOneStack : K {
   }
 };
 
-// K where BIG, the kernel the list takes next, would launch fewer than MIN_TENTHS / 10 blocks per
-// SM (small n: runs 33-34), counted over the whole batch, or for one matrix with PER_MATRIX.
+// K where BIG, the kernel the list takes next, would launch fewer than MIN_HUNDREDTHS / 100 blocks
+// per SM (small n: runs 33-35), counted over the whole batch, or for one matrix with PER_MATRIX.
 // BIG's several pairs a block then leave most of the device idle or wait on one block's tail (f64
 // n = 1000: 132 blocks of four 32 x 32 pairs; f32 n = 1000: 36 blocks of 128 x 128 pairs), and
 // one pair a block finishes sooner.
-template <class K, class BIG, int MIN_TENTHS, bool PER_MATRIX = false>
+template <class K, class BIG, int MIN_HUNDREDTHS, bool PER_MATRIX = false>
 struct FewBlocks : K {
   static bool accepts(void* buf, std::int64_t n, std::int64_t batch) {
     if (!K::accepts(buf, n)) return false;  // the layout first: no device query
     const double blocks = double(BIG::blocks(n)) * double(PER_MATRIX ? 1 : batch);
-    return blocks < double(MIN_TENTHS) / 10 * cuda_detail::device_dram().sms;
+    return blocks < double(MIN_HUNDREDTHS) / 100 * cuda_detail::device_dram().sms;
   }
 };
 
@@ -310,11 +310,13 @@ using C128OffSector =
 // thresholds fitted to those calls (u8 0.4, u16 0.6 blocks an SM) failed on fresh n too (run 34,
 // call 3: u8 n = 2100 +1.2 %, two of 1300 -1.6 %; u16 n = 1300 -12 %, 1536 -11 %, two of 900
 // -16 %). u16 keeps its narrow kernels: their speed at small n follows n in ways a block count
-// does not capture. u8 takes the 32 x 32 pairs under 0.2 narrow blocks an SM over the batch (for
-// one matrix on 132 SMs: at most 6 x 6 tiles of 256, n <= 1536), where every u8 measurement of
-// runs 33-34 had them 22 % or more ahead (n = 700-1600; the losses began at 1800, 0.27 blocks an
-// SM), and run 35 (call 1) held them out on fresh n and batches.
-using U8Small = FewBlocks<Tiled<TileConfig<1, 1, 32, 32, 256>>, U8NarrowSeq, 2>;
+// does not capture. u8 takes the 32 x 32 pairs under 0.25 narrow blocks an SM over the batch (for
+// one matrix on 132 SMs: at most 7 x 7 tiles of 256, n <= 1792). Run 35: under 0.2 (call 1, ten
+// fresh n of 550-1530 and four batches, three rounds) they ran 1.5-2.6 x the narrow kernel's
+// GB/s (1290 341 / 227, 1530 401 / 215, four of 500 231 / 103); at 0.21-0.23 (1550, 1700, two of
+// 1100, three of 800, five of 700) 1.27-1.57 x; call 2 held 0.2-0.25 out on fresh n. Past it,
+// runs 33-34 saw losses (1800, 0.27: -2.6 % in one round; two of 1300, 0.32: -1.6 %).
+using U8Small = FewBlocks<Tiled<TileConfig<1, 1, 32, 32, 256>>, U8NarrowSeq, 25>;
 using U8Kernels = KernelList<On256<Tiled<TileConfig<1, 16, 8, 8, 64>>>, U8Small, U8NarrowSeqWide,
                              U8NarrowSeq, U8Narrow>;
 using U16Kernels =
@@ -357,9 +359,9 @@ using InterleavedOnOneStack = OnOneStack<On256<Tiled<C, kIlv, 16>>>;
 // round 2.6 % behind), 1150 +5-6 %, 1300 1390 / 1296. Held out (call 4): n = 300 / 555 / 700 /
 // 1010 83 / 114, 274 / 370, 416 / 540, 790 / 916; two of 400 283 / 368, three of 300 249 / 321.
 using F32Rot64 = Rotated<std::uint32_t, 64, 512, 2, 4, kFetch256>;
-using F32Small = FewBlocks<Tiled<TileConfig<4, 4, 32, 32, 256>>, F32Rotated, 3>;
-using F64Small = FewBlocks<Tiled<TileConfig<8, 8, 32, 32, 256>>, F64OddN, 90>;
-using C128Small = FewBlocks<Tiled<TileConfig<16, 16, 32, 32, 256>>, C128OffSector, 130, true>;
+using F32Small = FewBlocks<Tiled<TileConfig<4, 4, 32, 32, 256>>, F32Rotated, 30>;
+using F64Small = FewBlocks<Tiled<TileConfig<8, 8, 32, 32, 256>>, F64OddN, 900>;
+using C128Small = FewBlocks<Tiled<TileConfig<16, 16, 32, 32, 256>>, C128OffSector, 1300, true>;
 
 using F32Kernels =
     KernelList<InterleavedOnOneStack<F32Words16::Config>, On256<F32Words16>, On256<F32Words8>,
