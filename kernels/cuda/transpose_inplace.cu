@@ -17,7 +17,7 @@
 // inplace_narrow_kernel (narrow.cuh): aligned 4-byte words on rows of any alignment (u8 off
 // 256-byte rows, u16 everywhere). Since run 33, f64 and c128 (since run 34 f32 too) take one 32
 // x 32 pair a block where their kernels for rows off 256 bytes would launch few blocks per SM
-// (small n: FewBlocks), and
+// (small n: FewBlocks; since run 35 u8 too, and u16 on any rows), and
 // the f32 rotated kernel moves the pairs the matrix edge clips under guards, a row's loads
 // together (rotated_swap_edge), instead of element by element. The
 // staggered numbering of seed 002 is built and tested too (the "-stag" candidates), but measured
@@ -309,20 +309,24 @@ using C128OffSector =
 // 12-15 % at u16 n = 1900 on held-out n (run 33, NOTES.md calls 12-13), and the tighter
 // thresholds fitted to those calls (u8 0.4, u16 0.6 blocks an SM) failed on fresh n too (run 34,
 // call 3: u8 n = 2100 +1.2 %, two of 1300 -1.6 %; u16 n = 1300 -12 %, 1536 -11 %, two of 900
-// -16 %). u16 keeps its narrow kernels: their speed at small n follows n in ways a block count
-// does not capture. u8 takes the 32 x 32 pairs under 0.25 narrow blocks an SM over the batch (for
-// one matrix on 132 SMs: at most 7 x 7 tiles of 256, n <= 1792). Run 35: under 0.2 (call 1, ten
-// fresh n of 550-1530 and four batches, three rounds) they ran 1.5-2.6 x the narrow kernel's
-// GB/s (1290 341 / 227, 1530 401 / 215, four of 500 231 / 103); at 0.21-0.23 (1550, 1700, two of
-// 1100, three of 800, five of 700) 1.27-1.57 x; call 2 held 0.2-0.25 out on fresh n. Past it,
-// runs 33-34 saw losses (1800, 0.27: -2.6 % in one round; two of 1300, 0.32: -1.6 %).
+// -16 %). Run 35's thresholds sit under every loss measured:
+// - u8 takes the 32 x 32 pairs under 0.25 narrow blocks (256 x 256 pairs) an SM over the batch
+//   (one matrix on 132 SMs: T <= 7, n <= 1792). In place GB/s, pairs / narrow kernel, fresh n:
+//   under 0.2 (call 1) 1.5-3 x (1290 342 / 227, 1530 401 / 215, four of 500 231 / 103); at
+//   0.2-0.25 (call 2) 1.15-1.9 x (1560 410 / 357, 1790 464 / 300, nine of 450 340 / 177). The
+//   losses of runs 33-34 began at 0.27 (1800: -2.6 % in one round).
+// - u16 takes them under 0.3 narrow blocks (128 x 128 pairs) an SM over the batch (T <= 8, n <=
+//   1024 for one matrix): runs 33-34 had them 12-110 % ahead at every such n (700-1024) and every
+//   loss (-11 to -16 %: 1300, 1536, 1537, 1700, 1900, two of 900) at 0.5 blocks an SM or more.
+//   Call 3 held it out on fresh n.
 using U8Small = FewBlocks<Tiled<TileConfig<1, 1, 32, 32, 256>>, U8NarrowSeq, 25>;
 using U8Kernels = KernelList<On256<Tiled<TileConfig<1, 16, 8, 8, 64>>>, U8Small, U8NarrowSeqWide,
                              U8NarrowSeq, U8Narrow>;
+using U16Small = FewBlocks<Tiled<TileConfig<2, 2, 32, 32, 256>>, U16NarrowSeq, 30>;
 using U16Kernels =
-    KernelList<U16NarrowSeqWide, U16NarrowSeq, On256<Tiled<TileConfig<2, 16, 8, 8, 64>>>, U16Narrow,
-               U16Rotated, Tiled<TileConfig<2, 16, 8, 8, 64>>, Tiled<TileConfig<2, 4, 32, 32, 256>>,
-               Tiled<TileConfig<2, 2, 32, 32, 256>>>;
+    KernelList<U16Small, U16NarrowSeqWide, U16NarrowSeq, On256<Tiled<TileConfig<2, 16, 8, 8, 64>>>,
+               U16Narrow, U16Rotated, Tiled<TileConfig<2, 16, 8, 8, 64>>,
+               Tiled<TileConfig<2, 4, 32, 32, 256>>, Tiled<TileConfig<2, 2, 32, 32, 256>>>;
 // On one-stack pitches (OnOneStack) the word kernels' tiles in the interleaved order with 16 runs
 // (run 31, x memcpy, row-wise / 5 / 8 / 16 runs / staggered, two rounds alike: c128 n = 20480
 // 0.824 / 0.922 / 0.925 / 0.928 / 0.882, f64 n = 40960 0.824 / 0.914 / 0.916 / 0.919 / 0.878; off

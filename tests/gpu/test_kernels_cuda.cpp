@@ -435,16 +435,16 @@ std::vector<int> reachable_out_of_place(std::size_t elem) {
 }
 std::vector<int> reachable_in_place(std::size_t elem) {
   // u8: the word kernel on 256-byte rows, the 32 x 32 pairs (small n, since run 35), the narrow
-  // kernel with and without guarded edges; u16:
-  // the narrow kernel with and without them; f32: the 16-byte-word kernel on 256-byte rows, the
-  // 32 x 32 pairs (small n, since run 34), the rotated kernel; f64 and c128: the word kernel on
-  // 256-byte rows, the 32 x 32 pairs (small n), the other. (Entry 0 of f32, f64 and c128, one-stack
+  // kernel with and without guarded edges; u16: the 32 x 32 pairs (small n, since run 35), the
+  // narrow kernel with and without them; f32: the 16-byte-word kernel on 256-byte rows, the 32 x 32
+  // pairs (small n, since run 34), the rotated kernel; f64 and c128: the word kernel on 256-byte
+  // rows, the 32 x 32 pairs (small n), the other. (Entry 0 of f32, f64 and c128, one-stack
   // pitches, needs n of 20480 or more: InPlaceOneStack.)
   switch (elem) {
     case 1:
       return {0, 1, 2, 3};
     case 2:
-      return {0, 1};
+      return {0, 1, 2};
     case 4:
       return {1, 3, 4};
     default:
@@ -1402,14 +1402,14 @@ TEST_F(CudaKernels, OneStackNarrow) {
   EXPECT_EQ(c.index, 3) << "u16 input shifted, rows 640 KiB apart";
 }
 
-// In place at small n off 256-byte rows (runs 33-35): where the u8 / f32 / f64 / c128 kernel for
-// such rows would launch few blocks per SM (u8: under 0.25 narrow blocks, f32: under 0.3 rotated
-// blocks, f64: under 9 strip blocks, all over the batch; c128: under 13 grouped blocks for one
-// matrix), one pair a block of 32 x 32 tiles. Every case is transposed twice, every element
-// checked; on a 132-SM device with an H100's shared memory the entries are asserted too (u8 1 /
-// 2 / 3: the 32 x 32 pairs / the narrow kernel with guarded / element edges; f32 3 / 4, f64 and
-// c128 2 / 3: the 32 x 32 pairs / the rotated, strip or grouped kernel). u16 keeps its narrow
-// kernels (entry 0 / 1).
+// In place at small n (runs 33-35): where the kernel for such rows would launch few blocks per SM
+// (u8: under 0.25 narrow blocks, u16 under 0.3, f32: under 0.3 rotated blocks, f64: under 9
+// strip blocks, all over the batch; c128: under 13 grouped blocks for one matrix), one pair a
+// block of 32 x 32 tiles (u8, f32, f64, c128: off 256-byte rows only). Every case is transposed
+// twice, every element checked; on a 132-SM device with an H100's shared memory the entries are
+// asserted too (u8 1 / 2 / 3: the 32 x 32 pairs / the narrow kernel with guarded / element
+// edges; u16 0 / 1 / 2, the same; f32 3 / 4, f64 and c128 2 / 3: the 32 x 32 pairs / the
+// rotated, strip or grouped kernel).
 TEST_F(CudaKernels, InPlaceFewBlocks) {
   const bool h100 =
       device_attribute(cudaDevAttrMultiProcessorCount) == 132 && device_has_h100_smem();
@@ -1418,14 +1418,14 @@ TEST_F(CudaKernels, InPlaceFewBlocks) {
     std::int64_t n, batch;
     int entry;
   };
-  const Case cases[] = {{1, 1000, 1, 1},  {1, 3100, 1, 3},  {1, 1290, 1, 1},  {1, 1790, 1, 1},
-                        {1, 1810, 1, 3},  {1, 1850, 1, 2},  {1, 1100, 2, 1},  {1, 850, 4, 2},
-                        {1, 1300, 2, 3},  {1, 450, 9, 1},   {2, 1000, 1, 0},  {2, 3100, 1, 1},
-                        {4, 1000, 1, 3},  {4, 1700, 2, 4},  {4, 1023, 1, 3},  {4, 1025, 1, 4},
-                        {4, 500, 3, 3},   {4, 500, 4, 4},   {8, 700, 1, 2},   {8, 1000, 1, 2},
-                        {8, 3001, 1, 2},  {8, 4001, 1, 3},  {8, 1000, 3, 2},  {8, 2000, 4, 3},
-                        {16, 999, 1, 2},  {16, 1500, 1, 2}, {16, 2001, 1, 2}, {16, 2500, 2, 2},
-                        {16, 3001, 1, 3}, {16, 1000, 8, 2}, {16, 700, 3, 2}};
+  const Case cases[] = {
+      {1, 1000, 1, 1},  {1, 3100, 1, 3},  {1, 1290, 1, 1},  {1, 1790, 1, 1},  {1, 1810, 1, 3},
+      {1, 1850, 1, 2},  {1, 1100, 2, 1},  {1, 850, 4, 2},   {1, 1300, 2, 3},  {1, 450, 9, 1},
+      {2, 1000, 1, 0},  {2, 3100, 1, 2},  {2, 1024, 1, 0},  {2, 1030, 1, 2},  {2, 750, 2, 1},
+      {2, 500, 2, 0},   {4, 1000, 1, 3},  {4, 1700, 2, 4},  {4, 1023, 1, 3},  {4, 1025, 1, 4},
+      {4, 500, 3, 3},   {4, 500, 4, 4},   {8, 700, 1, 2},   {8, 1000, 1, 2},  {8, 3001, 1, 2},
+      {8, 4001, 1, 3},  {8, 1000, 3, 2},  {8, 2000, 4, 3},  {16, 999, 1, 2},  {16, 1500, 1, 2},
+      {16, 2001, 1, 2}, {16, 2500, 2, 2}, {16, 3001, 1, 3}, {16, 1000, 8, 2}, {16, 700, 3, 2}};
   for (const Case& c : cases) {
     xpose::kernels::variants::DispatchChoice chosen;
     check_inplace(c.elem, c.n, c.batch, 0, "", &chosen);
