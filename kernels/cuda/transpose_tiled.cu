@@ -270,6 +270,7 @@ struct NarrowSkewed {
     return cuda_tile::element_aligned(in, out, C::S) && cuda_tile::narrow_skew_fits_device<C>();
   }
   static constexpr int tile_rows() { return C::TH; }
+  static constexpr int tile_cols() { return C::TW; }
   static constexpr int extra_rows() { return C::M - 1; }
   static void launch_group(const void* in, void* out, const TransposeShape& s, cudaStream_t st,
                            int group) {
@@ -888,6 +889,28 @@ struct SpreadOnOneStack : L {
   }
 };
 
+// SMALL where BIG, the entry after it, takes the layout but has fewer than MIN_HUNDREDTHS / 100
+// tiles an SM over the batch (small matrices: run 35, NOTES.md calls 5-7). The narrow skewed
+// kernels' 256 x 256 (u8) and 128 x 256 (u16) tiles leave most of the device idle there, and the
+// 128 x 128 narrow kernel's four times as many blocks run faster. Out of place GB/s on an H100
+// (132 SMs), skewed / 128-tile narrow kernel (call 5): u8 500² 36 / 60, 1000² 140 / 246, 1500²
+// 320 / 533, 3001² 858 / 1163 (1.1 tiles an SM), four of 700² 274 / 460; u16 500² 81 / 131,
+// 700² 172 / 275, 1500² 746 / 910, 3001² 1652 / 1926 (2.2 tiles an SM). x memcpy, by tiles an
+// SM (call 6): u8 4001² (1.9) 0.533 / 0.564, 5003² (3.0) 0.69 / 0.72, 6007² (4.4) 0.80 / 0.72,
+// 16411² 0.876 / 0.730; u16 4001² (3.9) 0.898 / 0.899, 6007² (8.5) 0.885 / 0.850, 16411² 0.921
+// / 0.772. The thresholds (u8 1.5, u16 3 tiles an SM) sit under where the leads fade; call 7
+// held them out on fresh shapes.
+template <class SMALL, class BIG, int MIN_HUNDREDTHS>
+struct FewTiles : SMALL {
+  static bool accepts(const void* in, const void* out, const TransposeShape& s) {
+    if (!BIG::accepts(in, out, s) || !SMALL::accepts(in, out, s)) return false;
+    const double tiles = double((s.rows + BIG::tile_rows() - 1) / BIG::tile_rows()) *
+                         double((s.cols + BIG::tile_cols() - 1) / BIG::tile_cols()) *
+                         double(s.batch > 1 ? s.batch : 1);
+    return tiles < double(MIN_HUNDREDTHS) / 100 * cuda_detail::device_dram().sms;
+  }
+};
+
 using U8Thin = Thin<1, U8ThinRanges>;
 using U16Thin = Thin<2, U16ThinRanges>;
 using F32Thin = Thin<4, F32ThinRanges>;
@@ -905,13 +928,16 @@ struct Prepend<K, KernelList<R...>> {
 // The dispatch, per element size: the first kernel of the list that accepts the layout runs.
 // The *Tiles lists are the kernels after the thin one (the bench's candidate "nothin"); u8 and
 // u16 put the records kernels first.
+using U8SkewOn16 = RowsOn<SpreadOnOneStack<U8NarrowSkew>, 16>;
+using U8SkewAny = SpreadOnOneStack<U8NarrowSkew>;
 using U8Tiles =
     KernelList<RowsOn<WholeTiles<SpreadOnOneStack<U8Narrow256Elem, U8Narrow256Elem>>, 16>,
-               RowsOn<SpreadOnOneStack<U8NarrowSkew>, 16>, Tiled<U8Tile, 256>,
+               FewTiles<U8Narrow, U8SkewOn16, 150>, U8SkewOn16, Tiled<U8Tile, 256>,
                OutRowsOn<MostlyWhole<SpreadOnOneStack<U8Narrow256>, 4>, 16>,
-               SpreadOnOneStack<U8NarrowSkew>, U8Narrow>;
+               FewTiles<U8Narrow, U8SkewAny, 150>, U8SkewAny, U8Narrow>;
 using U16Tiles = KernelList<RowsOn<U16Narrow, 16>, OutRowsOn<SpreadOnOneStack<U16Narrow>, 16>,
-                            Swept<U16NarrowSkew>, U16Rotated, Skewed<U16Skew>>;
+                            FewTiles<U16Narrow, Swept<U16NarrowSkew>, 300>, Swept<U16NarrowSkew>,
+                            U16Rotated, Skewed<U16Skew>>;
 using F32SkewOrder = SkewGroups<F32Skew, 64, F32SkewPlain>;
 using F64SkewOrder = SkewGroups<F64Skew, 128>;
 using C128SkewOrder = SkewGroups<C128Skew, 32, C128Skew, true, 10>;
