@@ -890,16 +890,18 @@ struct SpreadOnOneStack : L {
 };
 
 // SMALL where BIG, the entry after it, takes the layout but has fewer than MIN_HUNDREDTHS / 100
-// tiles an SM over the batch (small matrices: run 35, NOTES.md calls 5-7). The narrow skewed
-// kernels' 256 x 256 (u8) and 128 x 256 (u16) tiles leave most of the device idle there, and the
-// 128 x 128 narrow kernel's four times as many blocks run faster. Out of place GB/s on an H100
-// (132 SMs), skewed / 128-tile narrow kernel (call 5): u8 500² 36 / 60, 1000² 140 / 246, 1500²
-// 320 / 533, 3001² 858 / 1163 (1.1 tiles an SM), four of 700² 274 / 460; u16 500² 81 / 131,
-// 700² 172 / 275, 1500² 746 / 910, 3001² 1652 / 1926 (2.2 tiles an SM). x memcpy, by tiles an
-// SM (call 6): u8 4001² (1.9) 0.533 / 0.564, 5003² (3.0) 0.69 / 0.72, 6007² (4.4) 0.80 / 0.72,
-// 16411² 0.876 / 0.730; u16 4001² (3.9) 0.898 / 0.899, 6007² (8.5) 0.885 / 0.850, 16411² 0.921
-// / 0.772. The thresholds (u8 1.5, u16 3 tiles an SM) sit under where the leads fade; call 7
-// held them out on fresh shapes.
+// tiles an SM over the batch (small matrices: run 35, NOTES.md calls 5-7). u8's narrow skewed
+// kernel's 256 x 256 tiles leave most of the device idle there, and the 128 x 128 narrow
+// kernel's four times as many blocks run faster. Out of place GB/s on an H100 (132 SMs), skewed
+// / 128-tile narrow kernel, call 5: u8 500² 36 / 60, 1000² 140 / 246, 1500² 320 / 533, 3001²
+// 858 / 1163 (1.1 tiles an SM), four of 700² 274 / 460; x memcpy by tiles an SM, call 6: 4001²
+// (1.9) 0.533 / 0.564, 5003² (3.0) 0.69 / 0.72, 6007² (4.4) 0.80 / 0.72, 16411² 0.876 / 0.730.
+// u8 takes it under 1.5 tiles an SM; held out (call 7, three rounds, GB/s): 1200² 382 / 206,
+// 1800² 828 / 464, 2500² 1070 / 883, 3300² 1412 / 1014, 3500² (1.48) 1673 / 1166, 2200x3300
+// 1182 / 1037, 1100x6000 1056 / 926, 6000x1100 1102 / 929, 2400² 1111 / 806, three of 1500²
+// 1137 / 947, five of 900² 873 / 569. u16's rule (under 3 of its 128 x 256 tiles an SM) led by
+// 3-61 % at ten fresh shapes but was level at 6001x1101 (+0.5 %, one round -1 %), under the 2 %
+// the rule asked for: u16 keeps the skewed kernel.
 template <class SMALL, class BIG, int MIN_HUNDREDTHS>
 struct FewTiles : SMALL {
   static bool accepts(const void* in, const void* out, const TransposeShape& s) {
@@ -936,8 +938,7 @@ using U8Tiles =
                OutRowsOn<MostlyWhole<SpreadOnOneStack<U8Narrow256>, 4>, 16>,
                FewTiles<U8Narrow, U8SkewAny, 150>, U8SkewAny, U8Narrow>;
 using U16Tiles = KernelList<RowsOn<U16Narrow, 16>, OutRowsOn<SpreadOnOneStack<U16Narrow>, 16>,
-                            FewTiles<U16Narrow, Swept<U16NarrowSkew>, 300>, Swept<U16NarrowSkew>,
-                            U16Rotated, Skewed<U16Skew>>;
+                            Swept<U16NarrowSkew>, U16Rotated, Skewed<U16Skew>>;
 using F32SkewOrder = SkewGroups<F32Skew, 64, F32SkewPlain>;
 using F64SkewOrder = SkewGroups<F64Skew, 128>;
 using C128SkewOrder = SkewGroups<C128Skew, 32, C128Skew, true, 10>;
