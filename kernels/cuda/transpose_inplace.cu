@@ -318,7 +318,8 @@ using C128OffSector =
 // - u16 takes them under 0.3 narrow blocks (128 x 128 pairs) an SM over the batch (T <= 8, n <=
 //   1024 for one matrix): runs 33-34 had them 12-110 % ahead at every such n (700-1024) and every
 //   loss (-11 to -16 %: 1300, 1536, 1537, 1700, 1900, two of 900) at 0.5 blocks an SM or more.
-//   Call 3 held it out on fresh n.
+//   Held out (call 3, pairs / narrow kernel): 520 170 / 133, 790 341 / 277, 950 455 / 337, 1020
+//   504 / 324, two of 640 477 / 399, four of 300 210 / 131 (+20 to +75 %).
 using U8Small = FewBlocks<Tiled<TileConfig<1, 1, 32, 32, 256>>, U8NarrowSeq, 25>;
 using U8Kernels = KernelList<On256<Tiled<TileConfig<1, 16, 8, 8, 64>>>, U8Small, U8NarrowSeqWide,
                              U8NarrowSeq, U8Narrow>;

@@ -416,11 +416,11 @@ std::vector<int> reachable_out_of_place(std::size_t elem) {
   // u8 / u16: the records kernel first (a side of at most 16); every size: the thin kernel. Then
   // u8: the narrow kernel on whole tiles, the narrow skewed kernel where both matrices' rows are
   // on 16 bytes, the narrow kernel where the output's are and few tiles are partial, the narrow
-  // skewed kernel elsewhere, that one after its few-tiles entry (the 128-tile narrow kernel,
-  // since run 35; the few-tiles entry before the skewed kernel on 16-byte rows takes every
-  // random layout the skewed one would, so that one, entry 4, is OutOfPlaceFewTiles' and
-  // OneStackNarrow's); u16: the narrow kernel where both / the output's rows are on 16 bytes,
-  // the narrow skewed kernel; f32: the tiled
+  // skewed kernel elsewhere, each skewed entry after its few-tiles entry (the 128-tile narrow
+  // kernel, since run 35). The random layouts with both matrices' rows on 16 bytes are all
+  // small enough for the few-tiles entry (3), so the skewed entry after it (4) is asserted by
+  // OutOfPlaceFewTiles and OneStackNarrow instead. u16: the narrow kernel where both / the
+  // output's rows are on 16 bytes, the narrow skewed kernel; f32: the tiled
   // kernel on 256-byte output rows and on 200000 rows or more, the skewed kernel; f64, c128: the
   // tiled kernel, the skewed kernel. f32 on an H200 (device_runs_tma_dispatch): the TMA kernel
   // before the skewed one (entry 3), which never runs on an H100.
