@@ -107,6 +107,12 @@ inline DeviceDram device_dram() {
   return known[device];
 }
 
+/// Whether `count` (a launch's blocks or tiles) is under `hundredths` / 100 of them per SM of the
+/// current device: the small-size rules' test (FewBlocks in place, FewTiles out of place).
+inline bool under_per_sm(double count, int hundredths) {
+  return count < double(hundredths) / 100 * device_dram().sms;
+}
+
 /// DRAM bytes per SM clock from which the dispatch takes the faster memories' forms (run 29: an
 /// H200 gives 18.4, an H100 12.8).
 constexpr double kHighBandwidth = 15.0;

@@ -153,8 +153,8 @@ template <class K, class BIG, int MIN_HUNDREDTHS, bool PER_MATRIX = false>
 struct FewBlocks : K {
   static bool accepts(void* buf, std::int64_t n, std::int64_t batch) {
     if (!K::accepts(buf, n)) return false;  // the layout first: no device query
-    const double blocks = double(BIG::blocks(n)) * double(PER_MATRIX ? 1 : batch);
-    return blocks < double(MIN_HUNDREDTHS) / 100 * cuda_detail::device_dram().sms;
+    return cuda_detail::under_per_sm(double(BIG::blocks(n)) * double(PER_MATRIX ? 1 : batch),
+                                     MIN_HUNDREDTHS);
   }
 };
 

@@ -909,7 +909,7 @@ struct FewTiles : SMALL {
     const double tiles = double((s.rows + BIG::tile_rows() - 1) / BIG::tile_rows()) *
                          double((s.cols + BIG::tile_cols() - 1) / BIG::tile_cols()) *
                          double(s.batch > 1 ? s.batch : 1);
-    return tiles < double(MIN_HUNDREDTHS) / 100 * cuda_detail::device_dram().sms;
+    return cuda_detail::under_per_sm(tiles, MIN_HUNDREDTHS);
   }
 };
 

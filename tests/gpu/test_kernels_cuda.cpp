@@ -306,6 +306,12 @@ bool device_has_h100_smem() {
   return device_attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin) >= 200 * 1024;
 }
 
+// An H100-class device: 132 SMs and an H100's shared memory, where the small-size rules'
+// thresholds (blocks or tiles an SM) give the entries the tests assert.
+bool device_is_h100_class() {
+  return device_attribute(cudaDevAttrMultiProcessorCount) == 132 && device_has_h100_smem();
+}
+
 // Five HBM stacks (a 5120-bit bus, the H100 80 GB): where the one-stack pitch rules apply.
 bool device_has_five_stacks() {
   return device_attribute(cudaDevAttrGlobalMemoryBusWidth) == 5120;
@@ -1411,8 +1417,7 @@ TEST_F(CudaKernels, OneStackNarrow) {
 // u8 3 / 4 (both matrices' rows on 16 bytes: few tiles / the skewed kernel), 7 / 8 (rows off 16
 // bytes); u16 keeps the skewed kernel at every size (entry 4: run 35's rule for it failed).
 TEST_F(CudaKernels, OutOfPlaceFewTiles) {
-  const bool h100 =
-      device_attribute(cudaDevAttrMultiProcessorCount) == 132 && device_has_h100_smem();
+  const bool h100 = device_is_h100_class();
   struct Case {
     std::size_t elem;
     std::int64_t rows, cols, batch;
@@ -1442,8 +1447,7 @@ TEST_F(CudaKernels, OutOfPlaceFewTiles) {
 // edges; u16 0 / 1 / 2, the same; f32 3 / 4, f64 and c128 2 / 3: the 32 x 32 pairs / the
 // rotated, strip or grouped kernel).
 TEST_F(CudaKernels, InPlaceFewBlocks) {
-  const bool h100 =
-      device_attribute(cudaDevAttrMultiProcessorCount) == 132 && device_has_h100_smem();
+  const bool h100 = device_is_h100_class();
   struct Case {
     std::size_t elem;
     std::int64_t n, batch;
