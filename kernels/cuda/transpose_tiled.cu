@@ -245,6 +245,7 @@ struct Narrow {
            cuda_tile::narrow_fits_device<T, TS, false>();
   }
   static constexpr int tile_rows() { return TS; }
+  static constexpr int tile_cols() { return TS; }
   static constexpr int extra_rows() { return 0; }
   static void launch_group(const void* in, void* out, const TransposeShape& s, cudaStream_t st,
                            int group) {
@@ -913,6 +914,12 @@ struct FewTiles : SMALL {
   }
 };
 
+// One 32 x 32 tile a block of 256 threads, output rows on any byte: u8 / u16 under about half
+// a 128 x 128 narrow tile an SM (FewTiles<U8Tiny, U8Narrow, 60>, FewTiles<U16Tiny, U16Narrow,
+// 50>; run 36, NOTES.md).
+using U8Tiny = Tiled<TileConfig<1, 1, 32, 32, 256>, 1>;
+using U16Tiny = Tiled<TileConfig<2, 2, 32, 32, 256>, 1>;
+
 using U8Thin = Thin<1, U8ThinRanges>;
 using U16Thin = Thin<2, U16ThinRanges>;
 using F32Thin = Thin<4, F32ThinRanges>;
@@ -933,12 +940,16 @@ struct Prepend<K, KernelList<R...>> {
 using U8SkewOn16 = RowsOn<SpreadOnOneStack<U8NarrowSkew>, 16>;
 using U8SkewAny = SpreadOnOneStack<U8NarrowSkew>;
 using U8Tiles =
-    KernelList<RowsOn<WholeTiles<SpreadOnOneStack<U8Narrow256Elem, U8Narrow256Elem>>, 16>,
+    KernelList<FewTiles<U8Tiny, U8Narrow, 60>,
+               RowsOn<WholeTiles<SpreadOnOneStack<U8Narrow256Elem, U8Narrow256Elem>>, 16>,
                FewTiles<U8Narrow, U8SkewOn16, 150>, U8SkewOn16, Tiled<U8Tile, 256>,
                OutRowsOn<MostlyWhole<SpreadOnOneStack<U8Narrow256>, 4>, 16>,
                FewTiles<U8Narrow, U8SkewAny, 150>, U8SkewAny, U8Narrow>;
+using U16SkewSwept = Swept<U16NarrowSkew>;
 using U16Tiles = KernelList<RowsOn<U16Narrow, 16>, OutRowsOn<SpreadOnOneStack<U16Narrow>, 16>,
-                            Swept<U16NarrowSkew>, U16Rotated, Skewed<U16Skew>>;
+                            FewTiles<U16Tiny, U16Narrow, 50>,
+                            FewTiles<U16Narrow, U16SkewSwept, 150>, U16SkewSwept, U16Rotated,
+                            Skewed<U16Skew>>;
 using F32SkewOrder = SkewGroups<F32Skew, 64, F32SkewPlain>;
 using F64SkewOrder = SkewGroups<F64Skew, 128>;
 using C128SkewOrder = SkewGroups<C128Skew, 32, C128Skew, true, 10>;
@@ -1078,7 +1089,7 @@ const Entry kEntries[] = {
     {16, "nocopy", run_kernel<FirstOf<C128Kernels>>},
     {1, "tile-128x128w16", run_kernel<Tiled<U8Tile>>},
     // -any: small tiles for small matrices (run 35), output rows on any byte
-    {1, "tile-32x32w1-any", run_kernel<Tiled<TileConfig<1, 1, 32, 32, 256>, 1>>},
+    {1, "tile-32x32w1-any", run_kernel<U8Tiny>},
     {1, "tile-32x32w4-any", run_kernel<Tiled<TileConfig<1, 4, 8, 8, 64>, 1>>},
     {1, "tile-64x64w4-any", run_kernel<Tiled<TileConfig<1, 4, 16, 16, 256>, 1>>},
     {1, "skew-128x64w16", run_kernel<Skewed<U8Skew>>},
@@ -1121,7 +1132,7 @@ const Entry kEntries[] = {
     {1, "narrow-256-t512-b2-sweep-eledge-sp5", run_kernel<SpreadSweeps<U8Narrow256Elem>>},
     {1, "narrow-256-t512-b2-sweep-sp5", run_kernel<SpreadSweeps<U8Narrow256>>},
     {2, "tile-64x64w16", run_kernel<Tiled<U16Tile>>},
-    {2, "tile-32x32w2-any", run_kernel<Tiled<TileConfig<2, 2, 32, 32, 256>, 1>>},
+    {2, "tile-32x32w2-any", run_kernel<U16Tiny>},
     {2, "tile-32x32w4-any", run_kernel<Tiled<TileConfig<2, 4, 16, 16, 256>, 1>>},
     {2, "tile-64x64w4-any", run_kernel<Tiled<TileConfig<2, 4, 32, 32, 256>, 1>>},
     {2, "skew-64x64w16", run_kernel<Skewed<U16Skew>>},
