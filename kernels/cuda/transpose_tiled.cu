@@ -946,10 +946,10 @@ using U8Tiles =
                OutRowsOn<MostlyWhole<SpreadOnOneStack<U8Narrow256>, 4>, 16>,
                FewTiles<U8Narrow, U8SkewAny, 150>, U8SkewAny, U8Narrow>;
 using U16SkewSwept = Swept<U16NarrowSkew>;
-using U16Tiles = KernelList<RowsOn<U16Narrow, 16>, OutRowsOn<SpreadOnOneStack<U16Narrow>, 16>,
-                            FewTiles<U16Tiny, U16Narrow, 50>,
-                            FewTiles<U16Narrow, U16SkewSwept, 150>, U16SkewSwept, U16Rotated,
-                            Skewed<U16Skew>>;
+using U16Tiles =
+    KernelList<RowsOn<U16Narrow, 16>, OutRowsOn<SpreadOnOneStack<U16Narrow>, 16>,
+               FewTiles<U16Tiny, U16Narrow, 50>, FewTiles<U16Narrow, U16SkewSwept, 150>,
+               U16SkewSwept, U16Rotated, Skewed<U16Skew>>;
 using F32SkewOrder = SkewGroups<F32Skew, 64, F32SkewPlain>;
 using F64SkewOrder = SkewGroups<F64Skew, 128>;
 using C128SkewOrder = SkewGroups<C128Skew, 32, C128Skew, true, 10>;
