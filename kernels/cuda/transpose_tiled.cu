@@ -549,6 +549,15 @@ struct WholeTiles : K {
   }
 };
 
+// K, only where both sides of the matrix are off multiples of TS (every TS x TS tile row and
+// column ends in a partial tile).
+template <class K, int TS>
+struct PartialBothWays : K {
+  static bool accepts(const void* in, const void* out, const TransposeShape& s) {
+    return s.rows % TS != 0 && s.cols % TS != 0 && K::accepts(in, out, s);
+  }
+};
+
 // K, only where the output matrix's rows start on ALIGN-byte boundaries (the input's any).
 template <class K, int ALIGN>
 struct OutRowsOn : K {
@@ -940,7 +949,7 @@ struct Prepend<K, KernelList<R...>> {
 using U8SkewOn16 = RowsOn<SpreadOnOneStack<U8NarrowSkew>, 16>;
 using U8SkewAny = SpreadOnOneStack<U8NarrowSkew>;
 using U8Tiles =
-    KernelList<FewTiles<U8Tiny, U8Narrow, 60>,
+    KernelList<FewTiles<PartialBothWays<U8Tiny, 128>, U8Narrow, 60>,
                RowsOn<WholeTiles<SpreadOnOneStack<U8Narrow256Elem, U8Narrow256Elem>>, 16>,
                FewTiles<U8Narrow, U8SkewOn16, 150>, U8SkewOn16, Tiled<U8Tile, 256>,
                OutRowsOn<MostlyWhole<SpreadOnOneStack<U8Narrow256>, 4>, 16>,

@@ -1414,7 +1414,9 @@ TEST_F(CudaKernels, OneStackNarrow) {
 }
 
 // Out of place, small u8 / u16 matrices (runs 35-36, FewTiles). u8: where the 128-tile narrow
-// kernel would have under 0.6 of its tiles an SM over the batch, 32 x 32 tiles (entry 2); else
+// kernel would have under 0.6 of its tiles an SM over the batch and neither side is a multiple
+// of 128, 32 x 32 tiles (entry 2); on whole 256 x 256 tiles with rows on 16 bytes the 256-tile
+// narrow kernel (3); else
 // where the narrow skewed kernel would have under 1.5 of its 256 x 256 tiles an SM, the 128-tile
 // narrow kernel (entries 4 / 8: both matrices' rows on 16 bytes / not), else the skewed kernel
 // (5 / 9). u16, where neither matrix's rows are on 16 bytes: 32 x 32 tiles under 0.5 of the
@@ -1429,13 +1431,13 @@ TEST_F(CudaKernels, OutOfPlaceFewTiles) {
     int entry;
   };
   const Case cases[] = {
-      {1, 1000, 1000, 1, 2},  {1, 1024, 1024, 1, 2},  {1, 2048, 512, 1, 2},  {1, 700, 700, 2, 2},
-      {1, 1030, 1030, 1, 8},  {1, 600, 600, 4, 8},    {1, 3001, 3001, 1, 8}, {1, 4001, 4001, 1, 9},
-      {1, 1000, 1000, 12, 8}, {1, 1000, 1000, 13, 9}, {1, 2000, 2000, 1, 4}, {1, 3600, 3600, 1, 5},
-      {1, 700, 9000, 1, 8},   {1, 1000, 3000, 2, 8},  {2, 1001, 1001, 1, 4}, {2, 1021, 1021, 1, 4},
-      {2, 600, 600, 1, 2},    {2, 1151, 1151, 1, 5},  {2, 500, 700, 3, 5},   {2, 6001, 1001, 1, 5},
-      {2, 2401, 2401, 1, 5},  {2, 2701, 2701, 1, 6},  {2, 3001, 3001, 1, 6}, {2, 4001, 4001, 1, 6},
-      {2, 3001, 3001, 2, 6}};
+      {1, 1000, 1000, 1, 2}, {1, 1024, 1024, 1, 3}, {1, 2048, 512, 1, 3},   {1, 700, 700, 2, 2},
+      {1, 896, 896, 1, 4},   {1, 1000, 1024, 1, 8}, {1, 1030, 1030, 1, 8},  {1, 600, 600, 4, 8},
+      {1, 3001, 3001, 1, 8}, {1, 4001, 4001, 1, 9}, {1, 1000, 1000, 12, 8}, {1, 1000, 1000, 13, 9},
+      {1, 2000, 2000, 1, 4}, {1, 3600, 3600, 1, 5}, {1, 700, 9000, 1, 8},   {1, 1000, 3000, 2, 8},
+      {2, 1001, 1001, 1, 4}, {2, 1021, 1021, 1, 4}, {2, 600, 600, 1, 2},    {2, 1151, 1151, 1, 5},
+      {2, 500, 700, 3, 5},   {2, 6001, 1001, 1, 5}, {2, 2401, 2401, 1, 5},  {2, 2701, 2701, 1, 6},
+      {2, 3001, 3001, 1, 6}, {2, 4001, 4001, 1, 6}, {2, 3001, 3001, 2, 6}};
   for (const Case& c : cases) {
     xpose::kernels::variants::DispatchChoice chosen;
     check_transpose(c.elem, TransposeShape::dense(c.rows, c.cols, c.batch), 0, 0, "", &chosen);
