@@ -909,9 +909,18 @@ struct SpreadOnOneStack : L {
 // u8 takes it under 1.5 tiles an SM; held out (call 7, three rounds, GB/s): 1200² 382 / 206,
 // 1800² 828 / 464, 2500² 1070 / 883, 3300² 1412 / 1014, 3500² (1.48) 1673 / 1166, 2200x3300
 // 1182 / 1037, 1100x6000 1056 / 926, 6000x1100 1102 / 929, 2400² 1111 / 806, three of 1500²
-// 1137 / 947, five of 900² 873 / 569. u16's rule (under 3 of its 128 x 256 tiles an SM) led by
-// 3-61 % at ten fresh shapes but was level at 6001x1101 (+0.5 %, one round -1 %), under the 2 %
-// the rule asked for: u16 keeps the skewed kernel.
+// 1137 / 947, five of 900² 873 / 569. u16 takes it under 1.5 of its 128 x 256 tiles an SM (run
+// 36; run 35's 3 was level at 6001x1101, 1.78 an SM, and run 36 found 3401², 2.86, level too):
+// held out (call 3, five rounds, GB/s, default / skewed) 1401² 853 / 617, 1901² 1287 / 1186,
+// 2201² 1499 / 1162, 1201x3601 1347 / 1133, 3601x1201 1386 / 1026, 2501x2201 1642 / 1313, two
+// of 1601² 1557 / 1235, three of 1201² 1342 / 1023, and call 2's 1501x3301, 3301x1501,
+// 1201x4801, 4801x1201, 2101x2801, 2401² (+26 to +34 %).
+// The tiny entries before it (U8Tiny, U16Tiny; run 36 call 3, GB/s, default / the old list's
+// kernel): u8 550² 113 / 74, 750² 180 / 120, 1010² 280 / 213, 600x1500 257 / 214, 300x3000 254
+// / 228, 3000x300 246 / 227, 1000x700 208 / 162, two of 650² 241 / 216, four of 400² 192 / 173;
+// off both multiples of 128 only: at 896², 1024x900, 1024² and 2048x512 the 128-tile kernel tied
+// or led (calls 1-2). u16 (old: the skewed kernel) 651² 282 / 141, 901² 482 / 264, 301x2501 439 /
+// 245, 2501x301 428 / 254, two of 501² 315 / 160, and call 2's eleven shapes (1.6-2.0 x).
 template <class SMALL, class BIG, int MIN_HUNDREDTHS>
 struct FewTiles : SMALL {
   static bool accepts(const void* in, const void* out, const TransposeShape& s) {
@@ -924,8 +933,9 @@ struct FewTiles : SMALL {
 };
 
 // One 32 x 32 tile a block of 256 threads, output rows on any byte: u8 / u16 under about half
-// a 128 x 128 narrow tile an SM (FewTiles<U8Tiny, U8Narrow, 60>, FewTiles<U16Tiny, U16Narrow,
-// 50>; run 36, NOTES.md).
+// a 128 x 128 narrow tile an SM (FewTiles<PartialBothWays<U8Tiny, 128>, U8Narrow, 60>,
+// FewTiles<U16Tiny, U16Narrow, 50> after u16's 16-byte-row entries; run 36, NOTES.md; the
+// figures are FewTiles').
 using U8Tiny = Tiled<TileConfig<1, 1, 32, 32, 256>, 1>;
 using U16Tiny = Tiled<TileConfig<2, 2, 32, 32, 256>, 1>;
 
