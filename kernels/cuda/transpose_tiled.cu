@@ -939,6 +939,15 @@ struct FewTiles : SMALL {
 using U8Tiny = Tiled<TileConfig<1, 1, 32, 32, 256>, 1>;
 using U16Tiny = Tiled<TileConfig<2, 2, 32, 32, 256>, 1>;
 
+// K (S-byte elements), only where the output rows are not a one-stack pitch apart
+// (pitch_on_one_stack): the narrow kernels' spread sweeps keep those (SpreadOnOneStack).
+template <class K, int S>
+struct OutOffOneStack : K {
+  static bool accepts(const void* in, const void* out, const TransposeShape& s) {
+    return !pitch_on_one_stack(s.out_pitch * S) && K::accepts(in, out, s);
+  }
+};
+
 using U8Thin = Thin<1, U8ThinRanges>;
 using U16Thin = Thin<2, U16ThinRanges>;
 using F32Thin = Thin<4, F32ThinRanges>;
@@ -958,12 +967,12 @@ struct Prepend<K, KernelList<R...>> {
 // u16 put the records kernels first.
 using U8SkewOn16 = RowsOn<SpreadOnOneStack<U8NarrowSkew>, 16>;
 using U8SkewAny = SpreadOnOneStack<U8NarrowSkew>;
-using U8Tiles =
-    KernelList<FewTiles<PartialBothWays<U8Tiny, 128>, U8Narrow, 60>,
-               RowsOn<WholeTiles<SpreadOnOneStack<U8Narrow256Elem, U8Narrow256Elem>>, 16>,
-               FewTiles<U8Narrow, U8SkewOn16, 150>, U8SkewOn16, Tiled<U8Tile, 256>,
-               OutRowsOn<MostlyWhole<SpreadOnOneStack<U8Narrow256>, 4>, 16>,
-               FewTiles<U8Narrow, U8SkewAny, 150>, U8SkewAny, U8Narrow>;
+using U8Whole = RowsOn<WholeTiles<SpreadOnOneStack<U8Narrow256Elem, U8Narrow256Elem>>, 16>;
+using U8Tiles = KernelList<FewTiles<PartialBothWays<U8Tiny, 128>, U8Narrow, 60>,
+                           FewTiles<OutOffOneStack<Tiled<U8Tile, 256>, 1>, U8Whole, 250>, U8Whole,
+                           FewTiles<U8Narrow, U8SkewOn16, 150>, U8SkewOn16, Tiled<U8Tile, 256>,
+                           OutRowsOn<MostlyWhole<SpreadOnOneStack<U8Narrow256>, 4>, 16>,
+                           FewTiles<U8Narrow, U8SkewAny, 150>, U8SkewAny, U8Narrow>;
 using U16SkewSwept = Swept<U16NarrowSkew>;
 using U16Tiles =
     KernelList<RowsOn<U16Narrow, 16>, OutRowsOn<SpreadOnOneStack<U16Narrow>, 16>,

@@ -420,22 +420,23 @@ InPlaceCase draw_in_place(RandomLayout& r, std::size_t elem, bool small) {
 // transpose_tiled.cu and transpose_inplace.cu).
 std::vector<int> reachable_out_of_place(std::size_t elem) {
   // u8 / u16: the records kernel first (a side of at most 16); every size: the thin kernel. Then
-  // u8: the 32 x 32 tiles on tiny matrices (since run 36), the narrow kernel on whole tiles, the
-  // narrow skewed kernel where both matrices' rows are on 16 bytes, the narrow kernel where the
-  // output's are and few tiles are partial, the narrow skewed kernel elsewhere, each skewed
-  // entry after its few-tiles entry (the 128-tile narrow kernel, since run 35). The random
-  // layouts with both matrices' rows on 16 bytes are all small enough for the few-tiles entry
-  // (4), so the skewed entry after it (5) is asserted by OutOfPlaceFewTiles and OneStackNarrow
-  // instead. u16: the narrow kernel where both / the output's rows are on 16 bytes, then the 32
-  // x 32 tiles on tiny matrices and the 128-tile narrow kernel on small ones (since run 36), the
-  // narrow skewed kernel; f32: the tiled
-  // kernel on 256-byte output rows and on 200000 rows or more, the skewed kernel; f64, c128: the
-  // tiled kernel, the skewed kernel. f32 on an H200 (device_runs_tma_dispatch): the TMA kernel
-  // before the skewed one (entry 3), which never runs on an H100.
+  // u8: the 32 x 32 tiles on tiny matrices (since run 36), on whole tiles the 16-byte-word tiled
+  // kernel where they are few (since run 36) and the narrow kernel where not, the narrow skewed
+  // kernel where both matrices' rows are on 16 bytes, the narrow kernel where the output's are
+  // and few tiles are partial, the narrow skewed kernel elsewhere, each skewed entry after its
+  // few-tiles entry (the 128-tile narrow kernel, since run 35). The random layouts on whole
+  // tiles are all few tiles (3), and those with both matrices' rows on 16 bytes all small enough
+  // for the few-tiles entry (5), so the entries after them (4, 6) are asserted by
+  // OutOfPlaceFewTiles and OneStackNarrow instead. u16: the narrow kernel where both / the output's
+  // rows are on 16 bytes, then the 32 x 32 tiles on tiny matrices and the 128-tile narrow kernel on
+  // small ones (since run 36), the narrow skewed kernel; f32: the tiled kernel on 256-byte output
+  // rows and on 200000 rows or more, the skewed kernel; f64, c128: the tiled kernel, the skewed
+  // kernel. f32 on an H200 (device_runs_tma_dispatch): the TMA kernel before the skewed one (entry
+  // 3), which never runs on an H100.
   const bool tma = device_runs_tma_dispatch();
   switch (elem) {
     case 1:
-      return {0, 1, 2, 3, 4, 7, 8, 9};
+      return {0, 1, 2, 3, 5, 8, 9, 10};
     case 2:
       return {0, 1, 2, 3, 4, 5, 6};
     case 4:
@@ -1393,20 +1394,20 @@ TEST_F(CudaKernels, HighBandwidthDispatch) {
 // u8 / u16 output rows 320 KiB apart behind inputs of more than 32000 rows: the narrow kernels'
 // sweeps dealt over five runs on a five-stack device (SpreadOnOneStack, run 32), the plain sweeps
 // or column order elsewhere. The dispatch entries (after the records and thin kernels): u8 the
-// 256-tile narrow kernel on whole tiles (entry 3), the narrow skewed kernel with both matrices'
-// rows on 16 bytes (5) and with the input's off them (9); u16 the narrow kernel where the
+// 256-tile narrow kernel on whole tiles (entry 4), the narrow skewed kernel with both matrices'
+// rows on 16 bytes (6) and with the input's off them (10); u16 the narrow kernel where the
 // output's rows are on 16 bytes (3). Every output element checked.
 TEST_F(CudaKernels, OneStackNarrow) {
   if (!device_has_h100_smem())
     GTEST_SKIP() << "the narrow kernels' tiles need an H100's shared memory";
   xpose::kernels::variants::DispatchChoice c;
   const std::int64_t u8p = 5 * 65536, u16p = u8p / 2;  // 320 KiB in elements
-  check_transpose(1, pitched(32768, 512, 1, 512, u8p, 0, 0), 0, 0, "", &c);
-  EXPECT_EQ(c.index, 3) << "u8 whole tiles";
+  check_transpose(1, pitched(65536, 512, 1, 512, u8p, 0, 0), 0, 0, "", &c);
+  EXPECT_EQ(c.index, 4) << "u8 whole tiles";
   check_transpose(1, pitched(32001, 512, 1, 512, u8p, 0, 0), 0, 0, "", &c);
-  EXPECT_EQ(c.index, 5) << "u8 rows on 16 bytes, partial tiles";
+  EXPECT_EQ(c.index, 6) << "u8 rows on 16 bytes, partial tiles";
   check_transpose(1, pitched(32001, 301, 1, 301, u8p, 0, 0), 0, 0, "", &c);
-  EXPECT_EQ(c.index, 9) << "u8 input rows off 16 bytes";
+  EXPECT_EQ(c.index, 10) << "u8 input rows off 16 bytes";
   check_transpose(2, pitched(32001, 301, 1, 301, u16p, 0, 0), 0, 0, "", &c);
   EXPECT_EQ(c.index, 3) << "u16 input rows off 16 bytes";
   check_transpose(2, pitched(40001, 201, 1, 201, u16p * 2, 0, 0), 1, 0, "", &c);
@@ -1415,14 +1416,15 @@ TEST_F(CudaKernels, OneStackNarrow) {
 
 // Out of place, small u8 / u16 matrices (runs 35-36, FewTiles). u8: where the 128-tile narrow
 // kernel would have under 0.6 of its tiles an SM over the batch and neither side is a multiple
-// of 128, 32 x 32 tiles (entry 2); on whole 256 x 256 tiles with rows on 16 bytes the 256-tile
-// narrow kernel (3); else
-// where the narrow skewed kernel would have under 1.5 of its 256 x 256 tiles an SM, the 128-tile
-// narrow kernel (entries 4 / 8: both matrices' rows on 16 bytes / not), else the skewed kernel
-// (5 / 9). u16, where neither matrix's rows are on 16 bytes: 32 x 32 tiles under 0.5 of the
-// 128-tile kernel's tiles an SM (4), the 128-tile kernel under 1.5 of the skewed kernel's 128 x
-// 256 tiles (5), else the skewed kernel (6); on 16-byte rows the narrow kernel (2). Every element
-// checked; on a 132-SM device with an H100's shared memory the entries are asserted too.
+// of 128, 32 x 32 tiles (entry 2); on whole 256 x 256 tiles with rows on 16 bytes the tiled
+// kernel (16-byte words, 128 x 128 tiles) under 2.5 of those tiles an SM (3), the 256-tile
+// narrow kernel past that (4); else where the narrow skewed kernel would have under 1.5 of its
+// 256 x 256 tiles an SM, the 128-tile narrow kernel (entries 5 / 9: both matrices' rows on 16
+// bytes / not), else the skewed kernel (6 / 10). u16, where neither matrix's rows are on 16 bytes:
+// 32 x 32 tiles under 0.5 of the 128-tile kernel's tiles an SM (4), the 128-tile kernel under 1.5
+// of the skewed kernel's 128 x 256 tiles (5), else the skewed kernel (6); on 16-byte rows the
+// narrow kernel (2). Every element checked; on a 132-SM device with an H100's shared memory the
+// entries are asserted too.
 TEST_F(CudaKernels, OutOfPlaceFewTiles) {
   const bool h100 = device_is_h100_class();
   struct Case {
@@ -1430,14 +1432,16 @@ TEST_F(CudaKernels, OutOfPlaceFewTiles) {
     std::int64_t rows, cols, batch;
     int entry;
   };
-  const Case cases[] = {
-      {1, 1000, 1000, 1, 2}, {1, 1024, 1024, 1, 3}, {1, 2048, 512, 1, 3},   {1, 700, 700, 2, 2},
-      {1, 896, 896, 1, 4},   {1, 1000, 1024, 1, 8}, {1, 1030, 1030, 1, 8},  {1, 600, 600, 4, 8},
-      {1, 3001, 3001, 1, 8}, {1, 4001, 4001, 1, 9}, {1, 1000, 1000, 12, 8}, {1, 1000, 1000, 13, 9},
-      {1, 2000, 2000, 1, 4}, {1, 3600, 3600, 1, 5}, {1, 700, 9000, 1, 8},   {1, 1000, 3000, 2, 8},
-      {2, 1001, 1001, 1, 4}, {2, 1021, 1021, 1, 4}, {2, 600, 600, 1, 2},    {2, 1151, 1151, 1, 5},
-      {2, 500, 700, 3, 5},   {2, 6001, 1001, 1, 5}, {2, 2401, 2401, 1, 5},  {2, 2701, 2701, 1, 6},
-      {2, 3001, 3001, 1, 6}, {2, 4001, 4001, 1, 6}, {2, 3001, 3001, 2, 6}};
+  const Case cases[] = {{1, 1000, 1000, 1, 2},  {1, 1024, 1024, 1, 3},  {1, 2048, 512, 1, 3},
+                        {1, 700, 700, 2, 2},    {1, 4608, 4608, 1, 3},  {1, 4864, 4864, 1, 4},
+                        {1, 2048, 2048, 6, 4},  {1, 896, 896, 1, 5},    {1, 1000, 1024, 1, 9},
+                        {1, 1030, 1030, 1, 9},  {1, 600, 600, 4, 9},    {1, 3001, 3001, 1, 9},
+                        {1, 4001, 4001, 1, 10}, {1, 1000, 1000, 12, 9}, {1, 1000, 1000, 13, 10},
+                        {1, 2000, 2000, 1, 5},  {1, 3600, 3600, 1, 6},  {1, 700, 9000, 1, 9},
+                        {1, 1000, 3000, 2, 9},  {2, 1001, 1001, 1, 4},  {2, 1021, 1021, 1, 4},
+                        {2, 600, 600, 1, 2},    {2, 1151, 1151, 1, 5},  {2, 500, 700, 3, 5},
+                        {2, 6001, 1001, 1, 5},  {2, 2401, 2401, 1, 5},  {2, 2701, 2701, 1, 6},
+                        {2, 3001, 3001, 1, 6},  {2, 4001, 4001, 1, 6},  {2, 3001, 3001, 2, 6}};
   for (const Case& c : cases) {
     xpose::kernels::variants::DispatchChoice chosen;
     check_transpose(c.elem, TransposeShape::dense(c.rows, c.cols, c.batch), 0, 0, "", &chosen);
