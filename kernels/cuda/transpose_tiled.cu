@@ -967,6 +967,15 @@ struct Prepend<K, KernelList<R...>> {
 // u16 put the records kernels first.
 using U8SkewOn16 = RowsOn<SpreadOnOneStack<U8NarrowSkew>, 16>;
 using U8SkewAny = SpreadOnOneStack<U8NarrowSkew>;
+// u8 on whole 256 x 256 tiles with rows on 16 bytes: the 256-tile narrow kernel (U8Whole), and
+// before it the tiled kernel (16-byte words, 128 x 128 tiles) where U8Whole would have under 2.5
+// tiles an SM over the batch, off one-stack output pitches (run 36, NOTES.md calls 4-5). GB/s,
+// tiled / U8Whole, call 4: 512² 98 / 66, 1024² 383 / 262, 2048² 1331 / 971, 3072² 2030 / 1493,
+// 4096² (1.94 tiles an SM) 2865 / 2596, 5120² (3.0) 2117 / 1992, 8192² (7.8) 2424 / 2397; held
+// out (call 5, five rounds): 2304² 1565 / 1281, 2816² 2174 / 1783, 3328² 2347 / 1766, 3840²
+// 2801 / 2339, 4352² 2466 / 2133, 4608² (2.45) 2194 / 2062, 1536x4096 1804 / 1438, 4608x512 776
+// / 552, two of 3072² 2458 / 2129, five of 1024² 1638 / 1275; past 2.5 level (4864², 5632²,
+// 7168², 10240²: 0.999-1.000).
 using U8Whole = RowsOn<WholeTiles<SpreadOnOneStack<U8Narrow256Elem, U8Narrow256Elem>>, 16>;
 using U8Tiles = KernelList<FewTiles<PartialBothWays<U8Tiny, 128>, U8Narrow, 60>,
                            FewTiles<OutOffOneStack<Tiled<U8Tile, 256>, 1>, U8Whole, 250>, U8Whole,
