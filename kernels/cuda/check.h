@@ -52,15 +52,6 @@ void allow_dynamic_smem(Kernel* kernel, std::size_t bytes) {
                                           static_cast<int>(bytes)));
 }
 
-/// Whether the current device lets one block have `bytes` of shared memory (opting in above the
-/// default 48 KiB: sm_70 gives 96 KiB, sm_80 163 KiB, sm_90 227 KiB; sm_37 48 KiB).
-inline bool device_smem_fits(std::size_t bytes) {
-  int device = 0, optin = 0;
-  XPOSE_CHECK_CUDA(cudaGetDevice(&device));
-  XPOSE_CHECK_CUDA(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
-  return static_cast<std::size_t>(optin) >= bytes;
-}
-
 /// Blocks of `kernel` (`threads` a block, `smem` bytes of dynamic shared memory) that fit on the
 /// current device at once: SMs x resident blocks a SM (at least one a SM), for a grid of one
 /// wave. The caller first allows the kernel its shared memory where it needs more than 48 KiB.
@@ -78,10 +69,12 @@ std::int64_t resident_blocks(Kernel kernel, int threads, std::size_t smem) {
 /// 18.4), and the bus in 1024-bit stacks (H100 80 GB: 5, H200: 6; 0 where it is not a whole
 /// number of them). Asked once per device: the clock attributes are slow to query (asked on every
 /// transpose, they took c128 16384² from 0.966 to 0.757 x memcpy on an H100, run 29 review).
+/// The same query keeps the shared memory a block may opt in to (device_smem_fits).
 struct DeviceDram {
   double bytes_per_sm_clock = 0;
   int stacks = 0;
   int sms = 0;  ///< streaming multiprocessors (0 where the device would not say)
+  int smem_optin = 0;  ///< shared memory one block may opt in to, bytes
 };
 inline DeviceDram query_device_dram(int device) {
   int mem_khz = 0, bus_bits = 0, sms = 0, sm_khz = 0;
@@ -94,6 +87,8 @@ inline DeviceDram query_device_dram(int device) {
       sms > 0 && sm_khz > 0 ? 2.0 * mem_khz * (bus_bits / 8.0) / (double(sms) * sm_khz) : 0.0;
   d.stacks = bus_bits > 0 && bus_bits % 1024 == 0 ? bus_bits / 1024 : 0;
   d.sms = sms > 0 ? sms : 0;
+  XPOSE_CHECK_CUDA(
+      cudaDeviceGetAttribute(&d.smem_optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
   return d;
 }
 inline DeviceDram device_dram() {
@@ -105,6 +100,14 @@ inline DeviceDram device_dram() {
   if (device < 0 || device >= kDevices) return query_device_dram(device);
   std::call_once(once[device], [device] { known[device] = query_device_dram(device); });
   return known[device];
+}
+
+/// Whether the current device lets one block have `bytes` of shared memory (opting in above the
+/// default 48 KiB: sm_70 gives 96 KiB, sm_80 163 KiB, sm_90 227 KiB; sm_37 48 KiB). Asked once
+/// per device with the rest of DeviceDram: the layout tests of the narrow kernels ask it on every
+/// transpose (run 36).
+inline bool device_smem_fits(std::size_t bytes) {
+  return static_cast<std::size_t>(device_dram().smem_optin) >= bytes;
 }
 
 /// Whether `count` (a launch's blocks or tiles) is under `hundredths` / 100 of them per SM of the
