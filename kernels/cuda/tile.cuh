@@ -100,6 +100,11 @@ struct TileConfig {
   }
 };
 
+/// One 32 x 32 tile of S-byte elements, one element a word, 256 threads: the small-size kernels
+/// (in place one pair a block, FewBlocks; out of place U8Tiny / U16Tiny, FewTiles) and candidates.
+template <int S>
+using Tile32 = TileConfig<S, S, 32, 32, 256>;
+
 /// HINT bits (TileConfig, SkewConfig).
 constexpr int kLoadStreaming = 1;   ///< ld.global.cs
 constexpr int kStoreStreaming = 2;  ///< st.global.cs

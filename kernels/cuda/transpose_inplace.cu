@@ -42,6 +42,7 @@ namespace {
 using cuda_tile::kFetch256;
 using cuda_tile::NarrowEdge;
 using cuda_tile::PairOrder;
+using cuda_tile::Tile32;
 using cuda_tile::TileConfig;
 constexpr PairOrder kIlv = PairOrder::Interleaved;  // also the candidates' -iS (below)
 
@@ -320,14 +321,14 @@ using C128OffSector =
 //   loss (-11 to -16 %: 1300, 1536, 1537, 1700, 1900, two of 900) at 0.5 blocks an SM or more.
 //   Held out (call 3, pairs / narrow kernel): 520 170 / 133, 790 341 / 277, 950 455 / 337, 1020
 //   504 / 324, two of 640 477 / 399, four of 300 210 / 131 (+20 to +75 %).
-using U8Small = FewBlocks<Tiled<TileConfig<1, 1, 32, 32, 256>>, U8NarrowSeq, 25>;
+using U8Small = FewBlocks<Tiled<Tile32<1>>, U8NarrowSeq, 25>;
 using U8Kernels = KernelList<On256<Tiled<TileConfig<1, 16, 8, 8, 64>>>, U8Small, U8NarrowSeqWide,
                              U8NarrowSeq, U8Narrow>;
-using U16Small = FewBlocks<Tiled<TileConfig<2, 2, 32, 32, 256>>, U16NarrowSeq, 30>;
+using U16Small = FewBlocks<Tiled<Tile32<2>>, U16NarrowSeq, 30>;
 using U16Kernels =
     KernelList<U16Small, U16NarrowSeqWide, U16NarrowSeq, On256<Tiled<TileConfig<2, 16, 8, 8, 64>>>,
                U16Narrow, U16Rotated, Tiled<TileConfig<2, 16, 8, 8, 64>>,
-               Tiled<TileConfig<2, 4, 32, 32, 256>>, Tiled<TileConfig<2, 2, 32, 32, 256>>>;
+               Tiled<TileConfig<2, 4, 32, 32, 256>>, Tiled<Tile32<2>>>;
 // On one-stack pitches (OnOneStack) the word kernels' tiles in the interleaved order with 16 runs
 // (run 31, x memcpy, row-wise / 5 / 8 / 16 runs / staggered, two rounds alike: c128 n = 20480
 // 0.824 / 0.922 / 0.925 / 0.928 / 0.882, f64 n = 40960 0.824 / 0.914 / 0.916 / 0.919 / 0.878; off
@@ -364,9 +365,9 @@ using InterleavedOnOneStack = OnOneStack<On256<Tiled<C, kIlv, 16>>>;
 // round 2.6 % behind), 1150 +5-6 %, 1300 1390 / 1296. Held out (call 4): n = 300 / 555 / 700 /
 // 1010 83 / 114, 274 / 370, 416 / 540, 790 / 916; two of 400 283 / 368, three of 300 249 / 321.
 using F32Rot64 = Rotated<std::uint32_t, 64, 512, 2, 4, kFetch256>;
-using F32Small = FewBlocks<Tiled<TileConfig<4, 4, 32, 32, 256>>, F32Rotated, 30>;
-using F64Small = FewBlocks<Tiled<TileConfig<8, 8, 32, 32, 256>>, F64OddN, 900>;
-using C128Small = FewBlocks<Tiled<TileConfig<16, 16, 32, 32, 256>>, C128OffSector, 1300, true>;
+using F32Small = FewBlocks<Tiled<Tile32<4>>, F32Rotated, 30>;
+using F64Small = FewBlocks<Tiled<Tile32<8>>, F64OddN, 900>;
+using C128Small = FewBlocks<Tiled<Tile32<16>>, C128OffSector, 1300, true>;
 
 using F32Kernels =
     KernelList<InterleavedOnOneStack<F32Words16::Config>, On256<F32Words16>, On256<F32Words8>,
@@ -374,8 +375,8 @@ using F32Kernels =
 using F64Kernels = KernelList<InterleavedOnOneStack<TileConfig<8, 16, 16, 16, 256>>,
                               On256<Tiled<TileConfig<8, 16, 16, 16, 256>>>, F64Small, F64OddN>;
 using C128Kernels =
-    KernelList<InterleavedOnOneStack<TileConfig<16, 16, 32, 32, 256>>,
-               On256<Tiled<TileConfig<16, 16, 32, 32, 256>>>, C128Small, C128OffSector>;
+    KernelList<InterleavedOnOneStack<Tile32<16>>,
+               On256<Tiled<Tile32<16>>>, C128Small, C128OffSector>;
 
 template <class F>
 decltype(auto) with_kernels(std::size_t elem_size, const char* who, F&& f) {
@@ -439,7 +440,7 @@ const Entry kEntries[] = {
     {1, "tile-128w16-stag", run_kernel<Tiled<TileConfig<1, 16, 8, 8, 64>, kStag>>},
     {1, "tile-128w16-row", run_kernel<Tiled<TileConfig<1, 16, 8, 8, 64>, kRow>>},
     {1, "tile-32w4-row", run_kernel<Tiled<TileConfig<1, 4, 32, 32, 256>, kRow>>},
-    {1, "tile-32w1-row", run_kernel<Tiled<TileConfig<1, 1, 32, 32, 256>, kRow>>},
+    {1, "tile-32w1-row", run_kernel<Tiled<Tile32<1>, kRow>>},
     {1, "rot128-t1024-g32", run_kernel<U8Rotated>},
     // narrowP: inplace_narrow_kernel, P x P pairs, 4-byte words on any rows
     {1, "narrow128-t1024-g32", run_kernel<Narrow<std::uint8_t, 128, 1024, 1, 32>>},
@@ -455,7 +456,7 @@ const Entry kEntries[] = {
     {2, "tile-64w16-stag", run_kernel<Tiled<TileConfig<2, 16, 8, 8, 64>, kStag>>},
     {2, "tile-64w16-row", run_kernel<Tiled<TileConfig<2, 16, 8, 8, 64>, kRow>>},
     {2, "tile-32w4-row", run_kernel<Tiled<TileConfig<2, 4, 32, 32, 256>, kRow>>},
-    {2, "tile-32w2-row", run_kernel<Tiled<TileConfig<2, 2, 32, 32, 256>, kRow>>},
+    {2, "tile-32w2-row", run_kernel<Tiled<Tile32<2>, kRow>>},
     {2, "rot128-t1024-g32", run_kernel<U16Rotated>},
     {2, "narrow64-t512-b2-g32", run_kernel<Narrow<std::uint16_t, 64, 512, 2, 32>>},
     {2, "narrow128-t1024-g32", run_kernel<Narrow<std::uint16_t, 128, 1024, 1, 32>>},
@@ -470,15 +471,15 @@ const Entry kEntries[] = {
     {4, "tile-64w16-i16", run_kernel<Tiled<TileConfig<4, 16, 16, 16, 256>, kIlv, 16>>},
     {4, "tile-64w4-stag", run_kernel<Tiled<TileConfig<4, 4, 64, 64, 256>, kStag>>},
     {4, "tile-64w4-row", run_kernel<Tiled<TileConfig<4, 4, 64, 64, 256>, kRow>>},
-    {4, "tile-32w4-row", run_kernel<Tiled<TileConfig<4, 4, 32, 32, 256>, kRow>>},
+    {4, "tile-32w4-row", run_kernel<Tiled<Tile32<4>, kRow>>},
     {4, "tile-64w4-t512-row", run_kernel<Tiled<TileConfig<4, 4, 64, 64, 512, 2>, kRow>>},
     {4, "tile-64w4-t512-g2", run_kernel<Tiled<TileConfig<4, 4, 64, 64, 512, 2>, kGrp, 2>>},
     {4, "tile-64w4-t512-g4", run_kernel<Tiled<TileConfig<4, 4, 64, 64, 512, 2>, kGrp, 4>>},
     {4, "multi2-64w4-t512-g2", run_kernel<Tiled<TileConfig<4, 4, 64, 64, 512>, kGrp, 2, 2>>},
-    {4, "tile-32w4-g4", run_kernel<Tiled<TileConfig<4, 4, 32, 32, 256>, kGrp, 4>>},
+    {4, "tile-32w4-g4", run_kernel<Tiled<Tile32<4>, kGrp, 4>>},
     {4, "tile-32w4-t128-g4", run_kernel<Tiled<TileConfig<4, 4, 32, 32, 128>, kGrp, 4>>},
     {4, "multi2-32w4-g4-b3", run_kernel<Tiled<TileConfig<4, 4, 32, 32, 256, 3>, kGrp, 4, 2>>},
-    {4, "multi4-32w4-g4", run_kernel<Tiled<TileConfig<4, 4, 32, 32, 256>, kGrp, 4, 4>>},
+    {4, "multi4-32w4-g4", run_kernel<Tiled<Tile32<4>, kGrp, 4, 4>>},
     {4, "multi4-32w4-g4-b2", run_kernel<Tiled<TileConfig<4, 4, 32, 32, 256, 2>, kGrp, 4, 4>>},
     {4, "multi4-32w4-g8-b2", run_kernel<Tiled<TileConfig<4, 4, 32, 32, 256, 2>, kGrp, 8, 4>>},
     {4, "multi4-32w4-g16-b2", run_kernel<Tiled<TileConfig<4, 4, 32, 32, 256, 2>, kGrp, 16, 4>>},
@@ -520,18 +521,18 @@ const Entry kEntries[] = {
     {8, "tile-32w16-i5", run_kernel<Tiled<TileConfig<8, 16, 16, 16, 256>, kIlv, 5>>},
     {8, "tile-32w16-i8", run_kernel<Tiled<TileConfig<8, 16, 16, 16, 256>, kIlv, 8>>},
     {8, "tile-32w16-i16", run_kernel<Tiled<TileConfig<8, 16, 16, 16, 256>, kIlv, 16>>},
-    {8, "tile-32w8-stag", run_kernel<Tiled<TileConfig<8, 8, 32, 32, 256>, kStag>>},
-    {8, "tile-32w8-row", run_kernel<Tiled<TileConfig<8, 8, 32, 32, 256>, kRow>>},
+    {8, "tile-32w8-stag", run_kernel<Tiled<Tile32<8>, kStag>>},
+    {8, "tile-32w8-row", run_kernel<Tiled<Tile32<8>, kRow>>},
     {8, "tile-64w8-t512-row", run_kernel<Tiled<TileConfig<8, 8, 64, 64, 512, 2>, kRow>>},
     {8, "tile-64w8-t512-g2", run_kernel<Tiled<TileConfig<8, 8, 64, 64, 512, 2>, kGrp, 2>>},
     {8, "tile-64w8-t512-g4", run_kernel<Tiled<TileConfig<8, 8, 64, 64, 512, 2>, kGrp, 4>>},
-    {8, "tile-32w8-g3", run_kernel<Tiled<TileConfig<8, 8, 32, 32, 256>, kGrp, 3>>},
-    {8, "tile-32w8-g4", run_kernel<Tiled<TileConfig<8, 8, 32, 32, 256>, kGrp, 4>>},
+    {8, "tile-32w8-g3", run_kernel<Tiled<Tile32<8>, kGrp, 3>>},
+    {8, "tile-32w8-g4", run_kernel<Tiled<Tile32<8>, kGrp, 4>>},
     {8, "tile-32w8-t128-g3", run_kernel<Tiled<TileConfig<8, 8, 32, 32, 128>, kGrp, 3>>},
-    {8, "multi2-32w8-g3", run_kernel<Tiled<TileConfig<8, 8, 32, 32, 256>, kGrp, 3, 2>>},
-    {8, "multi2-32w8-g4", run_kernel<Tiled<TileConfig<8, 8, 32, 32, 256>, kGrp, 4, 2>>},
-    {8, "multi2-32w8-g16", run_kernel<Tiled<TileConfig<8, 8, 32, 32, 256>, kGrp, 16, 2>>},
-    {8, "strip2-32w8-g4", run_kernel<Strip<TileConfig<8, 8, 32, 32, 256>, 4, 2>>},
+    {8, "multi2-32w8-g3", run_kernel<Tiled<Tile32<8>, kGrp, 3, 2>>},
+    {8, "multi2-32w8-g4", run_kernel<Tiled<Tile32<8>, kGrp, 4, 2>>},
+    {8, "multi2-32w8-g16", run_kernel<Tiled<Tile32<8>, kGrp, 16, 2>>},
+    {8, "strip2-32w8-g4", run_kernel<Strip<Tile32<8>, 4, 2>>},
     {8, "strip4-32w8-t512-g16-b2", run_kernel<Strip<TileConfig<8, 8, 32, 32, 512, 2>, 16, 4>>},
     {8, "strip8-32w8-t1024-g16", run_kernel<Strip<TileConfig<8, 8, 32, 32, 1024>, 16, 8>>},
     {8, "strip4-32w8-t512-g8-b2-l128",
@@ -547,20 +548,20 @@ const Entry kEntries[] = {
     {8, "realign-32-row", run_kernel<Realigned<TileConfig<8, 16, 16, 16, 256>, kRow>>},
     {8, "realign-64-row-b2", run_kernel<Realigned<TileConfig<8, 16, 32, 32, 256, 2>, kRow>>},
     // complex128 (one element a word: realigning has nothing to do)
-    {16, "tile-32-stag", run_kernel<Tiled<TileConfig<16, 16, 32, 32, 256>, kStag>>},
-    {16, "tile-32-row", run_kernel<Tiled<TileConfig<16, 16, 32, 32, 256>, kRow>>},
-    {16, "tile-32-i5", run_kernel<Tiled<TileConfig<16, 16, 32, 32, 256>, kIlv, 5>>},
-    {16, "tile-32-i8", run_kernel<Tiled<TileConfig<16, 16, 32, 32, 256>, kIlv, 8>>},
-    {16, "tile-32-i16", run_kernel<Tiled<TileConfig<16, 16, 32, 32, 256>, kIlv, 16>>},
-    {16, "tile-32-g2", run_kernel<Tiled<TileConfig<16, 16, 32, 32, 256>, kGrp, 2>>},
-    {16, "tile-32-g4", run_kernel<Tiled<TileConfig<16, 16, 32, 32, 256>, kGrp, 4>>},
-    {16, "multi2-32-g2", run_kernel<Tiled<TileConfig<16, 16, 32, 32, 256>, kGrp, 2, 2>>},
-    {16, "multi2-32-g4", run_kernel<Tiled<TileConfig<16, 16, 32, 32, 256>, kGrp, 4, 2>>},
-    {16, "multi2-32-g8", run_kernel<Tiled<TileConfig<16, 16, 32, 32, 256>, kGrp, 8, 2>>},
-    {16, "multi2-32-g16", run_kernel<Tiled<TileConfig<16, 16, 32, 32, 256>, kGrp, 16, 2>>},
-    {16, "multi2-32-g32", run_kernel<Tiled<TileConfig<16, 16, 32, 32, 256>, kGrp, 32, 2>>},
+    {16, "tile-32-stag", run_kernel<Tiled<Tile32<16>, kStag>>},
+    {16, "tile-32-row", run_kernel<Tiled<Tile32<16>, kRow>>},
+    {16, "tile-32-i5", run_kernel<Tiled<Tile32<16>, kIlv, 5>>},
+    {16, "tile-32-i8", run_kernel<Tiled<Tile32<16>, kIlv, 8>>},
+    {16, "tile-32-i16", run_kernel<Tiled<Tile32<16>, kIlv, 16>>},
+    {16, "tile-32-g2", run_kernel<Tiled<Tile32<16>, kGrp, 2>>},
+    {16, "tile-32-g4", run_kernel<Tiled<Tile32<16>, kGrp, 4>>},
+    {16, "multi2-32-g2", run_kernel<Tiled<Tile32<16>, kGrp, 2, 2>>},
+    {16, "multi2-32-g4", run_kernel<Tiled<Tile32<16>, kGrp, 4, 2>>},
+    {16, "multi2-32-g8", run_kernel<Tiled<Tile32<16>, kGrp, 8, 2>>},
+    {16, "multi2-32-g16", run_kernel<Tiled<Tile32<16>, kGrp, 16, 2>>},
+    {16, "multi2-32-g32", run_kernel<Tiled<Tile32<16>, kGrp, 32, 2>>},
     {16, "multi2-32-g32-p256", run_kernel<C128OffSector>},
-    {16, "strip2-32-g32", run_kernel<Strip<TileConfig<16, 16, 32, 32, 256>, 32, 2>>},
+    {16, "strip2-32-g32", run_kernel<Strip<Tile32<16>, 32, 2>>},
     {16, "tile-16-stag", run_kernel<Tiled<TileConfig<16, 16, 16, 16, 256>, kStag>>},
     {16, "tile-16-row", run_kernel<Tiled<TileConfig<16, 16, 16, 16, 256>, kRow>>},
 };

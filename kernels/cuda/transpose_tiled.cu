@@ -46,6 +46,7 @@ using cuda_tile::NarrowEdge;
 using cuda_tile::NarrowSkewConfig;
 using cuda_tile::RealignConfig;
 using cuda_tile::SkewConfig;
+using cuda_tile::Tile32;
 using cuda_tile::TileConfig;
 
 // The tiled kernel, only where every output row starts on an OUT_ALIGN-byte boundary.
@@ -936,8 +937,8 @@ struct FewTiles : SMALL {
 // a 128 x 128 narrow tile an SM (FewTiles<PartialBothWays<U8Tiny, 128>, U8Narrow, 60>,
 // FewTiles<U16Tiny, U16Narrow, 50> after u16's 16-byte-row entries; run 36, NOTES.md; the
 // figures are FewTiles').
-using U8Tiny = Tiled<TileConfig<1, 1, 32, 32, 256>, 1>;
-using U16Tiny = Tiled<TileConfig<2, 2, 32, 32, 256>, 1>;
+using U8Tiny = Tiled<Tile32<1>, 1>;
+using U16Tiny = Tiled<Tile32<2>, 1>;
 
 // K (S-byte elements), only where the output rows are not a one-stack pitch apart
 // (pitch_on_one_stack): the narrow kernels' spread sweeps keep those (SpreadOnOneStack).
