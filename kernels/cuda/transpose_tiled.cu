@@ -1198,6 +1198,11 @@ const Entry kEntries[] = {
     {2, "narrow-128-t512-b2-sweep-sp5", run_kernel<SpreadSweeps<U16Narrow>>},
     // f32
     {4, "tile-64x64w8", run_kernel<Tiled<F32Tile>>},
+    // 32 x 32 tiles, output rows on any element (run 37: small matrices; the w8 / w16 forms need
+    // both pitches on their word)
+    {4, "tile-32x32w4-any", run_kernel<Tiled<Tile32<4>, 1>>},
+    {4, "tile-32x32w8-any", run_kernel<Tiled<TileConfig<4, 8, 16, 16, 256>, 1>>},
+    {4, "tile-32x32w16-any", run_kernel<Tiled<TileConfig<4, 16, 8, 8, 64>, 1>>},
     {4, "peel-64x64w8", run_kernel<Peeled<F32Tile, Skewed<F32Skew, kSkewOrder>>>},
     // Pruned after run 24 (calls 4-5): -bandNk, the tiled kernels of f32 / f64 / c128 on column
     // bands of N x 1024 input columns, one launch a band; ahead only on a few power-of-two shapes
@@ -1230,6 +1235,8 @@ const Entry kEntries[] = {
     {4, "rskew-120x32-b4", run_kernel<Realigned<RealignConfig<4, 120, 32, 256, 4>>>},
     // f64
     {8, "tile-32x64w8-b3", run_kernel<Tiled<F64Tile>>},
+    {8, "tile-32x32w8-any", run_kernel<Tiled<Tile32<8>, 1>>},
+    {8, "tile-32x32w16-any", run_kernel<Tiled<TileConfig<8, 16, 16, 16, 256>, 1>>},
     {8, "peel-32x64w8-b3", run_kernel<Peeled<F64Tile, Skewed<F64Skew, kSkewOrder>>>},
     {8, "tile-32x64w8-b4", run_kernel<Tiled<TileConfig<8, 8, 32, 64, 256, 4>>>},
     {8, "tile-64x64w16-b2", run_kernel<Tiled<TileConfig<8, 16, 32, 32, 256, 2>>>},
@@ -1249,6 +1256,8 @@ const Entry kEntries[] = {
     {8, "rskew-124x32-b2", run_kernel<Realigned<RealignConfig<8, 124, 32, 256, 2>>>},
     // complex128
     {16, "tile-16x16", run_kernel<Tiled<C128Tile>>},
+    {16, "tile-16x16-any", run_kernel<Tiled<C128Tile, 1>>},
+    {16, "tile-32x32-any", run_kernel<Tiled<Tile32<16>, 1>>},
     {16, "peel-16x16", run_kernel<Peeled<C128Tile, Skewed<C128Skew, kSkewOrder>>>},
     {16, "tile-16x16-t128", run_kernel<Tiled<TileConfig<16, 16, 16, 16, 128>>>},
     {16, "tile-32x16", run_kernel<Tiled<TileConfig<16, 16, 32, 16, 256>>>},
