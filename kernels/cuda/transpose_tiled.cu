@@ -374,6 +374,19 @@ struct ByBandwidth {
   }
 };
 
+// K's layouts as one dispatch entry; on high-bandwidth devices HI runs those of them it takes
+// (ByBandwidth, but where HI declines a layout, on alignment, K still runs it rather than the
+// next entry).
+template <class HI, class K>
+struct PreferOnHighBandwidth : K {
+  static void launch(const void* in, void* out, const TransposeShape& s, cudaStream_t st) {
+    if (cuda_detail::high_bandwidth_device() && HI::accepts(in, out, s))
+      HI::launch(in, out, s, st);
+    else
+      K::launch(in, out, s, st);
+  }
+};
+
 using cuda_detail::pitch_on_one_stack;
 // Whether the skewed kernel of configuration C runs in plain column order rather than in groups
 // of rows (run 30, H100, kernels/NOTES.md): up to kSkewColumnRows input rows always (run 21).
@@ -674,6 +687,12 @@ using F32SkewPlain = SkewConfig<4, 16, 64, 64, 256, 32, 4>;
 // 0.909, f64 0.920 -> 0.932, c128 0.920 -> 0.931, the last with 32 x 32 blocks).
 constexpr int kSkewOrder = cuda_tile::kColumnMajor;
 using F64Tile = TileConfig<8, 8, 32, 64, 256, 3>;
+// On high-bandwidth devices (an H200) f64 on 256-byte rows takes 32 x 32 tiles of 16-byte words,
+// one word a thread (run 37, NOTES.md calls 2-3; x memcpy, 32 x 64 tiles / these, H200, held
+// out: 3072² 0.910 / 0.953, 6144² 0.916 / 0.953, 10240² 0.909 / 0.943, 20480² 0.908 / 0.939,
+// 12288x24576 0.898 / 0.933, 24576x12288 0.908 / 0.940, 40960x8192 0.905 / 0.944, 8192x40960
+// 0.909 / 0.932, four of 4096² 0.929 / 0.967; 16384² level, 0.891 / 0.892).
+using F64TileHighBandwidth = TileConfig<8, 16, 16, 16, 256>;
 using F64Skew = SkewConfig<8, 16, 32, 64, 256, 32, 4>;
 using C128Tile = TileConfig<16, 16, 16, 16, 256>;
 // Where the DRAM gives 15 bytes or more per SM clock (an H200's 18.4 against an H100's 12.8),
@@ -1002,13 +1021,23 @@ using C128SkewOrder = SkewGroups<C128Skew, 32, C128Skew, true, 10>;
 // by 2.8-4.3 % in call 1 (rows on 64 bytes or more), ran 0.661 / 0.676 x memcpy against 0.807 /
 // 0.806 at 16386² and 28002x18000 (rows on 16 bytes) in call 2. On H100s (12.8 bytes per SM
 // clock) the entry never runs.
-// HB: that entry, or Never (the bench's "notma", the list before run 34).
-template <class HB = HighBandwidthTma<4, 2, 4, 256, F32SkewOrder>>
+// Since run 37 the same kernel on 256-byte rows there too (NOTES.md calls 2-3; x memcpy, tiled /
+// TMA, H200, held out: 3072² 0.916 / 0.921, 6144² 0.914 / 0.931, 10240² 0.902 / 0.929, 20480²
+// 0.897 / 0.928, 12288x24576 0.898 / 0.930, 24576x12288 0.904 / 0.935, 40960x8192 0.900 /
+// 0.933, 8192x40960 0.899 / 0.925, four of 4096² 0.912 / 0.939, four of 2048² 0.911 / 0.919;
+// call 2: 2048² 0.847 / 0.909, 32768² 0.889 / 0.912; `tmald-64x64`, as fast on large
+// matrices, lost 5 % at 2048²).
+// HB, HBA: those entries, or Never (the bench's "notma", the list before run 34).
+template <class HB = HighBandwidthTma<4, 2, 4, 256, F32SkewOrder>,
+          class HBA = HighBandwidthTma<4, 2, 4, 256, Tiled<F32Tile, 256>>>
 using F32TilesWith =
-    KernelList<OffOneStack<Tiled<F32Tile, 256>, F32SkewOrder>,
+    KernelList<OffOneStack<PreferOnHighBandwidth<HBA, Tiled<F32Tile, 256>>, F32SkewOrder>,
                OffOneStack<MinRows<Tiled<F32Tile>, 200000>, F32SkewOrder>, HB, F32SkewOrder>;
 using F32Tiles = F32TilesWith<>;
-using F64Tiles = KernelList<OffOneStack<Tiled<F64Tile, 256>, F64SkewOrder>, F64SkewOrder>;
+using F64Tiles = KernelList<
+    OffOneStack<PreferOnHighBandwidth<Tiled<F64TileHighBandwidth, 256>, Tiled<F64Tile, 256>>,
+                F64SkewOrder>,
+    F64SkewOrder>;
 using C128Tiles =
     KernelList<OffOneStack<ByBandwidth<Tiled<C128TileHighBandwidth, 256>, Tiled<C128Tile, 256>>,
                            C128SkewOrder>,
@@ -1117,7 +1146,7 @@ const Entry kEntries[] = {
     {16, "nothin", run_kernel<FirstOf<C128Tiles>>},
     // notma: the library's kernels without the high-bandwidth TMA entry (f32; the default before
     // run 34, and the default on H100s)
-    {4, "notma", run_kernel<FirstOf<Prepend<F32Thin, F32TilesWith<Never>>::type>>},
+    {4, "notma", run_kernel<FirstOf<Prepend<F32Thin, F32TilesWith<Never, Never>>::type>>},
     // nocopy: the kernels where the dispatch copies (a side of 1, elements consecutive; the
     // default before run 32)
     {1, "nocopy", run_kernel<FirstOf<U8Kernels>>},

@@ -1388,6 +1388,17 @@ TEST_F(CudaKernels, HighBandwidthDispatch) {
     check_transpose(e, TransposeShape::dense(256 / static_cast<std::int64_t>(e) * 3, 1000), 0, 0,
                     "", &c);
     EXPECT_EQ(c.index, 1) << where << ", output rows on 256 bytes";
+    // The same entry on 256-byte output rows; since run 37 it runs, on high-bandwidth devices,
+    // the TMA kernel (f32) or 32 x 32 tiles of 16-byte words (f64) where they take the layout,
+    // and the tiled kernel where the input's rows are off 16 bytes.
+    const std::int64_t w = 256 / static_cast<std::int64_t>(e);  // elements in 256 bytes
+    check_transpose(e, TransposeShape::dense(8 * w, 12 * w), 0, 0, "", &c);
+    EXPECT_EQ(c.index, 1) << where << ", 256-byte rows both ways";
+    check_transpose(e, TransposeShape::dense(4 * w, 5 * w + q, 3), 0, 0, "", &c);
+    EXPECT_EQ(c.index, 1) << where << ", three, input rows on 16 bytes";
+    const std::int64_t cols = 3 * w + 7, in_pitch = cols + (e == 4 ? 3 : 2);
+    check_transpose(e, pitched(2 * w, cols, 2, in_pitch, 2 * w, 0, 0), 0, 0, "", &c);
+    EXPECT_EQ(c.index, 1) << where << ", two, input rows off 16 bytes";
   }
 }
 
