@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Run 37, call 8 (kernels/NOTES.md "Run 36"): the CLI tests with --backend cuda at one rank on
+# Run 37, call 8 (kernels/NOTES.md "Run 37"): the CLI tests with --backend cuda at one rank on
 # the final code.
 set -uo pipefail
 [ -d .gpu-bundle/bin ] || tar xJf .gpu-bundle.txz
