@@ -1144,8 +1144,8 @@ const Entry kEntries[] = {
     {4, "nothin", run_kernel<FirstOf<F32Tiles>>},
     {8, "nothin", run_kernel<FirstOf<F64Tiles>>},
     {16, "nothin", run_kernel<FirstOf<C128Tiles>>},
-    // notma: the library's kernels without the high-bandwidth TMA entry (f32; the default before
-    // run 34, and the default on H100s)
+    // notma: the library's kernels without the high-bandwidth TMA kernel (f32, off and, since run
+    // 37, on 256-byte rows; the default before run 34, and the default on H100s)
     {4, "notma", run_kernel<FirstOf<Prepend<F32Thin, F32TilesWith<Never, Never>>::type>>},
     // nocopy: the kernels where the dispatch copies (a side of 1, elements consecutive; the
     // default before run 32)
