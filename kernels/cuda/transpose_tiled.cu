@@ -387,6 +387,22 @@ struct PreferOnHighBandwidth : K {
   }
 };
 
+// K's layouts as one dispatch entry; where K's launch would have from LO / 100 to under HI / 100
+// tiles of TR x TC elements an SM over the batch, SMALL runs those of them it takes (run 37:
+// small f64 / c128 matrices, NOTES.md calls 10-11). The entry's layouts stay K's.
+template <class SMALL, class K, int TR, int TC, int LO, int HI>
+struct PreferInTileWindow : K {
+  static void launch(const void* in, void* out, const TransposeShape& s, cudaStream_t st) {
+    const double tiles = double((s.rows + TR - 1) / TR) * double((s.cols + TC - 1) / TC) *
+                         double(s.batch > 1 ? s.batch : 1);
+    if (!cuda_detail::under_per_sm(tiles, LO) && cuda_detail::under_per_sm(tiles, HI) &&
+        SMALL::accepts(in, out, s))
+      SMALL::launch(in, out, s, st);
+    else
+      K::launch(in, out, s, st);
+  }
+};
+
 using cuda_detail::pitch_on_one_stack;
 // Whether the skewed kernel of configuration C runs in plain column order rather than in groups
 // of rows (run 30, H100, kernels/NOTES.md): up to kSkewColumnRows input rows always (run 21).
@@ -1034,14 +1050,30 @@ using F32TilesWith =
     KernelList<OffOneStack<PreferOnHighBandwidth<HBA, Tiled<F32Tile, 256>>, F32SkewOrder>,
                OffOneStack<MinRows<Tiled<F32Tile>, 200000>, F32SkewOrder>, HB, F32SkewOrder>;
 using F32Tiles = F32TilesWith<>;
+// Small f64 matrices (run 37, NOTES.md calls 10-11): where the default's 32 x 64 tiles would be
+// from 2.5 to under 8 an SM over the batch, 32 x 32 tiles of 16-byte words (where both pitches
+// take them), on either class of rows. GB/s on an H100, call 10, five rounds, default / these:
+// 700x2000 2194 / 2588, 2000x700 2181 / 2602, 1200² 2250 / 2697, 1000² 1923 / 2146, four of 700²
+// 2503 / 2737, four of 512² 2367 / 2595, 1024² 2310 / 2394; outside the window level or behind
+// (1500², 8.5 tiles an SM, 2551 / 2540; 700², 1.8, 1317 / 1276).
+template <class K>
+using F64Small = PreferInTileWindow<Tiled<F64TileHighBandwidth, 1>, K, 32, 64, 250, 800>;
 using F64Tiles = KernelList<
-    OffOneStack<PreferOnHighBandwidth<Tiled<F64TileHighBandwidth, 256>, Tiled<F64Tile, 256>>,
+    OffOneStack<PreferOnHighBandwidth<Tiled<F64TileHighBandwidth, 256>,
+                                      F64Small<Tiled<F64Tile, 256>>>,
                 F64SkewOrder>,
-    F64SkewOrder>;
+    F64Small<F64SkewOrder>>;
+// Small c128 matrices off 256-byte rows (run 37, calls 10-11): under 12 of the skewed kernel's
+// 32 x 32 tiles an SM over the batch, 16 x 16 tiles with 128 threads where the output rows are
+// on 32 bytes. GB/s on an H100, call 10, five rounds, default / these: 700² 1877 / 2323, 1000²
+// 2732 / 3115, 1200² 2443 / 2667, 700x2000 2428 / 2593, 2000x700 2418 / 2611, 500² 1337 / 1405;
+// past that level (1500², 16.7 an SM, 2376 / 2406; four of 700², 14.7, 2390 / 2408).
+using C128Small =
+    PreferInTileWindow<Tiled<TileConfig<16, 16, 16, 16, 128>>, C128SkewOrder, 32, 32, 0, 1200>;
 using C128Tiles =
     KernelList<OffOneStack<ByBandwidth<Tiled<C128TileHighBandwidth, 256>, Tiled<C128Tile, 256>>,
                            C128SkewOrder>,
-               C128SkewOrder>;
+               C128Small>;
 using U8Kernels = Prepend<RecordsDispatch<1>, Prepend<U8Thin, U8Tiles>::type>::type;
 using U16Kernels = Prepend<RecordsDispatch<2>, Prepend<U16Thin, U16Tiles>::type>::type;
 using F32Kernels = Prepend<F32Thin, F32Tiles>::type;

@@ -1463,6 +1463,39 @@ TEST_F(CudaKernels, OutOfPlaceFewTiles) {
   }
 }
 
+// Out of place, small f64 / c128 matrices (run 37): inside their entries, f64 32 x 32 tiles of
+// 16-byte words where the default's 32 x 64 tiles would be 2.5 to 8 an SM (both classes of
+// rows), c128 16 x 16 tiles with 128 threads under 12 of the skewed kernel's 32 x 32 tiles an SM
+// (rows off 256 bytes, output rows on 32 bytes). The entries' layouts do not change, so the
+// positions stay (f64 1 / 2, c128 1 / 2 after the thin kernel); every element is checked, on
+// both sides of each window and where the small kernels decline (pitches off their words).
+TEST_F(CudaKernels, SmallTileWindows) {
+  struct Case {
+    std::size_t elem;
+    std::int64_t rows, cols, batch, in_pad, out_pad;
+    int entry;
+  };
+  const Case cases[] = {
+      {8, 1000, 1000, 1, 0, 0, 2}, {8, 700, 2000, 1, 0, 0, 2},  {8, 1024, 1024, 1, 0, 0, 1},
+      {8, 512, 512, 4, 0, 0, 1},   {8, 700, 700, 4, 0, 0, 2},   {8, 1500, 1500, 1, 0, 0, 2},
+      {8, 700, 700, 1, 0, 0, 2},   {8, 1001, 1000, 1, 0, 0, 2}, {8, 1000, 1001, 1, 0, 0, 2},
+      {8, 1000, 998, 2, 3, 5, 2},  {8, 998, 1000, 2, 2, 2, 2},  {16, 700, 700, 1, 0, 0, 2},
+      {16, 1000, 1000, 1, 0, 0, 2}, {16, 700, 2000, 1, 0, 0, 2}, {16, 1500, 1500, 1, 0, 0, 2},
+      {16, 1001, 1000, 1, 0, 0, 2}, {16, 700, 700, 4, 0, 0, 2}, {16, 500, 600, 3, 1, 2, 2}};
+  const bool h100 = device_is_h100_class();
+  for (const Case& c : cases) {
+    xpose::kernels::variants::DispatchChoice chosen;
+    const TransposeShape shape =
+        c.in_pad == 0 && c.out_pad == 0
+            ? TransposeShape::dense(c.rows, c.cols, c.batch)
+            : pitched(c.rows, c.cols, c.batch, c.cols + c.in_pad, c.rows + c.out_pad, 1, 3);
+    check_transpose(c.elem, shape, 0, 0, "", &chosen);
+    if (h100)
+      EXPECT_EQ(chosen.index, c.entry)
+          << "elem " << c.elem << " " << c.rows << " x " << c.cols << " batch " << c.batch;
+  }
+}
+
 // In place at small n (runs 33-35): where the kernel for such rows would launch few blocks per SM
 // (u8: under 0.25 narrow blocks, u16 under 0.3, f32: under 0.3 rotated blocks, f64: under 9
 // strip blocks, all over the batch; c128: under 13 grouped blocks for one matrix), one pair a
