@@ -374,9 +374,8 @@ using F32Kernels =
                F32Small, F32Rotated, F32Words16, F32Words8, F32Strip>;
 using F64Kernels = KernelList<InterleavedOnOneStack<TileConfig<8, 16, 16, 16, 256>>,
                               On256<Tiled<TileConfig<8, 16, 16, 16, 256>>>, F64Small, F64OddN>;
-using C128Kernels =
-    KernelList<InterleavedOnOneStack<Tile32<16>>,
-               On256<Tiled<Tile32<16>>>, C128Small, C128OffSector>;
+using C128Kernels = KernelList<InterleavedOnOneStack<Tile32<16>>, On256<Tiled<Tile32<16>>>,
+                               C128Small, C128OffSector>;
 
 template <class F>
 decltype(auto) with_kernels(std::size_t elem_size, const char* who, F&& f) {

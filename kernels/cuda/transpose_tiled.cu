@@ -359,24 +359,9 @@ struct Records {
   }
 };
 
-// HI where the device's DRAM gives at least cuda_detail::kHighBandwidth bytes per SM clock
-// (cuda_detail::high_bandwidth_device), else LO: one dispatch entry.
-template <class HI, class LO>
-struct ByBandwidth {
-  static bool accepts(const void* in, const void* out, const TransposeShape& s) {
-    return cuda_detail::high_bandwidth_device() ? HI::accepts(in, out, s) : LO::accepts(in, out, s);
-  }
-  static void launch(const void* in, void* out, const TransposeShape& s, cudaStream_t st) {
-    if (cuda_detail::high_bandwidth_device())
-      HI::launch(in, out, s, st);
-    else
-      LO::launch(in, out, s, st);
-  }
-};
-
-// K's layouts as one dispatch entry; on high-bandwidth devices HI runs those of them it takes
-// (ByBandwidth, but where HI declines a layout, on alignment, K still runs it rather than the
-// next entry).
+// K's layouts as one dispatch entry; where the device's DRAM gives at least
+// cuda_detail::kHighBandwidth bytes per SM clock (cuda_detail::high_bandwidth_device), HI runs
+// those of them it takes, and K the rest, so the entry's layouts do not depend on the device.
 template <class HI, class K>
 struct PreferOnHighBandwidth : K {
   static void launch(const void* in, void* out, const TransposeShape& s, cudaStream_t st) {
@@ -387,14 +372,20 @@ struct PreferOnHighBandwidth : K {
   }
 };
 
+// Tiles of tr x tc elements a launch over `s` has, all its matrices counted (the small-size
+// rules' count: FewTiles, PreferInTileWindow).
+double tiles_over_batch(const TransposeShape& s, std::int64_t tr, std::int64_t tc) {
+  return double((s.rows + tr - 1) / tr) * double((s.cols + tc - 1) / tc) *
+         double(s.batch > 1 ? s.batch : 1);
+}
+
 // K's layouts as one dispatch entry; where K's launch would have from LO / 100 to under HI / 100
 // tiles of TR x TC elements an SM over the batch, SMALL runs those of them it takes (run 37:
 // small f64 / c128 matrices, NOTES.md calls 10-11). The entry's layouts stay K's.
 template <class SMALL, class K, int TR, int TC, int LO, int HI>
 struct PreferInTileWindow : K {
   static void launch(const void* in, void* out, const TransposeShape& s, cudaStream_t st) {
-    const double tiles = double((s.rows + TR - 1) / TR) * double((s.cols + TC - 1) / TC) *
-                         double(s.batch > 1 ? s.batch : 1);
+    const double tiles = tiles_over_batch(s, TR, TC);
     if (!cuda_detail::under_per_sm(tiles, LO) && cuda_detail::under_per_sm(tiles, HI) &&
         SMALL::accepts(in, out, s))
       SMALL::launch(in, out, s, st);
@@ -703,19 +694,22 @@ using F32SkewPlain = SkewConfig<4, 16, 64, 64, 256, 32, 4>;
 // 0.909, f64 0.920 -> 0.932, c128 0.920 -> 0.931, the last with 32 x 32 blocks).
 constexpr int kSkewOrder = cuda_tile::kColumnMajor;
 using F64Tile = TileConfig<8, 8, 32, 64, 256, 3>;
-// On high-bandwidth devices (an H200) f64 on 256-byte rows takes 32 x 32 tiles of 16-byte words,
-// one word a thread (run 37, NOTES.md calls 2-3; x memcpy, 32 x 64 tiles / these, H200, held
+// 32 x 32 f64 tiles of 16-byte words, one word a thread: on high-bandwidth devices (an H200) on
+// 256-byte rows (run 37, NOTES.md calls 2-3; x memcpy, 32 x 64 tiles / these, H200, held
 // out: 3072² 0.910 / 0.953, 6144² 0.916 / 0.953, 10240² 0.909 / 0.943, 20480² 0.908 / 0.939,
 // 12288x24576 0.898 / 0.933, 24576x12288 0.908 / 0.940, 40960x8192 0.905 / 0.944, 8192x40960
-// 0.909 / 0.932, four of 4096² 0.929 / 0.967; 16384² level, 0.891 / 0.892).
-using F64TileHighBandwidth = TileConfig<8, 16, 16, 16, 256>;
+// 0.909 / 0.932, four of 4096² 0.929 / 0.967; 16384² level, 0.891 / 0.892), and on small
+// matrices on every device (F64Small).
+using F64TileW16 = TileConfig<8, 16, 16, 16, 256>;
 using F64Skew = SkewConfig<8, 16, 32, 64, 256, 32, 4>;
 using C128Tile = TileConfig<16, 16, 16, 16, 256>;
 // Where the DRAM gives 15 bytes or more per SM clock (an H200's 18.4 against an H100's 12.8),
 // c128's tiles go with 128 threads, two 16-byte loads each in flight instead of one (run 29 call
 // 7, H200, x memcpy 256 / 128 threads: 16384² 0.880 / 0.924, 32768² 0.882 / 0.934, 20000x30000
 // 0.886 / 0.939; on H100s 128 threads were 0.5 % behind, run 10).
-using C128TileHighBandwidth = TileConfig<16, 16, 16, 16, 128>;
+// The same 16 x 16 tiles with 128 threads take small matrices off 256-byte rows on every device
+// (C128Small, run 37).
+using C128TileT128 = TileConfig<16, 16, 16, 16, 128>;
 using C128Skew = SkewConfig<16, 16, 32, 32, 256, 32, 4>;  // skew-32x32-b4-cm (run 10)
 // 1- and 2-byte elements where output rows are off 32-byte sectors: 128 x 128 tiles, one element
 // an access, both sides' rows rotated onto 128-byte lines, 512 threads, 3 blocks an SM,
@@ -961,10 +955,8 @@ template <class SMALL, class BIG, int MIN_HUNDREDTHS>
 struct FewTiles : SMALL {
   static bool accepts(const void* in, const void* out, const TransposeShape& s) {
     if (!BIG::accepts(in, out, s) || !SMALL::accepts(in, out, s)) return false;
-    const double tiles = double((s.rows + BIG::tile_rows() - 1) / BIG::tile_rows()) *
-                         double((s.cols + BIG::tile_cols() - 1) / BIG::tile_cols()) *
-                         double(s.batch > 1 ? s.batch : 1);
-    return cuda_detail::under_per_sm(tiles, MIN_HUNDREDTHS);
+    return cuda_detail::under_per_sm(tiles_over_batch(s, BIG::tile_rows(), BIG::tile_cols()),
+                                     MIN_HUNDREDTHS);
   }
 };
 
@@ -1057,10 +1049,11 @@ using F32Tiles = F32TilesWith<>;
 // 2503 / 2737, four of 512² 2367 / 2595, 1024² 2310 / 2394; outside the window level or behind
 // (1500², 8.5 tiles an SM, 2551 / 2540; 700², 1.8, 1317 / 1276).
 template <class K>
-using F64Small = PreferInTileWindow<Tiled<F64TileHighBandwidth, 1>, K, 32, 64, 250, 800>;
+using F64Small = PreferInTileWindow<Tiled<F64TileW16, 1>, K, F64Tile::TH, F64Tile::TW, 250, 800>;
+static_assert(F64Tile::TH == F64Skew::TH && F64Tile::TW == F64Skew::TW,
+              "F64Small counts the tiled and the skewed kernel's tiles alike");
 using F64Tiles = KernelList<
-    OffOneStack<PreferOnHighBandwidth<Tiled<F64TileHighBandwidth, 256>,
-                                      F64Small<Tiled<F64Tile, 256>>>,
+    OffOneStack<PreferOnHighBandwidth<Tiled<F64TileW16, 256>, F64Small<Tiled<F64Tile, 256>>>,
                 F64SkewOrder>,
     F64Small<F64SkewOrder>>;
 // Small c128 matrices off 256-byte rows (run 37, calls 10-11): under 12 of the skewed kernel's
@@ -1069,9 +1062,9 @@ using F64Tiles = KernelList<
 // 2732 / 3115, 1200² 2443 / 2667, 700x2000 2428 / 2593, 2000x700 2418 / 2611, 500² 1337 / 1405;
 // past that level (1500², 16.7 an SM, 2376 / 2406; four of 700², 14.7, 2390 / 2408).
 using C128Small =
-    PreferInTileWindow<Tiled<TileConfig<16, 16, 16, 16, 128>>, C128SkewOrder, 32, 32, 0, 1200>;
+    PreferInTileWindow<Tiled<C128TileT128>, C128SkewOrder, C128Skew::TH, C128Skew::TW, 0, 1200>;
 using C128Tiles =
-    KernelList<OffOneStack<ByBandwidth<Tiled<C128TileHighBandwidth, 256>, Tiled<C128Tile, 256>>,
+    KernelList<OffOneStack<PreferOnHighBandwidth<Tiled<C128TileT128, 256>, Tiled<C128Tile, 256>>,
                            C128SkewOrder>,
                C128Small>;
 using U8Kernels = Prepend<RecordsDispatch<1>, Prepend<U8Thin, U8Tiles>::type>::type;
@@ -1297,7 +1290,7 @@ const Entry kEntries[] = {
     // f64
     {8, "tile-32x64w8-b3", run_kernel<Tiled<F64Tile>>},
     {8, "tile-32x32w8-any", run_kernel<Tiled<Tile32<8>, 1>>},
-    {8, "tile-32x32w16-any", run_kernel<Tiled<TileConfig<8, 16, 16, 16, 256>, 1>>},
+    {8, "tile-32x32w16-any", run_kernel<Tiled<F64TileW16, 1>>},
     {8, "peel-32x64w8-b3", run_kernel<Peeled<F64Tile, Skewed<F64Skew, kSkewOrder>>>},
     {8, "tile-32x64w8-b4", run_kernel<Tiled<TileConfig<8, 8, 32, 64, 256, 4>>>},
     {8, "tile-64x64w16-b2", run_kernel<Tiled<TileConfig<8, 16, 32, 32, 256, 2>>>},
@@ -1320,7 +1313,7 @@ const Entry kEntries[] = {
     {16, "tile-16x16-any", run_kernel<Tiled<C128Tile, 1>>},
     {16, "tile-32x32-any", run_kernel<Tiled<Tile32<16>, 1>>},
     {16, "peel-16x16", run_kernel<Peeled<C128Tile, Skewed<C128Skew, kSkewOrder>>>},
-    {16, "tile-16x16-t128", run_kernel<Tiled<TileConfig<16, 16, 16, 16, 128>>>},
+    {16, "tile-16x16-t128", run_kernel<Tiled<C128TileT128>>},
     {16, "tile-32x16", run_kernel<Tiled<TileConfig<16, 16, 32, 16, 256>>>},
     {16, "skew-32x64-b2", run_kernel<Skewed<SkewConfig<16, 16, 32, 64, 256, 32, 2>>>},
     {16, "skew-32x32-b3", run_kernel<Skewed<SkewConfig<16, 16, 32, 32, 256, 32, 3>>>},
