@@ -82,14 +82,15 @@ void copy_in_order(const void* in, void* out, std::size_t elem_size, const Trans
   XPOSE_CHECK_CUDA(cudaMemcpyAsync(out, in, bytes, cudaMemcpyDeviceToDevice, st));
 }
 
-template <class C, int OUT_ALIGN = 32>
+// G as tile_of's group (1: row-major; kColumnMajor: down the tile columns).
+template <class C, int OUT_ALIGN = 32, int G = 1>
 struct Tiled {
   static bool accepts(const void* in, const void* out, const TransposeShape& s) {
     return cuda_tile::output_rows_aligned(out, s, C::S, OUT_ALIGN) &&
            cuda_tile::tiled_accepts<C>(in, out, s);
   }
   static void launch(const void* in, void* out, const TransposeShape& s, cudaStream_t st) {
-    cuda_tile::launch_tiled<C>(in, out, s, st);
+    cuda_tile::launch_tiled<C>(in, out, s, st, 0, G);
   }
 };
 
@@ -1257,6 +1258,11 @@ const Entry kEntries[] = {
     {4, "tile-32x32w4-any", run_kernel<Tiled<Tile32<4>, 1>>},
     {4, "tile-32x32w8-any", run_kernel<Tiled<TileConfig<4, 8, 16, 16, 256>, 1>>},
     {4, "tile-32x32w16-any", run_kernel<Tiled<TileConfig<4, 16, 8, 8, 64>, 1>>},
+    // cuBLAS geam's geometry (64 x 64 tiles, one element an access, 256 threads), row-major and
+    // down the tile columns (-cm), and 32 x 32 tiles down the columns (run 38: rows off 16 bytes)
+    {4, "tile-64x64w4-any", run_kernel<Tiled<TileConfig<4, 4, 64, 64, 256>, 1>>},
+    {4, "tile-64x64w4-any-cm", run_kernel<Tiled<TileConfig<4, 4, 64, 64, 256>, 1, kSkewOrder>>},
+    {4, "tile-32x32w4-any-cm", run_kernel<Tiled<Tile32<4>, 1, kSkewOrder>>},
     {4, "peel-64x64w8", run_kernel<Peeled<F32Tile, Skewed<F32Skew, kSkewOrder>>>},
     // Pruned after run 24 (calls 4-5): -bandNk, the tiled kernels of f32 / f64 / c128 on column
     // bands of N x 1024 input columns, one launch a band; ahead only on a few power-of-two shapes
@@ -1291,6 +1297,9 @@ const Entry kEntries[] = {
     {8, "tile-32x64w8-b3", run_kernel<Tiled<F64Tile>>},
     {8, "tile-32x32w8-any", run_kernel<Tiled<Tile32<8>, 1>>},
     {8, "tile-32x32w16-any", run_kernel<Tiled<F64TileW16, 1>>},
+    {8, "tile-64x64w8-any", run_kernel<Tiled<TileConfig<8, 8, 64, 64, 256>, 1>>},
+    {8, "tile-64x64w8-any-cm", run_kernel<Tiled<TileConfig<8, 8, 64, 64, 256>, 1, kSkewOrder>>},
+    {8, "tile-32x32w8-any-cm", run_kernel<Tiled<Tile32<8>, 1, kSkewOrder>>},
     {8, "peel-32x64w8-b3", run_kernel<Peeled<F64Tile, Skewed<F64Skew, kSkewOrder>>>},
     {8, "tile-32x64w8-b4", run_kernel<Tiled<TileConfig<8, 8, 32, 64, 256, 4>>>},
     {8, "tile-64x64w16-b2", run_kernel<Tiled<TileConfig<8, 16, 32, 32, 256, 2>>>},
@@ -1312,6 +1321,8 @@ const Entry kEntries[] = {
     {16, "tile-16x16", run_kernel<Tiled<C128Tile>>},
     {16, "tile-16x16-any", run_kernel<Tiled<C128Tile, 1>>},
     {16, "tile-32x32-any", run_kernel<Tiled<Tile32<16>, 1>>},
+    {16, "tile-32x32-any-cm", run_kernel<Tiled<Tile32<16>, 1, kSkewOrder>>},
+    {16, "tile-16x16-any-cm", run_kernel<Tiled<C128Tile, 1, kSkewOrder>>},
     {16, "peel-16x16", run_kernel<Peeled<C128Tile, Skewed<C128Skew, kSkewOrder>>>},
     {16, "tile-16x16-t128", run_kernel<Tiled<C128TileT128>>},
     {16, "tile-32x16", run_kernel<Tiled<TileConfig<16, 16, 32, 16, 256>>>},
