@@ -1053,10 +1053,31 @@ template <class K>
 using F64Small = PreferInTileWindow<Tiled<F64TileW16, 1>, K, F64Tile::TH, F64Tile::TW, 250, 800>;
 static_assert(F64Tile::TH == F64Skew::TH && F64Tile::TW == F64Skew::TW,
               "F64Small counts the tiled and the skewed kernel's tiles alike");
-using F64Tiles = KernelList<
+// No upper bound for PreferInTileWindow (tiles an SM, in hundredths).
+constexpr int kNoTileLimit = 2000000000;
+// On high-bandwidth devices (an H200), where the skewed kernel would run (rows off 256 bytes),
+// cuBLAS geam's geometry: 64 x 64 f64 tiles, one element an access (so any row alignment), 256
+// threads, the blocks down the tile columns, from 80 of those tiles an SM over the batch (run
+// 38, NOTES.md calls 1-3; x memcpy on an H200, skewed / these / Dgeam: 16411² 0.812 / 0.866 /
+// 0.876, 10007x30011 0.810 / 0.863 / 0.872, 20001² 0.807 / 0.859 / 0.844, 16386² (rows on 16
+// bytes) 0.806 / 0.876 / 0.868; GB/s by tiles an SM: 6001² (67) 3426 / 3440, 7001² (92) 3436 /
+// 3522, 8001² (120) 3447 / 3604, 12001² (268) 3459 / 3649, four of 4001² (120) 3459 / 3519;
+// 4001² (30) 3274 / 3152, and 20-40 % behind at 1000²-3001²). Row-major, the same tiles were
+// 14 % behind (16411²). On H100s the skewed kernel stays.
+using F64ManyTiles = Tiled<TileConfig<8, 8, 64, 64, 256>, 1, kSkewOrder>;
+template <class K>
+using F64ManyOnHighBandwidth =
+    PreferOnHighBandwidth<PreferInTileWindow<F64ManyTiles, K, 64, 64, 8000, kNoTileLimit>, K>;
+// A rule wrapper that leaves the entry as it is.
+template <class K>
+using Unchanged = K;
+// M: F64ManyOnHighBandwidth, or Unchanged (the bench's "pre38", the list before run 38).
+template <template <class> class M = F64ManyOnHighBandwidth>
+using F64TilesWith = KernelList<
     OffOneStack<PreferOnHighBandwidth<Tiled<F64TileW16, 256>, F64Small<Tiled<F64Tile, 256>>>,
                 F64SkewOrder>,
-    F64Small<F64SkewOrder>>;
+    M<F64Small<F64SkewOrder>>>;
+using F64Tiles = F64TilesWith<>;
 // Small c128 matrices off 256-byte rows (run 37, calls 10-11): under 12 of the skewed kernel's
 // 32 x 32 tiles an SM over the batch, 16 x 16 tiles with 128 threads where the output rows are
 // on 32 bytes. GB/s on an H100, call 10, five rounds, default / these: 700² 1877 / 2323, 1000²
@@ -1064,10 +1085,24 @@ using F64Tiles = KernelList<
 // past that level (1500², 16.7 an SM, 2376 / 2406; four of 700², 14.7, 2390 / 2408).
 using C128Small =
     PreferInTileWindow<Tiled<C128TileT128>, C128SkewOrder, C128Skew::TH, C128Skew::TW, 0, 1200>;
-using C128Tiles =
+// On high-bandwidth devices, where C128Small would run the skewed kernel: cuBLAS geam's 32 x 32
+// tiles, one element an access, 256 threads, down the tile columns, from 20 of those tiles an SM
+// over the batch (run 38, calls 1-3; x memcpy on an H200, skewed / these / Zgeam: 16411² 0.873
+// / 0.925 / 0.922, 10007x30011 0.866 / 0.924 / 0.920, 20001² 0.861 / 0.911 / 0.911, 4001²
+// 0.899 / 0.955 / 0.947, 16392² (rows on 128 bytes) 0.895 / 0.942 / 0.940; GB/s by tiles an SM:
+// 1601² (19.7) 3015 / 3117, 1801² (24.6) 3182 / 3265, 2201² (36) 3371 / 3485, four of 1001²
+// (31) 3263 / 3437; mixed below 20: 1500² (16.7) 3052 / 3016, 1501² 2952 / 2988). Row-major,
+// the same tiles were 11 % behind (16411²). On H100s the skewed kernel stays.
+using C128ManyTiles = Tiled<Tile32<16>, 1, kSkewOrder>;
+template <class K>
+using C128ManyOnHighBandwidth =
+    PreferOnHighBandwidth<PreferInTileWindow<C128ManyTiles, K, 32, 32, 2000, kNoTileLimit>, K>;
+template <template <class> class M = C128ManyOnHighBandwidth>
+using C128TilesWith =
     KernelList<OffOneStack<PreferOnHighBandwidth<Tiled<C128TileT128, 256>, Tiled<C128Tile, 256>>,
                            C128SkewOrder>,
-               C128Small>;
+               M<C128Small>>;
+using C128Tiles = C128TilesWith<>;
 using U8Kernels = Prepend<RecordsDispatch<1>, Prepend<U8Thin, U8Tiles>::type>::type;
 using U16Kernels = Prepend<RecordsDispatch<2>, Prepend<U16Thin, U16Tiles>::type>::type;
 using F32Kernels = Prepend<F32Thin, F32Tiles>::type;
@@ -1173,6 +1208,9 @@ const Entry kEntries[] = {
     // notma: the library's kernels without the high-bandwidth TMA kernel (f32, off and, since run
     // 37, on 256-byte rows; the default before run 34, and the default on H100s)
     {4, "notma", run_kernel<FirstOf<Prepend<F32Thin, F32TilesWith<Never, Never>>::type>>},
+    // pre38: the list before run 38's many-tile rules for high-bandwidth devices (f64, c128)
+    {8, "pre38", run_kernel<FirstOf<Prepend<F64Thin, F64TilesWith<Unchanged>>::type>>},
+    {16, "pre38", run_kernel<FirstOf<Prepend<C128Thin, C128TilesWith<Unchanged>>::type>>},
     // nocopy: the kernels where the dispatch copies (a side of 1, elements consecutive; the
     // default before run 32)
     {1, "nocopy", run_kernel<FirstOf<U8Kernels>>},

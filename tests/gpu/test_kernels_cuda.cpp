@@ -1402,6 +1402,41 @@ TEST_F(CudaKernels, HighBandwidthDispatch) {
   }
 }
 
+// f64 / c128 on rows off 256 bytes (run 38): on high-bandwidth devices (an H200) from 80 of the
+// 64 x 64 f64 tiles / 20 of the 32 x 32 c128 tiles an SM over the batch, one element an access
+// in those tiles down the tile columns, inside entry 2 (the skewed kernel's); below that and on
+// other devices the skewed kernel. Cases on both sides of both counts (132 SMs): dense, batched,
+// pitched with gaps, pointers off 16 bytes; every element checked, the entry asserted everywhere.
+TEST_F(CudaKernels, HighBandwidthManyTiles) {
+  std::printf("  the many-tile kernels %s on this device\n",
+              xpose::cuda_detail::high_bandwidth_device() ? "run" : "do not run");
+  struct Case {
+    std::size_t elem;
+    std::int64_t rows, cols, batch, in_pad, out_pad, in_off;
+  };
+  // Tiles over the batch against the thresholds (132 SMs: 10560 f64 tiles, 2640 c128 tiles).
+  const Case cases[] = {{8, 1000, 1001, 42, 0, 0, 0},  // 10752: many
+                        {8, 3201, 3201, 1, 0, 0, 0},   // 2601: skewed
+                        {8, 2001, 1999, 11, 3, 5, 0},  // 11264, pitched, gaps: many
+                        {8, 1000, 1001, 42, 0, 0, 1},  // input shifted by an element: many
+                        {8, 4001, 4001, 1, 0, 0, 0},   // 3969: skewed
+                        {16, 1001, 1003, 3, 0, 0, 0},  // 3072: many
+                        {16, 1500, 1500, 1, 0, 0, 0},  // 2209: skewed
+                        {16, 1500, 1501, 2, 2, 1, 0},  // 4418, pitched, gaps: many
+                        {16, 1001, 1003, 3, 0, 0, 1},  // input shifted by an element: many
+                        {16, 1801, 1801, 1, 0, 0, 0}}; // 3249: many
+  for (const Case& c : cases) {
+    xpose::kernels::variants::DispatchChoice chosen;
+    const TransposeShape shape =
+        c.in_pad == 0 && c.out_pad == 0
+            ? TransposeShape::dense(c.rows, c.cols, c.batch)
+            : pitched(c.rows, c.cols, c.batch, c.cols + c.in_pad, c.rows + c.out_pad, 1, 3);
+    check_transpose(c.elem, shape, c.in_off, 0, "", &chosen);
+    EXPECT_EQ(chosen.index, 2) << "elem " << c.elem << " " << c.rows << " x " << c.cols
+                               << " batch " << c.batch;
+  }
+}
+
 // u8 / u16 output rows 320 KiB apart behind inputs of more than 32000 rows: the narrow kernels'
 // sweeps dealt over five runs on a five-stack device (SpreadOnOneStack, run 32), the plain sweeps
 // or column order elsewhere. The dispatch entries (after the records and thin kernels): u8 the
