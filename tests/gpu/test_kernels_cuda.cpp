@@ -1415,16 +1415,16 @@ TEST_F(CudaKernels, HighBandwidthManyTiles) {
     std::int64_t rows, cols, batch, in_pad, out_pad, in_off;
   };
   // Tiles over the batch against the thresholds (132 SMs: 10560 f64 tiles, 2640 c128 tiles).
-  const Case cases[] = {{8, 1000, 1001, 42, 0, 0, 0},  // 10752: many
-                        {8, 3201, 3201, 1, 0, 0, 0},   // 2601: skewed
-                        {8, 2001, 1999, 11, 3, 5, 0},  // 11264, pitched, gaps: many
-                        {8, 1000, 1001, 42, 0, 0, 1},  // input shifted by an element: many
-                        {8, 4001, 4001, 1, 0, 0, 0},   // 3969: skewed
-                        {16, 1001, 1003, 3, 0, 0, 0},  // 3072: many
-                        {16, 1500, 1500, 1, 0, 0, 0},  // 2209: skewed
-                        {16, 1500, 1501, 2, 2, 1, 0},  // 4418, pitched, gaps: many
-                        {16, 1001, 1003, 3, 0, 0, 1},  // input shifted by an element: many
-                        {16, 1801, 1801, 1, 0, 0, 0}}; // 3249: many
+  const Case cases[] = {{8, 1000, 1001, 42, 0, 0, 0},   // 10752: many
+                        {8, 3201, 3201, 1, 0, 0, 0},    // 2601: skewed
+                        {8, 2001, 1999, 11, 3, 5, 0},   // 11264, pitched, gaps: many
+                        {8, 1000, 1001, 42, 0, 0, 1},   // input shifted by an element: many
+                        {8, 4001, 4001, 1, 0, 0, 0},    // 3969: skewed
+                        {16, 1001, 1003, 3, 0, 0, 0},   // 3072: many
+                        {16, 1500, 1500, 1, 0, 0, 0},   // 2209: skewed
+                        {16, 1500, 1501, 2, 2, 1, 0},   // 4418, pitched, gaps: many
+                        {16, 1001, 1003, 3, 0, 0, 1},   // input shifted by an element: many
+                        {16, 1801, 1801, 1, 0, 0, 0}};  // 3249: many
   for (const Case& c : cases) {
     xpose::kernels::variants::DispatchChoice chosen;
     const TransposeShape shape =
@@ -1432,8 +1432,8 @@ TEST_F(CudaKernels, HighBandwidthManyTiles) {
             ? TransposeShape::dense(c.rows, c.cols, c.batch)
             : pitched(c.rows, c.cols, c.batch, c.cols + c.in_pad, c.rows + c.out_pad, 1, 3);
     check_transpose(c.elem, shape, c.in_off, 0, "", &chosen);
-    EXPECT_EQ(chosen.index, 2) << "elem " << c.elem << " " << c.rows << " x " << c.cols
-                               << " batch " << c.batch;
+    EXPECT_EQ(chosen.index, 2) << "elem " << c.elem << " " << c.rows << " x " << c.cols << " batch "
+                               << c.batch;
   }
 }
 
