@@ -1051,6 +1051,14 @@ using F32Tiles = F32TilesWith<>;
 // (1500², 8.5 tiles an SM, 2551 / 2540; 700², 1.8, 1317 / 1276).
 template <class K>
 using F64Small = PreferInTileWindow<Tiled<F64TileW16, 1>, K, F64Tile::TH, F64Tile::TW, 250, 800>;
+// In the skewed kernel's entry, where those words do not fit (rows off 16 bytes), 32 x 32 tiles
+// of one element an access in the same window (run 38, NOTES.md calls 6-7; GB/s on an H100, call
+// 6, three rounds of 100, default / these: 801² 1403 / 1542, 1001² 1855 / 1949, 1201x801 1784 /
+// 1871, 1201² 2115 / 2388, four of 501² 1786 / 1887; past the window 1501² (8.5 an SM) 2427 /
+// 2376, 2001² 2295 / 2173).
+template <class K>
+using F64SmallAny =
+    F64Small<PreferInTileWindow<Tiled<Tile32<8>, 1>, K, F64Tile::TH, F64Tile::TW, 250, 800>>;
 static_assert(F64Tile::TH == F64Skew::TH && F64Tile::TW == F64Skew::TW,
               "F64Small counts the tiled and the skewed kernel's tiles alike");
 // No upper bound for PreferInTileWindow (tiles an SM, in hundredths).
@@ -1071,20 +1079,30 @@ using F64ManyOnHighBandwidth =
 // A rule wrapper that leaves the entry as it is.
 template <class K>
 using Unchanged = K;
-// M: F64ManyOnHighBandwidth, or Unchanged (the bench's "pre38", the list before run 38).
-template <template <class> class M = F64ManyOnHighBandwidth>
+// M, SM: F64ManyOnHighBandwidth and F64SmallAny, or Unchanged and F64Small (the bench's
+// "pre38", the list before run 38).
+template <template <class> class M, template <class> class SM>
 using F64TilesWith = KernelList<
     OffOneStack<PreferOnHighBandwidth<Tiled<F64TileW16, 256>, F64Small<Tiled<F64Tile, 256>>>,
                 F64SkewOrder>,
-    M<F64Small<F64SkewOrder>>>;
-using F64Tiles = F64TilesWith<>;
+    M<SM<F64SkewOrder>>>;
+using F64Tiles = F64TilesWith<F64ManyOnHighBandwidth, F64SmallAny>;
 // Small c128 matrices off 256-byte rows (run 37, calls 10-11): under 12 of the skewed kernel's
 // 32 x 32 tiles an SM over the batch, 16 x 16 tiles with 128 threads where the output rows are
 // on 32 bytes. GB/s on an H100, call 10, five rounds, default / these: 700² 1877 / 2323, 1000²
 // 2732 / 3115, 1200² 2443 / 2667, 700x2000 2428 / 2593, 2000x700 2418 / 2611, 500² 1337 / 1405;
 // past that level (1500², 16.7 an SM, 2376 / 2406; four of 700², 14.7, 2390 / 2408).
-using C128Small =
-    PreferInTileWindow<Tiled<C128TileT128>, C128SkewOrder, C128Skew::TH, C128Skew::TW, 0, 1200>;
+// Where the output rows are off 32 bytes (odd widths), 32 x 32 tiles of one element an access
+// from 4 to under 12 of the skewed kernel's tiles an SM (run 38, calls 5-7; GB/s, three rounds of
+// 100, default / these, H100, call 6: 801² (5.1 an SM) 2128 / 2448, 1001² 2616 / 2938, four of
+// 501² 2597 / 2828, 1201² (10.9) 2322 / 2432; H200, call 5: 801² 2114 / 2587, 1001² 2672 / 3274,
+// 1201² 2834 / 3043; level at 601² (2.7), behind past the window on the H100: 1401² (14.7) 2322
+// / 2302, 1501² 2369 / 2319).
+template <class K>
+using C128SmallOver =
+    PreferInTileWindow<Tiled<C128TileT128>, K, C128Skew::TH, C128Skew::TW, 0, 1200>;
+using C128Small = C128SmallOver<
+    PreferInTileWindow<Tiled<Tile32<16>, 1>, C128SkewOrder, C128Skew::TH, C128Skew::TW, 400, 1200>>;
 // On high-bandwidth devices, where C128Small would run the skewed kernel: cuBLAS geam's 32 x 32
 // tiles, one element an access, 256 threads, down the tile columns, from 20 of those tiles an SM
 // over the batch (run 38, calls 1-3; x memcpy on an H200, skewed / these / Zgeam: 16411² 0.873
@@ -1097,12 +1115,14 @@ using C128ManyTiles = Tiled<Tile32<16>, 1, kSkewOrder>;
 template <class K>
 using C128ManyOnHighBandwidth =
     PreferOnHighBandwidth<PreferInTileWindow<C128ManyTiles, K, 32, 32, 2000, kNoTileLimit>, K>;
-template <template <class> class M = C128ManyOnHighBandwidth>
+// M, SMALL: C128ManyOnHighBandwidth and C128Small, or Unchanged and the small rule before run 38
+// (the bench's "pre38").
+template <template <class> class M, class SMALL>
 using C128TilesWith =
     KernelList<OffOneStack<PreferOnHighBandwidth<Tiled<C128TileT128, 256>, Tiled<C128Tile, 256>>,
                            C128SkewOrder>,
-               M<C128Small>>;
-using C128Tiles = C128TilesWith<>;
+               M<SMALL>>;
+using C128Tiles = C128TilesWith<C128ManyOnHighBandwidth, C128Small>;
 using U8Kernels = Prepend<RecordsDispatch<1>, Prepend<U8Thin, U8Tiles>::type>::type;
 using U16Kernels = Prepend<RecordsDispatch<2>, Prepend<U16Thin, U16Tiles>::type>::type;
 using F32Kernels = Prepend<F32Thin, F32Tiles>::type;
@@ -1208,9 +1228,12 @@ const Entry kEntries[] = {
     // notma: the library's kernels without the high-bandwidth TMA kernel (f32, off and, since run
     // 37, on 256-byte rows; the default before run 34, and the default on H100s)
     {4, "notma", run_kernel<FirstOf<Prepend<F32Thin, F32TilesWith<Never, Never>>::type>>},
-    // pre38: the list before run 38's many-tile rules for high-bandwidth devices (f64, c128)
-    {8, "pre38", run_kernel<FirstOf<Prepend<F64Thin, F64TilesWith<Unchanged>>::type>>},
-    {16, "pre38", run_kernel<FirstOf<Prepend<C128Thin, C128TilesWith<Unchanged>>::type>>},
+    // pre38: the list before run 38's rules (f64, c128: many tiles on high-bandwidth devices, small
+    // matrices on rows off 16 / 32 bytes)
+    {8, "pre38", run_kernel<FirstOf<Prepend<F64Thin, F64TilesWith<Unchanged, F64Small>>::type>>},
+    {16, "pre38",
+     run_kernel<
+         FirstOf<Prepend<C128Thin, C128TilesWith<Unchanged, C128SmallOver<C128SkewOrder>>>::type>>},
     // nocopy: the kernels where the dispatch copies (a side of 1, elements consecutive; the
     // default before run 32)
     {1, "nocopy", run_kernel<FirstOf<U8Kernels>>},

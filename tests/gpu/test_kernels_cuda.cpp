@@ -1501,9 +1501,11 @@ TEST_F(CudaKernels, OutOfPlaceFewTiles) {
 // Out of place, small f64 / c128 matrices (run 37): inside their entries, f64 32 x 32 tiles of
 // 16-byte words where the default's 32 x 64 tiles would be 2.5 to 8 an SM (both classes of
 // rows), c128 16 x 16 tiles with 128 threads under 12 of the skewed kernel's 32 x 32 tiles an SM
-// (rows off 256 bytes, output rows on 32 bytes). The entries' layouts do not change, so the
-// positions stay (f64 1 / 2, c128 1 / 2 after the thin kernel); every element is checked, on
-// both sides of each window and where the small kernels decline (pitches off their words).
+// (rows off 256 bytes, output rows on 32 bytes). Run 38 added, in the skewed kernels' entries,
+// 32 x 32 tiles of one element an access where those decline: f64 rows off 16 bytes in the same
+// window, c128 output rows off 32 bytes from 4 to under 12 tiles an SM. The entries' layouts do
+// not change, so the positions stay (f64 1 / 2, c128 1 / 2 after the thin kernel); every element
+// is checked, on both sides of each window and where the small kernels decline.
 TEST_F(CudaKernels, SmallTileWindows) {
   struct Case {
     std::size_t elem;
@@ -1511,12 +1513,38 @@ TEST_F(CudaKernels, SmallTileWindows) {
     int entry;
   };
   const Case cases[] = {
-      {8, 1000, 1000, 1, 0, 0, 2},  {8, 700, 2000, 1, 0, 0, 2},  {8, 1024, 1024, 1, 0, 0, 1},
-      {8, 512, 512, 4, 0, 0, 1},    {8, 700, 700, 4, 0, 0, 2},   {8, 1500, 1500, 1, 0, 0, 2},
-      {8, 700, 700, 1, 0, 0, 2},    {8, 1001, 1000, 1, 0, 0, 2}, {8, 1000, 1001, 1, 0, 0, 2},
-      {8, 1000, 998, 2, 3, 5, 2},   {8, 998, 1000, 2, 2, 2, 2},  {16, 700, 700, 1, 0, 0, 2},
-      {16, 1000, 1000, 1, 0, 0, 2}, {16, 700, 2000, 1, 0, 0, 2}, {16, 1500, 1500, 1, 0, 0, 2},
-      {16, 1001, 1000, 1, 0, 0, 2}, {16, 700, 700, 4, 0, 0, 2},  {16, 500, 600, 3, 1, 2, 2}};
+      {8, 1000, 1000, 1, 0, 0, 2},
+      {8, 700, 2000, 1, 0, 0, 2},
+      {8, 1024, 1024, 1, 0, 0, 1},
+      {8, 512, 512, 4, 0, 0, 1},
+      {8, 700, 700, 4, 0, 0, 2},
+      {8, 1500, 1500, 1, 0, 0, 2},
+      {8, 700, 700, 1, 0, 0, 2},
+      {8, 1001, 1000, 1, 0, 0, 2},
+      {8, 1000, 1001, 1, 0, 0, 2},
+      {8, 1000, 998, 2, 3, 5, 2},
+      {8, 998, 1000, 2, 2, 2, 2},
+      {16, 700, 700, 1, 0, 0, 2},
+      {16, 1000, 1000, 1, 0, 0, 2},
+      {16, 700, 2000, 1, 0, 0, 2},
+      {16, 1500, 1500, 1, 0, 0, 2},
+      {16, 1001, 1000, 1, 0, 0, 2},
+      {16, 700, 700, 4, 0, 0, 2},
+      {16, 500, 600, 3, 1, 2, 2},
+      // run 38: f64 rows off 16 bytes (3.9, 5.5, 3.9 an SM; 8.5 and 1.8 outside), c128 output
+      // rows off 32 bytes (7.8, 10.9, 7.8 pitched; 2.7 and 14.7 outside)
+      {8, 1001, 1001, 1, 0, 0, 2},
+      {8, 1201, 1201, 1, 0, 0, 2},
+      {8, 501, 501, 4, 0, 0, 2},
+      {8, 1501, 1501, 1, 0, 0, 2},
+      {8, 701, 701, 1, 0, 0, 2},
+      {8, 1000, 999, 1, 1, 1, 2},
+      {16, 1001, 1001, 1, 0, 0, 2},
+      {16, 1201, 1201, 1, 0, 0, 2},
+      {16, 500, 501, 4, 1, 1, 2},
+      {16, 601, 601, 1, 0, 0, 2},
+      {16, 1401, 1401, 1, 0, 0, 2},
+      {16, 999, 1000, 1, 0, 0, 2}};
   const bool h100 = device_is_h100_class();
   for (const Case& c : cases) {
     xpose::kernels::variants::DispatchChoice chosen;
