@@ -637,6 +637,27 @@ struct HighBandwidthTma {
   }
 };
 
+// The TMA-load kernel as HighBandwidthTma runs it, on any device that runs it (an sm_90 image and
+// device, the driver's tensor-map encoder): the small f32 rule (F32SkewSmall).
+template <int S, int KC, int KR, int NT, class FALLBACK>
+struct TmaLoad {
+  static bool accepts(const void* in, const void* out, const TransposeShape& s) {
+#if XPOSE_HAVE_TMA
+    using C = cuda_tile::TmaConfig<S, KC, KR, NT>;
+    return cuda_tile::tma_layout_fits<C, false>(in, out, s) && cuda_tile::tma_runs_here<C, false>();
+#else
+    (void)in, (void)out, (void)s;
+    return false;
+#endif
+  }
+  static void launch(const void* in, void* out, const TransposeShape& s, cudaStream_t st) {
+#if XPOSE_HAVE_TMA
+    if (cuda_tile::launch_tma<cuda_tile::TmaConfig<S, KC, KR, NT>, false>(in, out, s, st)) return;
+#endif
+    FALLBACK::launch(in, out, s, st);
+  }
+};
+
 // A dispatch entry that takes nothing (holds a position in a list).
 struct Never {
   static bool accepts(const void*, const void*, const TransposeShape&) { return false; }
@@ -1036,12 +1057,24 @@ using C128SkewOrder = SkewGroups<C128Skew, 32, C128Skew, true, 10>;
 // 0.933, 8192x40960 0.899 / 0.925, four of 4096² 0.912 / 0.939, four of 2048² 0.911 / 0.919;
 // call 2: 2048² 0.847 / 0.909, 32768² 0.889 / 0.912; `tmald-64x64`, as fast on large
 // matrices, lost 5 % at 2048²).
-// HB, HBA: those entries, or Never (the bench's "notma", the list before run 34).
+// Small f32 matrices where the skewed kernel runs and the TMA unit takes the layout (rows on 16
+// bytes, off 256; sm_90 only, so in practice H100s: H200s take the entry before): `tmald-64x32`
+// from 2.5 to under 20 of the skewed kernel's 64 x 64 tiles an SM over the batch (run 38,
+// NOTES.md calls 8-9; GB/s on an H100, call 8, four rounds of 100, median, default / these: 1200²
+// (2.7 an SM) 1411 / 1870, 1500² 1620 / 2045, 1800² 2016 / 2668, 2200² (9.3) 2181 / 2575, 2500²
+// 2063 / 2214, 3000² (16.7) 2294 / 2420, 1000x3000 2043 / 2595, four of 1000² 2244 / 2861, eight
+// of 700² 2049 / 2605; past it 4000² (30) 2544 / 2600, 6000² (67) 2740 / 2710; at 1000² (1.9)
+// the rounds disagreed). Sgeam: 1500² 2163, 1800² 2687, 3000² 2186.
+using F32SkewSmall = PreferInTileWindow<TmaLoad<4, 1, 2, 128, F32SkewOrder>, F32SkewOrder,
+                                        F32Skew::TH, F32Skew::TW, 250, 2000>;
+// HB, HBA: those entries, or Never (the bench's "notma", the list before run 34); LAST:
+// F32SkewSmall, or F32SkewOrder (the bench's "pre38" and "notma").
 template <class HB = HighBandwidthTma<4, 2, 4, 256, F32SkewOrder>,
-          class HBA = HighBandwidthTma<4, 2, 4, 256, Tiled<F32Tile, 256>>>
+          class HBA = HighBandwidthTma<4, 2, 4, 256, Tiled<F32Tile, 256>>,
+          class LAST = F32SkewSmall>
 using F32TilesWith =
     KernelList<OffOneStack<PreferOnHighBandwidth<HBA, Tiled<F32Tile, 256>>, F32SkewOrder>,
-               OffOneStack<MinRows<Tiled<F32Tile>, 200000>, F32SkewOrder>, HB, F32SkewOrder>;
+               OffOneStack<MinRows<Tiled<F32Tile>, 200000>, F32SkewOrder>, HB, LAST>;
 using F32Tiles = F32TilesWith<>;
 // Small f64 matrices (run 37, NOTES.md calls 10-11): where the default's 32 x 64 tiles would be
 // from 2.5 to under 8 an SM over the batch, 32 x 32 tiles of 16-byte words (where both pitches
@@ -1227,9 +1260,15 @@ const Entry kEntries[] = {
     {16, "nothin", run_kernel<FirstOf<C128Tiles>>},
     // notma: the library's kernels without the high-bandwidth TMA kernel (f32, off and, since run
     // 37, on 256-byte rows; the default before run 34, and the default on H100s)
-    {4, "notma", run_kernel<FirstOf<Prepend<F32Thin, F32TilesWith<Never, Never>>::type>>},
+    {4, "notma",
+     run_kernel<FirstOf<Prepend<F32Thin, F32TilesWith<Never, Never, F32SkewOrder>>::type>>},
     // pre38: the list before run 38's rules (f64, c128: many tiles on high-bandwidth devices, small
     // matrices on rows off 16 / 32 bytes)
+    {4, "pre38",
+     run_kernel<
+         FirstOf<Prepend<F32Thin, F32TilesWith<HighBandwidthTma<4, 2, 4, 256, F32SkewOrder>,
+                                               HighBandwidthTma<4, 2, 4, 256, Tiled<F32Tile, 256>>,
+                                               F32SkewOrder>>::type>>},
     {8, "pre38", run_kernel<FirstOf<Prepend<F64Thin, F64TilesWith<Unchanged, F64Small>>::type>>},
     {16, "pre38",
      run_kernel<

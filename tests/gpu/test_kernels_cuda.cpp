@@ -1503,9 +1503,10 @@ TEST_F(CudaKernels, OutOfPlaceFewTiles) {
 // rows), c128 16 x 16 tiles with 128 threads under 12 of the skewed kernel's 32 x 32 tiles an SM
 // (rows off 256 bytes, output rows on 32 bytes). Run 38 added, in the skewed kernels' entries,
 // 32 x 32 tiles of one element an access where those decline: f64 rows off 16 bytes in the same
-// window, c128 output rows off 32 bytes from 4 to under 12 tiles an SM. The entries' layouts do
-// not change, so the positions stay (f64 1 / 2, c128 1 / 2 after the thin kernel); every element
-// is checked, on both sides of each window and where the small kernels decline.
+// window, c128 output rows off 32 bytes from 4 to under 12 tiles an SM; and f32 on 16-byte rows
+// through TMA loads (sm_90) from 2.5 to under 20 skewed tiles an SM. The entries' layouts do not
+// change, so the positions stay (f64 1 / 2, c128 1 / 2 after the thin kernel, f32 4 on H100s);
+// every element is checked, on both sides of each window and where the small kernels decline.
 TEST_F(CudaKernels, SmallTileWindows) {
   struct Case {
     std::size_t elem;
@@ -1544,7 +1545,18 @@ TEST_F(CudaKernels, SmallTileWindows) {
       {16, 500, 501, 4, 1, 1, 2},
       {16, 601, 601, 1, 0, 0, 2},
       {16, 1401, 1401, 1, 0, 0, 2},
-      {16, 999, 1000, 1, 0, 0, 2}};
+      {16, 999, 1000, 1, 0, 0, 2},
+      // run 38: f32 through TMA loads on sm_90 (entry 4 on H100s): 4.4, 5.7, 16.7, 7.8, 2.9
+      // (pitched) skewed tiles an SM; 30 and 1.9 outside; off 16 bytes (rows, batch strides)
+      {4, 1500, 1500, 1, 0, 0, 4},
+      {4, 1000, 3000, 1, 0, 0, 4},
+      {4, 3000, 3000, 1, 0, 0, 4},
+      {4, 1000, 1000, 4, 0, 0, 4},
+      {4, 1000, 1496, 1, 4, 8, 4},
+      {4, 4000, 4000, 1, 0, 0, 4},
+      {4, 500, 500, 4, 0, 0, 4},
+      {4, 1501, 1501, 1, 0, 0, 4},
+      {4, 1000, 1000, 2, 4, 4, 4}};
   const bool h100 = device_is_h100_class();
   for (const Case& c : cases) {
     xpose::kernels::variants::DispatchChoice chosen;
