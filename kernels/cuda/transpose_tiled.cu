@@ -1066,7 +1066,7 @@ using C128SkewOrder = SkewGroups<C128Skew, 32, C128Skew, true, 10>;
 // of 700² 2049 / 2605; past it 4000² (30) 2544 / 2600, 6000² (67) 2740 / 2710; at 1000² (1.9)
 // the rounds disagreed). Sgeam: 1500² 2163, 1800² 2687, 3000² 2186.
 using F32SkewSmall = PreferInTileWindow<TmaLoad<4, 1, 2, 128, F32SkewOrder>, F32SkewOrder,
-                                        F32Skew::TH, F32Skew::TW, 250, 2000>;
+                                        F32Skew::TH, F32Skew::TW, 250, 1200>;
 // HB, HBA: those entries, or Never (the bench's "notma", the list before run 34); LAST:
 // F32SkewSmall, or F32SkewOrder (the bench's "pre38" and "notma").
 template <class HB = HighBandwidthTma<4, 2, 4, 256, F32SkewOrder>,

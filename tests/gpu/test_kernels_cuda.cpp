@@ -1504,7 +1504,7 @@ TEST_F(CudaKernels, OutOfPlaceFewTiles) {
 // (rows off 256 bytes, output rows on 32 bytes). Run 38 added, in the skewed kernels' entries,
 // 32 x 32 tiles of one element an access where those decline: f64 rows off 16 bytes in the same
 // window, c128 output rows off 32 bytes from 4 to under 12 tiles an SM; and f32 on 16-byte rows
-// through TMA loads (sm_90) from 2.5 to under 20 skewed tiles an SM. The entries' layouts do not
+// through TMA loads (sm_90) from 2.5 to under 12 skewed tiles an SM. The entries' layouts do not
 // change, so the positions stay (f64 1 / 2, c128 1 / 2 after the thin kernel, f32 4 on H100s);
 // every element is checked, on both sides of each window and where the small kernels decline.
 TEST_F(CudaKernels, SmallTileWindows) {
@@ -1546,8 +1546,8 @@ TEST_F(CudaKernels, SmallTileWindows) {
       {16, 601, 601, 1, 0, 0, 2},
       {16, 1401, 1401, 1, 0, 0, 2},
       {16, 999, 1000, 1, 0, 0, 2},
-      // run 38: f32 through TMA loads on sm_90 (entry 4 on H100s): 4.4, 5.7, 16.7, 7.8, 2.9
-      // (pitched) skewed tiles an SM; 30 and 1.9 outside; off 16 bytes (rows, batch strides)
+      // run 38: f32 through TMA loads on sm_90 (entry 4 on H100s): 4.4, 5.7, 7.8, 2.9 (pitched)
+      // skewed tiles an SM; 16.7, 30 and 1.9 outside; off 16 bytes (rows, batch strides)
       {4, 1500, 1500, 1, 0, 0, 4},
       {4, 1000, 3000, 1, 0, 0, 4},
       {4, 3000, 3000, 1, 0, 0, 4},
