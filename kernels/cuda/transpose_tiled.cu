@@ -1059,12 +1059,14 @@ using C128SkewOrder = SkewGroups<C128Skew, 32, C128Skew, true, 10>;
 // matrices, lost 5 % at 2048²).
 // Small f32 matrices where the skewed kernel runs and the TMA unit takes the layout (rows on 16
 // bytes, off 256; sm_90 only, so in practice H100s: H200s take the entry before): `tmald-64x32`
-// from 2.5 to under 20 of the skewed kernel's 64 x 64 tiles an SM over the batch (run 38,
-// NOTES.md calls 8-9; GB/s on an H100, call 8, four rounds of 100, median, default / these: 1200²
-// (2.7 an SM) 1411 / 1870, 1500² 1620 / 2045, 1800² 2016 / 2668, 2200² (9.3) 2181 / 2575, 2500²
-// 2063 / 2214, 3000² (16.7) 2294 / 2420, 1000x3000 2043 / 2595, four of 1000² 2244 / 2861, eight
-// of 700² 2049 / 2605; past it 4000² (30) 2544 / 2600, 6000² (67) 2740 / 2710; at 1000² (1.9)
-// the rounds disagreed). Sgeam: 1500² 2163, 1800² 2687, 3000² 2186.
+// from 2.5 to under 12 of the skewed kernel's 64 x 64 tiles an SM over the batch (run 38,
+// NOTES.md calls 8-10; GB/s on an H100, four rounds of 100, median, default before / with it:
+// call 8, 1200² (2.7 an SM) 1411 / 1870, 1500² 1620 / 2045, 1800² 2016 / 2668, 2200² (9.3)
+// 2181 / 2575, 1000x3000 2043 / 2595, four of 1000² 2244 / 2861; held out, call 9, 1300² 1371 /
+// 1785, 2000x2400 2200 / 2711, 800x4000 1983 / 2744, three of 1100² 1936 / 2538; call 10, 2100²
+// 2085 / 2565, 2400² (10.9) 2129 / 2514, 2300x2600 2048 / 2316). Its first upper end, 20, failed
+// call 9 at 3100² (18.2: 2274 / 2217); 2700² (14) was +3.5 %, 4000² (30) +2.2 %. At 1000² (1.9)
+// rounds disagree. Sgeam: 1500² 2163, 1800² 2687, 2400² 2230.
 using F32SkewSmall = PreferInTileWindow<TmaLoad<4, 1, 2, 128, F32SkewOrder>, F32SkewOrder,
                                         F32Skew::TH, F32Skew::TW, 250, 1200>;
 // HB, HBA: those entries, or Never (the bench's "notma", the list before run 34); LAST:
