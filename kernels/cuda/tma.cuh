@@ -6,7 +6,8 @@
 /// (tma_load_kernel below: TMA loads, plain 16-byte stores) was faster on an H100 where the input
 /// rows are 32 or 64 bytes off 128-byte lines. Since run 34 the library runs it for f32 on devices
 /// whose DRAM gives 15 or more bytes per SM clock (an H200) where rows are off 256 bytes
-/// (transpose_tiled.cu, HighBandwidthTma); the kernel with TMA stores stays a candidate.
+/// (transpose_tiled.cu, HighBandwidthTma), and since run 38 for small f32 matrices on any sm_90
+/// device (F32SkewSmall); the kernel with TMA stores stays a candidate.
 ///
 /// One tile of TH x TW input elements per block step. Thread 0 issues KC bulk tensor loads
 /// (cp.async.bulk.tensor, one box of C input columns x TH input rows each, C = 128 / S so that a
