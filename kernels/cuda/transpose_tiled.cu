@@ -609,42 +609,23 @@ bool run_tma(const void* in, void* out, const TransposeShape& s, cudaStream_t st
 }
 #endif
 
-// Where the device's DRAM gives cuda_detail::kHighBandwidth bytes per SM clock or more (an H200)
-// and the TMA unit takes the layout (bases and pitches on 16 bytes, an sm_90 image), the TMA-load
-// kernel of tma.cuh (TMA loads, plain 16-byte stores) with S-byte elements, a tile of KC x KR
-// 128-byte boxes and NT threads. FALLBACK runs where a tensor map cannot be encoded; builds
-// without TMA (CUDA 11) never take it. One dispatch entry whatever the build, so the entries keep
-// their positions. The checks go from cheap to dear: the layout (no device query, so a misaligned
+// The TMA-load kernel of tma.cuh (TMA loads, plain 16-byte stores) with S-byte elements, a tile
+// of KC x KR 128-byte boxes and NT threads, where the TMA unit takes the layout (bases and pitches
+// on 16 bytes, an sm_90 image and device, the driver's tensor-map encoder) and, with
+// HIGH_BANDWIDTH, the device's DRAM gives cuda_detail::kHighBandwidth bytes per SM clock or more
+// (an H200: HighBandwidthTma). FALLBACK runs where a tensor map cannot be encoded; builds without
+// TMA (CUDA 11) never take it. One dispatch entry whatever the build, so the entries keep their
+// positions. The checks go from cheap to dear: the layout (no device query, so a misaligned
 // buffer is refused without one: CudaKernelArguments on a machine without a usable GPU), the
 // bandwidth (cached per device), the kernel image (a lookup under a lock).
-template <int S, int KC, int KR, int NT, class FALLBACK>
-struct HighBandwidthTma {
-  static bool accepts(const void* in, const void* out, const TransposeShape& s) {
-#if XPOSE_HAVE_TMA
-    using C = cuda_tile::TmaConfig<S, KC, KR, NT>;
-    return cuda_tile::tma_layout_fits<C, false>(in, out, s) &&
-           cuda_detail::high_bandwidth_device() && cuda_tile::tma_runs_here<C, false>();
-#else
-    (void)in, (void)out, (void)s;
-    return false;
-#endif
-  }
-  static void launch(const void* in, void* out, const TransposeShape& s, cudaStream_t st) {
-#if XPOSE_HAVE_TMA
-    if (cuda_tile::launch_tma<cuda_tile::TmaConfig<S, KC, KR, NT>, false>(in, out, s, st)) return;
-#endif
-    FALLBACK::launch(in, out, s, st);
-  }
-};
-
-// The TMA-load kernel as HighBandwidthTma runs it, on any device that runs it (an sm_90 image and
-// device, the driver's tensor-map encoder): the small f32 rule (F32SkewSmall).
-template <int S, int KC, int KR, int NT, class FALLBACK>
+template <int S, int KC, int KR, int NT, class FALLBACK, bool HIGH_BANDWIDTH = false>
 struct TmaLoad {
   static bool accepts(const void* in, const void* out, const TransposeShape& s) {
 #if XPOSE_HAVE_TMA
     using C = cuda_tile::TmaConfig<S, KC, KR, NT>;
-    return cuda_tile::tma_layout_fits<C, false>(in, out, s) && cuda_tile::tma_runs_here<C, false>();
+    return cuda_tile::tma_layout_fits<C, false>(in, out, s) &&
+           (!HIGH_BANDWIDTH || cuda_detail::high_bandwidth_device()) &&
+           cuda_tile::tma_runs_here<C, false>();
 #else
     (void)in, (void)out, (void)s;
     return false;
@@ -657,6 +638,8 @@ struct TmaLoad {
     FALLBACK::launch(in, out, s, st);
   }
 };
+template <int S, int KC, int KR, int NT, class FALLBACK>
+using HighBandwidthTma = TmaLoad<S, KC, KR, NT, FALLBACK, true>;
 
 // A dispatch entry that takes nothing (holds a position in a list).
 struct Never {
@@ -1069,10 +1052,11 @@ using C128SkewOrder = SkewGroups<C128Skew, 32, C128Skew, true, 10>;
 // rounds disagree. Sgeam: 1500² 2163, 1800² 2687, 2400² 2230.
 using F32SkewSmall = PreferInTileWindow<TmaLoad<4, 1, 2, 128, F32SkewOrder>, F32SkewOrder,
                                         F32Skew::TH, F32Skew::TW, 250, 1200>;
+using F32HighBandwidth = HighBandwidthTma<4, 2, 4, 256, F32SkewOrder>;
+using F32HighBandwidthAligned = HighBandwidthTma<4, 2, 4, 256, Tiled<F32Tile, 256>>;
 // HB, HBA: those entries, or Never (the bench's "notma", the list before run 34); LAST:
 // F32SkewSmall, or F32SkewOrder (the bench's "pre38" and "notma").
-template <class HB = HighBandwidthTma<4, 2, 4, 256, F32SkewOrder>,
-          class HBA = HighBandwidthTma<4, 2, 4, 256, Tiled<F32Tile, 256>>,
+template <class HB = F32HighBandwidth, class HBA = F32HighBandwidthAligned,
           class LAST = F32SkewSmall>
 using F32TilesWith =
     KernelList<OffOneStack<PreferOnHighBandwidth<HBA, Tiled<F32Tile, 256>>, F32SkewOrder>,
@@ -1107,10 +1091,12 @@ constexpr int kNoTileLimit = 2000000000;
 // 3522, 8001² (120) 3447 / 3604, 12001² (268) 3459 / 3649, four of 4001² (120) 3459 / 3519;
 // 4001² (30) 3274 / 3152, and 20-40 % behind at 1000²-3001²). Row-major, the same tiles were
 // 14 % behind (16411²). On H100s the skewed kernel stays.
-using F64ManyTiles = Tiled<TileConfig<8, 8, 64, 64, 256>, 1, kSkewOrder>;
+using F64ManyConfig = TileConfig<8, 8, 64, 64, 256>;
+using F64ManyTiles = Tiled<F64ManyConfig, 1, kSkewOrder>;
 template <class K>
-using F64ManyOnHighBandwidth =
-    PreferOnHighBandwidth<PreferInTileWindow<F64ManyTiles, K, 64, 64, 8000, kNoTileLimit>, K>;
+using F64ManyOnHighBandwidth = PreferOnHighBandwidth<
+    PreferInTileWindow<F64ManyTiles, K, F64ManyConfig::TH, F64ManyConfig::TW, 8000, kNoTileLimit>,
+    K>;
 // A rule wrapper that leaves the entry as it is.
 template <class K>
 using Unchanged = K;
@@ -1148,8 +1134,8 @@ using C128Small = C128SmallOver<
 // the same tiles were 11 % behind (16411²). On H100s the skewed kernel stays.
 using C128ManyTiles = Tiled<Tile32<16>, 1, kSkewOrder>;
 template <class K>
-using C128ManyOnHighBandwidth =
-    PreferOnHighBandwidth<PreferInTileWindow<C128ManyTiles, K, 32, 32, 2000, kNoTileLimit>, K>;
+using C128ManyOnHighBandwidth = PreferOnHighBandwidth<
+    PreferInTileWindow<C128ManyTiles, K, Tile32<16>::TH, Tile32<16>::TW, 2000, kNoTileLimit>, K>;
 // M, SMALL: C128ManyOnHighBandwidth and C128Small, or Unchanged and the small rule before run 38
 // (the bench's "pre38").
 template <template <class> class M, class SMALL>
@@ -1264,13 +1250,11 @@ const Entry kEntries[] = {
     // 37, on 256-byte rows; the default before run 34, and the default on H100s)
     {4, "notma",
      run_kernel<FirstOf<Prepend<F32Thin, F32TilesWith<Never, Never, F32SkewOrder>>::type>>},
-    // pre38: the list before run 38's rules (f64, c128: many tiles on high-bandwidth devices, small
-    // matrices on rows off 16 / 32 bytes)
+    // pre38: the list before run 38's rules (f64, c128: many tiles on high-bandwidth devices and
+    // small matrices on rows off 16 / 32 bytes; f32: small matrices through TMA loads)
     {4, "pre38",
-     run_kernel<
-         FirstOf<Prepend<F32Thin, F32TilesWith<HighBandwidthTma<4, 2, 4, 256, F32SkewOrder>,
-                                               HighBandwidthTma<4, 2, 4, 256, Tiled<F32Tile, 256>>,
-                                               F32SkewOrder>>::type>>},
+     run_kernel<FirstOf<Prepend<
+         F32Thin, F32TilesWith<F32HighBandwidth, F32HighBandwidthAligned, F32SkewOrder>>::type>>},
     {8, "pre38", run_kernel<FirstOf<Prepend<F64Thin, F64TilesWith<Unchanged, F64Small>>::type>>},
     {16, "pre38",
      run_kernel<
@@ -1399,8 +1383,8 @@ const Entry kEntries[] = {
     {8, "tile-32x64w8-b3", run_kernel<Tiled<F64Tile>>},
     {8, "tile-32x32w8-any", run_kernel<Tiled<Tile32<8>, 1>>},
     {8, "tile-32x32w16-any", run_kernel<Tiled<F64TileW16, 1>>},
-    {8, "tile-64x64w8-any", run_kernel<Tiled<TileConfig<8, 8, 64, 64, 256>, 1>>},
-    {8, "tile-64x64w8-any-cm", run_kernel<Tiled<TileConfig<8, 8, 64, 64, 256>, 1, kSkewOrder>>},
+    {8, "tile-64x64w8-any", run_kernel<Tiled<F64ManyConfig, 1>>},
+    {8, "tile-64x64w8-any-cm", run_kernel<F64ManyTiles>},
     {8, "tile-32x32w8-any-cm", run_kernel<Tiled<Tile32<8>, 1, kSkewOrder>>},
     {8, "peel-32x64w8-b3", run_kernel<Peeled<F64Tile, Skewed<F64Skew, kSkewOrder>>>},
     {8, "tile-32x64w8-b4", run_kernel<Tiled<TileConfig<8, 8, 32, 64, 256, 4>>>},
@@ -1423,7 +1407,7 @@ const Entry kEntries[] = {
     {16, "tile-16x16", run_kernel<Tiled<C128Tile>>},
     {16, "tile-16x16-any", run_kernel<Tiled<C128Tile, 1>>},
     {16, "tile-32x32-any", run_kernel<Tiled<Tile32<16>, 1>>},
-    {16, "tile-32x32-any-cm", run_kernel<Tiled<Tile32<16>, 1, kSkewOrder>>},
+    {16, "tile-32x32-any-cm", run_kernel<C128ManyTiles>},
     {16, "tile-16x16-any-cm", run_kernel<Tiled<C128Tile, 1, kSkewOrder>>},
     {16, "peel-16x16", run_kernel<Peeled<C128Tile, Skewed<C128Skew, kSkewOrder>>>},
     {16, "tile-16x16-t128", run_kernel<Tiled<C128TileT128>>},

@@ -1406,7 +1406,8 @@ TEST_F(CudaKernels, HighBandwidthDispatch) {
 // 64 x 64 f64 tiles / 20 of the 32 x 32 c128 tiles an SM over the batch, one element an access
 // in those tiles down the tile columns, inside entry 2 (the skewed kernel's); below that and on
 // other devices the skewed kernel. Cases on both sides of both counts (132 SMs): dense, batched,
-// pitched with gaps, pointers off 16 bytes; every element checked, the entry asserted everywhere.
+// pitched with gaps, input shifted by an element; every element checked, the entry asserted on
+// every device.
 TEST_F(CudaKernels, HighBandwidthManyTiles) {
   std::printf("  the many-tile kernels %s on this device\n",
               xpose::cuda_detail::high_bandwidth_device() ? "run" : "do not run");
