@@ -1402,6 +1402,15 @@ TEST_F(CudaKernels, HighBandwidthDispatch) {
   }
 }
 
+// rows x cols (batch matrices), dense where both pads are 0, else with pitches `in_pad` /
+// `out_pad` elements longer than the rows and gaps of 1 / 3 elements between the matrices.
+TransposeShape padded(std::int64_t rows, std::int64_t cols, std::int64_t batch, std::int64_t in_pad,
+                      std::int64_t out_pad) {
+  return in_pad == 0 && out_pad == 0
+             ? TransposeShape::dense(rows, cols, batch)
+             : pitched(rows, cols, batch, cols + in_pad, rows + out_pad, 1, 3);
+}
+
 // f64 / c128 on rows off 256 bytes (run 38): on high-bandwidth devices (an H200) from 80 of the
 // 64 x 64 f64 tiles / 20 of the 32 x 32 c128 tiles an SM over the batch, one element an access
 // in those tiles down the tile columns, inside entry 2 (the skewed kernel's); below that and on
@@ -1428,10 +1437,7 @@ TEST_F(CudaKernels, HighBandwidthManyTiles) {
                         {16, 1801, 1801, 1, 0, 0, 0}};  // 3249: many
   for (const Case& c : cases) {
     xpose::kernels::variants::DispatchChoice chosen;
-    const TransposeShape shape =
-        c.in_pad == 0 && c.out_pad == 0
-            ? TransposeShape::dense(c.rows, c.cols, c.batch)
-            : pitched(c.rows, c.cols, c.batch, c.cols + c.in_pad, c.rows + c.out_pad, 1, 3);
+    const TransposeShape shape = padded(c.rows, c.cols, c.batch, c.in_pad, c.out_pad);
     check_transpose(c.elem, shape, c.in_off, 0, "", &chosen);
     EXPECT_EQ(chosen.index, 2) << "elem " << c.elem << " " << c.rows << " x " << c.cols << " batch "
                                << c.batch;
@@ -1561,10 +1567,7 @@ TEST_F(CudaKernels, SmallTileWindows) {
   const bool h100 = device_is_h100_class();
   for (const Case& c : cases) {
     xpose::kernels::variants::DispatchChoice chosen;
-    const TransposeShape shape =
-        c.in_pad == 0 && c.out_pad == 0
-            ? TransposeShape::dense(c.rows, c.cols, c.batch)
-            : pitched(c.rows, c.cols, c.batch, c.cols + c.in_pad, c.rows + c.out_pad, 1, 3);
+    const TransposeShape shape = padded(c.rows, c.cols, c.batch, c.in_pad, c.out_pad);
     check_transpose(c.elem, shape, 0, 0, "", &chosen);
     if (h100) {
       EXPECT_EQ(chosen.index, c.entry)
