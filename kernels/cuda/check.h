@@ -116,6 +116,13 @@ inline bool under_per_sm(double count, int hundredths) {
   return count < double(hundredths) / 100 * device_dram().sms;
 }
 
+/// Whether `count` is at least `lo` / 100 and under `hi` / 100 of them per SM (under_per_sm's
+/// test at both ends, the device asked once): PreferInTileWindow's window.
+inline bool per_sm_within(double count, int lo, int hi) {
+  const int sms = device_dram().sms;
+  return !(count < double(lo) / 100 * sms) && count < double(hi) / 100 * sms;
+}
+
 /// DRAM bytes per SM clock from which the dispatch takes the faster memories' forms (run 29: an
 /// H200 gives 18.4, an H100 12.8).
 constexpr double kHighBandwidth = 15.0;

@@ -386,8 +386,7 @@ double tiles_over_batch(const TransposeShape& s, std::int64_t tr, std::int64_t t
 template <class SMALL, class K, int TR, int TC, int LO, int HI>
 struct PreferInTileWindow : K {
   static void launch(const void* in, void* out, const TransposeShape& s, cudaStream_t st) {
-    const double tiles = tiles_over_batch(s, TR, TC);
-    if (!cuda_detail::under_per_sm(tiles, LO) && cuda_detail::under_per_sm(tiles, HI) &&
+    if (cuda_detail::per_sm_within(tiles_over_batch(s, TR, TC), LO, HI) &&
         SMALL::accepts(in, out, s))
       SMALL::launch(in, out, s, st);
     else
@@ -668,6 +667,20 @@ void dispatch(KernelList<K...>, const void* in, void* out, std::size_t elem_size
               const TransposeShape& s, cudaStream_t stream) {
   dispatch<K...>(in, out, elem_size, s, stream);
 }
+
+// A list as one kernel: the first of its kernels that accepts the layout (bench candidates,
+// F64SmallAny).
+template <class L>
+struct FirstOf;
+template <class... K>
+struct FirstOf<KernelList<K...>> {
+  static bool accepts(const void* in, const void* out, const TransposeShape& s) {
+    return (K::accepts(in, out, s) || ...);
+  }
+  static void launch(const void* in, void* out, const TransposeShape& s, cudaStream_t st) {
+    dispatch<K...>(in, out, 0, s, st);
+  }
+};
 
 // The position in the list of the kernel that dispatch runs; -1 where none accepts.
 template <class K, class... Rest>
@@ -1068,16 +1081,17 @@ using F32Tiles = F32TilesWith<>;
 // 700x2000 2194 / 2588, 2000x700 2181 / 2602, 1200² 2250 / 2697, 1000² 1923 / 2146, four of 700²
 // 2503 / 2737, four of 512² 2367 / 2595, 1024² 2310 / 2394; outside the window level or behind
 // (1500², 8.5 tiles an SM, 2551 / 2540; 700², 1.8, 1317 / 1276).
+template <class SMALL, class K>
+using F64Window = PreferInTileWindow<SMALL, K, F64Tile::TH, F64Tile::TW, 250, 800>;
 template <class K>
-using F64Small = PreferInTileWindow<Tiled<F64TileW16, 1>, K, F64Tile::TH, F64Tile::TW, 250, 800>;
+using F64Small = F64Window<Tiled<F64TileW16, 1>, K>;
 // In the skewed kernel's entry, where those words do not fit (rows off 16 bytes), 32 x 32 tiles
 // of one element an access in the same window (run 38, NOTES.md calls 6-7; GB/s on an H100, call
 // 6, three rounds of 100, default / these: 801² 1403 / 1542, 1001² 1855 / 1949, 1201x801 1784 /
 // 1871, 1201² 2115 / 2388, four of 501² 1786 / 1887; past the window 1501² (8.5 an SM) 2427 /
 // 2376, 2001² 2295 / 2173).
 template <class K>
-using F64SmallAny =
-    F64Small<PreferInTileWindow<Tiled<Tile32<8>, 1>, K, F64Tile::TH, F64Tile::TW, 250, 800>>;
+using F64SmallAny = F64Window<FirstOf<KernelList<Tiled<F64TileW16, 1>, Tiled<Tile32<8>, 1>>>, K>;
 static_assert(F64Tile::TH == F64Skew::TH && F64Tile::TW == F64Skew::TW,
               "F64Small counts the tiled and the skewed kernel's tiles alike");
 // No upper bound for PreferInTileWindow (tiles an SM, in hundredths).
@@ -1150,19 +1164,6 @@ using F32Kernels = Prepend<F32Thin, F32Tiles>::type;
 using F64Kernels = Prepend<F64Thin, F64Tiles>::type;
 using C128Kernels = Prepend<C128Thin, C128Tiles>::type;
 
-// A list as one kernel: the first of its kernels that accepts the layout (bench candidates).
-template <class L>
-struct FirstOf;
-template <class... K>
-struct FirstOf<KernelList<K...>> {
-  static bool accepts(const void* in, const void* out, const TransposeShape& s) {
-    return (K::accepts(in, out, s) || ...);
-  }
-  static void launch(const void* in, void* out, const TransposeShape& s, cudaStream_t st) {
-    dispatch<K...>(in, out, 0, s, st);
-  }
-};
-
 template <class F>
 decltype(auto) with_kernels(std::size_t elem_size, const char* who, F&& f) {
   return cuda_dispatch::with_element_size<U8Kernels, U16Kernels, F32Kernels, F64Kernels,
@@ -1213,6 +1214,8 @@ struct Entry {
 // rskew); -cm: blocks in column-major order. tile: tiled.cuh; skew: skew.cuh; rskew: realign.cuh
 // (skewed pieces, realigned words); peel: tiled interior + skewed edge strips; tma: tma.cuh (Hopper
 // bulk tensor copies; declines elsewhere); tmald: TMA loads, plain stores.
+// cuBLAS geam's f32 geometry (run 38's candidates): 64 x 64 tiles, one element an access.
+using F32Tile64W4 = TileConfig<4, 4, 64, 64, 256>;
 const Entry kEntries[] = {
     // thin: thin.cuh, a side of at most 256 elements (the whole short side in one block)
     {1, "thin", run_kernel<Thin<1>>},
@@ -1346,8 +1349,8 @@ const Entry kEntries[] = {
     {4, "tile-32x32w16-any", run_kernel<Tiled<TileConfig<4, 16, 8, 8, 64>, 1>>},
     // cuBLAS geam's geometry (64 x 64 tiles, one element an access, 256 threads), row-major and
     // down the tile columns (-cm), and 32 x 32 tiles down the columns (run 38: rows off 16 bytes)
-    {4, "tile-64x64w4-any", run_kernel<Tiled<TileConfig<4, 4, 64, 64, 256>, 1>>},
-    {4, "tile-64x64w4-any-cm", run_kernel<Tiled<TileConfig<4, 4, 64, 64, 256>, 1, kSkewOrder>>},
+    {4, "tile-64x64w4-any", run_kernel<Tiled<F32Tile64W4, 1>>},
+    {4, "tile-64x64w4-any-cm", run_kernel<Tiled<F32Tile64W4, 1, kSkewOrder>>},
     {4, "tile-32x32w4-any-cm", run_kernel<Tiled<Tile32<4>, 1, kSkewOrder>>},
     {4, "peel-64x64w8", run_kernel<Peeled<F32Tile, Skewed<F32Skew, kSkewOrder>>>},
     // Pruned after run 24 (calls 4-5): -bandNk, the tiled kernels of f32 / f64 / c128 on column
