@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "kernels/cuda/dispatch.h"
+#include "kernels/cuda/lines.cuh"
 #include "kernels/cuda/narrow.cuh"
 #include "kernels/cuda/narrow_skew.cuh"
 #include "kernels/cuda/realign.cuh"
@@ -42,6 +43,7 @@ namespace xpose::kernels {
 
 namespace {
 
+using cuda_tile::LinesConfig;
 using cuda_tile::NarrowEdge;
 using cuda_tile::NarrowSkewConfig;
 using cuda_tile::RealignConfig;
@@ -177,6 +179,19 @@ struct Realigned {
   }
   static void launch(const void* in, void* out, const TransposeShape& s, cudaStream_t st) {
     cuda_tile::launch_rskew<C>(in, out, s, st);
+  }
+};
+
+// Line-aligned accesses, one element a lane (lines.cuh): any layout aligned to the element; C a
+// LinesConfig, G tile_of's group (column-major by default, as cuBLAS geam's grid).
+template <class C, int G = cuda_tile::kColumnMajor>
+struct Lines {
+  using Elem = typename C::Elem;
+  static bool accepts(const void* in, const void* out, const TransposeShape&) {
+    return cuda_tile::element_aligned(in, out, C::S);
+  }
+  static void launch(const void* in, void* out, const TransposeShape& s, cudaStream_t st) {
+    cuda_tile::launch_lines<C>(in, out, s, st, G);
   }
 };
 
@@ -1352,6 +1367,16 @@ const Entry kEntries[] = {
     {4, "tile-64x64w4-any", run_kernel<Tiled<F32Tile64W4, 1>>},
     {4, "tile-64x64w4-any-cm", run_kernel<Tiled<F32Tile64W4, 1, kSkewOrder>>},
     {4, "tile-32x32w4-any-cm", run_kernel<Tiled<Tile32<4>, 1, kSkewOrder>>},
+    // lines: lines.cuh (line-aligned accesses, one element a lane; run 39's candidates)
+    {4, "lines-64x64-cm", run_kernel<Lines<LinesConfig<4, 64, 64, 256>>>},
+    {4, "lines-64x64-b4-cm", run_kernel<Lines<LinesConfig<4, 64, 64, 256, 4>>>},
+    {4, "lines-64x64-cm-p256",
+     run_kernel<Lines<LinesConfig<4, 64, 64, 256, 1, cuda_tile::kFetch256>>>},
+    {4, "lines-64x64", run_kernel<Lines<LinesConfig<4, 64, 64, 256>, 1>>},
+    {4, "lines-64x64-t128-cm", run_kernel<Lines<LinesConfig<4, 64, 64, 128>>>},
+    {4, "lines-32x32-cm", run_kernel<Lines<LinesConfig<4, 32, 32, 256>>>},
+    {4, "lines-32x64-cm", run_kernel<Lines<LinesConfig<4, 32, 64, 256>>>},
+    {4, "lines-64x32-cm", run_kernel<Lines<LinesConfig<4, 64, 32, 256>>>},
     {4, "peel-64x64w8", run_kernel<Peeled<F32Tile, Skewed<F32Skew, kSkewOrder>>>},
     // Pruned after run 24 (calls 4-5): -bandNk, the tiled kernels of f32 / f64 / c128 on column
     // bands of N x 1024 input columns, one launch a band; ahead only on a few power-of-two shapes
@@ -1389,6 +1414,9 @@ const Entry kEntries[] = {
     {8, "tile-64x64w8-any", run_kernel<Tiled<F64ManyConfig, 1>>},
     {8, "tile-64x64w8-any-cm", run_kernel<F64ManyTiles>},
     {8, "tile-32x32w8-any-cm", run_kernel<Tiled<Tile32<8>, 1, kSkewOrder>>},
+    {8, "lines-64x64-cm", run_kernel<Lines<LinesConfig<8, 64, 64, 256>>>},
+    {8, "lines-32x32-cm", run_kernel<Lines<LinesConfig<8, 32, 32, 256>>>},
+    {8, "lines-32x64-cm", run_kernel<Lines<LinesConfig<8, 32, 64, 256>>>},
     {8, "peel-32x64w8-b3", run_kernel<Peeled<F64Tile, Skewed<F64Skew, kSkewOrder>>>},
     {8, "tile-32x64w8-b4", run_kernel<Tiled<TileConfig<8, 8, 32, 64, 256, 4>>>},
     {8, "tile-64x64w16-b2", run_kernel<Tiled<TileConfig<8, 16, 32, 32, 256, 2>>>},
@@ -1412,6 +1440,8 @@ const Entry kEntries[] = {
     {16, "tile-32x32-any", run_kernel<Tiled<Tile32<16>, 1>>},
     {16, "tile-32x32-any-cm", run_kernel<C128ManyTiles>},
     {16, "tile-16x16-any-cm", run_kernel<Tiled<C128Tile, 1, kSkewOrder>>},
+    {16, "lines-32x32-cm", run_kernel<Lines<LinesConfig<16, 32, 32, 256>>>},
+    {16, "lines-32x32-t128-cm", run_kernel<Lines<LinesConfig<16, 32, 32, 128>>>},
     {16, "peel-16x16", run_kernel<Peeled<C128Tile, Skewed<C128Skew, kSkewOrder>>>},
     {16, "tile-16x16-t128", run_kernel<Tiled<C128TileT128>>},
     {16, "tile-32x16", run_kernel<Tiled<TileConfig<16, 16, 32, 16, 256>>>},

@@ -1,0 +1,133 @@
+/// @file
+/// Out-of-place transpose with every warp access inside one aligned line: one element a lane,
+/// and a warp's 32 lanes cover the aligned 32 x S bytes (a 128-byte line for 4-byte elements)
+/// that hold their elements, whatever the row's alignment; lanes outside the tile sit idle.
+///
+/// A row piece of TC elements that starts inside a line takes TC / 32 + 1 such accesses instead
+/// of TC / 32 accesses that each straddle two lines. This is cuBLAS geam's read and write pattern
+/// (kernels/NOTES.md, run 10: "reads and writes whole aligned windows with the lanes outside the
+/// tile idle"), for rows off 16 bytes, where the word kernels (tiled.cuh, tma.cuh) cannot run.
+/// Unlike the window kernel run 10 tried (0.27 x memcpy for f32: each load went to shared memory
+/// before the next was issued), a thread issues all its loads for the tile into registers first
+/// and only then writes them to shared memory, so TR / (NT / 32) x (TC / 32 + 1) loads a thread
+/// are in flight. The shared tile is padded to TR + 1 elements a row (conflict-free both ways for
+/// 4-, 8- and 16-byte elements). Partial sectors stay at the pieces' ends; in column-major block
+/// order the next block completes them. Plain shared memory and __syncthreads only (sm_35 on).
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+
+#include "kernels/cuda/check.h"
+#include "kernels/cuda/tile.cuh"
+#include "kernels/transpose.h"
+
+namespace xpose::kernels::cuda_tile {
+
+/// S: element bytes (4, 8 or 16); TR x TC: input rows x input columns of a tile (multiples of
+/// 32 and of the warps); NT: threads; MINB, HINT (loads only) as TileConfig's.
+template <int S_, int TR_, int TC_, int NT_, int MINB_ = 1, int HINT_ = 0>
+struct LinesConfig {
+  static constexpr int S = S_;
+  static constexpr int TR = TR_;
+  static constexpr int TC = TC_;
+  static constexpr int TH = TR_;  ///< input rows a tile (the names the dispatch's counts use)
+  static constexpr int TW = TC_;  ///< input columns a tile
+  static constexpr int NT = NT_;
+  static constexpr int MINB = MINB_;
+  static constexpr int HINT = HINT_;
+  static constexpr int NW = NT / 32;             ///< warps
+  static constexpr int LINE = 32 * S;            ///< bytes a warp access covers (aligned)
+  static constexpr int ROWS_IN = TR / NW;        ///< input row pieces a warp reads
+  static constexpr int ROWS_OUT = TC / NW;       ///< output row pieces a warp writes
+  static constexpr int LINES_IN = TC / 32 + 1;   ///< accesses an input row piece can need
+  static constexpr int LINES_OUT = TR / 32 + 1;  ///< accesses an output row piece can need
+  static constexpr int PITCH = TR + 1;           ///< shared row (one input column), in elements
+  static constexpr std::size_t SMEM_BYTES = static_cast<std::size_t>(TC) * PITCH * S;
+  using Elem = typename Bytes<S>::type;
+  static_assert(S == 4 || S == 8 || S == 16, "4-, 8- or 16-byte elements");
+  static_assert(NT % 32 == 0 && TR % 32 == 0 && TC % 32 == 0 && TR % NW == 0 && TC % NW == 0,
+                "whole warps, whole lines");
+};
+
+#if defined(__CUDACC__)
+
+/// Elements of the aligned LINE-byte line before `p` (an element of a row).
+template <class C>
+__device__ __forceinline__ int line_offset(const char* p) {
+  return static_cast<int>((reinterpret_cast<std::uintptr_t>(p) % C::LINE) / C::S);
+}
+
+template <class C>
+__global__ void __launch_bounds__(C::NT, C::MINB) lines_kernel(TiledParams p) {
+  extern __shared__ uint4 lines_smem_raw[];
+  using Elem = typename C::Elem;
+  auto* smem = reinterpret_cast<Elem*>(lines_smem_raw);
+  const int lane = static_cast<int>(threadIdx.x) & 31;
+  const int warp = static_cast<int>(threadIdx.x) >> 5;
+  for_each_tile(p, C::TR, C::TC, [&](const char* in, char* out, std::int64_t r0, std::int64_t c0) {
+    const int nr = static_cast<int>(p.rows - r0 < C::TR ? p.rows - r0 : C::TR);
+    const int nc = static_cast<int>(p.cols - c0 < C::TC ? p.cols - c0 : C::TC);
+    // Read: input row i = warp + q * NW of the tile; lane l of access k takes column
+    // l - offset + 32 k of the tile (offset: the row piece's first element within its line).
+    Elem v[C::ROWS_IN][C::LINES_IN];
+    int first[C::ROWS_IN];
+#pragma unroll
+    for (int q = 0; q < C::ROWS_IN; ++q) {
+      const int i = warp + q * C::NW;
+      const char* src = in + (r0 + (i < nr ? i : 0)) * p.in_pitch_bytes + c0 * C::S;
+      first[q] = i < nr ? lane - line_offset<C>(src) : C::TC;  // TC: nothing in this row
+#pragma unroll
+      for (int k = 0; k < C::LINES_IN; ++k) {
+        const int col = first[q] + k * 32;
+        if (col >= 0 && col < nc)
+          v[q][k] = load_word<C::HINT>(reinterpret_cast<const Elem*>(src + col * C::S));
+      }
+    }
+#pragma unroll
+    for (int q = 0; q < C::ROWS_IN; ++q) {
+      const int i = warp + q * C::NW;
+#pragma unroll
+      for (int k = 0; k < C::LINES_IN; ++k) {
+        const int col = first[q] + k * 32;
+        if (col >= 0 && col < nc) smem[col * C::PITCH + i] = v[q][k];
+      }
+    }
+    __syncthreads();
+    // Write: output row j = warp + q * NW (input column c0 + j), output columns r0 .. r0 + nr - 1,
+    // the same way.
+#pragma unroll
+    for (int q = 0; q < C::ROWS_OUT; ++q) {
+      const int j = warp + q * C::NW;
+      if (j >= nc) continue;
+      char* dst = out + (c0 + j) * p.out_pitch_bytes + r0 * C::S;
+      const int f = lane - line_offset<C>(dst);
+#pragma unroll
+      for (int k = 0; k < C::LINES_OUT; ++k) {
+        const int col = f + k * 32;
+        if (col >= 0 && col < nr)
+          *reinterpret_cast<Elem*>(dst + col * C::S) = smem[j * C::PITCH + col];
+      }
+    }
+    __syncthreads();  // the next tile overwrites shared memory
+  });
+}
+
+/// Launches lines_kernel<C> on `stream`; `s` resolved, non-empty, both buffers aligned to the
+/// element. `group`: tile rows per group of the block order (tile_of), or kColumnMajor.
+template <class C>
+void launch_lines(const void* in, void* out, const TransposeShape& s, cudaStream_t stream,
+                  int group) {
+  const TiledParams p = tiled_params(in, out, s, C::S, (s.cols + C::TC - 1) / C::TC,
+                                     (s.rows + C::TR - 1) / C::TR, group);
+  const std::int64_t gx = std::min<std::int64_t>(p.tiles, 0x7fffffff);
+  const std::int64_t gy = std::min<std::int64_t>(s.batch, 65535);
+  cuda_detail::allow_dynamic_smem(lines_kernel<C>, C::SMEM_BYTES);
+  lines_kernel<C><<<dim3(static_cast<unsigned>(gx), static_cast<unsigned>(gy)), C::NT,
+                    C::SMEM_BYTES, stream>>>(p);
+  XPOSE_CHECK_CUDA_LAUNCH("lines_kernel");
+}
+
+#endif  // __CUDACC__
+
+}  // namespace xpose::kernels::cuda_tile
