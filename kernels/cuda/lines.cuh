@@ -25,8 +25,10 @@
 namespace xpose::kernels::cuda_tile {
 
 /// S: element bytes (4, 8 or 16); TR x TC: input rows x input columns of a tile (multiples of
-/// 32 and of the warps); NT: threads; MINB, HINT (loads only) as TileConfig's.
-template <int S_, int TR_, int TC_, int NT_, int MINB_ = 1, int HINT_ = 0>
+/// 32 and of the warps); NT: threads; MINB, HINT (loads only) as TileConfig's; PH: phases the
+/// read takes (each issues its share of a warp's rows, then stores them to shared memory: fewer
+/// registers, so more blocks an SM, for fewer loads in flight a thread).
+template <int S_, int TR_, int TC_, int NT_, int MINB_ = 1, int HINT_ = 0, int PH_ = 1>
 struct LinesConfig {
   static constexpr int S = S_;
   static constexpr int TR = TR_;
@@ -39,6 +41,8 @@ struct LinesConfig {
   static constexpr int NW = NT / 32;             ///< warps
   static constexpr int LINE = 32 * S;            ///< bytes a warp access covers (aligned)
   static constexpr int ROWS_IN = TR / NW;        ///< input row pieces a warp reads
+  static constexpr int PH = PH_;
+  static constexpr int ROWS_PH = ROWS_IN / PH;   ///< of them in one phase
   static constexpr int ROWS_OUT = TC / NW;       ///< output row pieces a warp writes
   static constexpr int LINES_IN = TC / 32 + 1;   ///< accesses an input row piece can need
   static constexpr int LINES_OUT = TR / 32 + 1;  ///< accesses an output row piece can need
@@ -48,6 +52,7 @@ struct LinesConfig {
   static_assert(S == 4 || S == 8 || S == 16, "4-, 8- or 16-byte elements");
   static_assert(NT % 32 == 0 && TR % 32 == 0 && TC % 32 == 0 && TR % NW == 0 && TC % NW == 0,
                 "whole warps, whole lines");
+  static_assert(ROWS_IN % PH == 0, "whole rows a phase");
 };
 
 #if defined(__CUDACC__)
@@ -70,27 +75,30 @@ __global__ void __launch_bounds__(C::NT, C::MINB) lines_kernel(TiledParams p) {
     const int nc = static_cast<int>(p.cols - c0 < C::TC ? p.cols - c0 : C::TC);
     // Read: input row i = warp + q * NW of the tile; lane l of access k takes column
     // l - offset + 32 k of the tile (offset: the row piece's first element within its line).
-    Elem v[C::ROWS_IN][C::LINES_IN];
-    int first[C::ROWS_IN];
 #pragma unroll
-    for (int q = 0; q < C::ROWS_IN; ++q) {
-      const int i = warp + q * C::NW;
-      const char* src = in + (r0 + (i < nr ? i : 0)) * p.in_pitch_bytes + c0 * C::S;
-      first[q] = i < nr ? lane - line_offset<C>(src) : C::TC;  // TC: nothing in this row
+    for (int ph = 0; ph < C::PH; ++ph) {
+      Elem v[C::ROWS_PH][C::LINES_IN];
+      int first[C::ROWS_PH];
 #pragma unroll
-      for (int k = 0; k < C::LINES_IN; ++k) {
-        const int col = first[q] + k * 32;
-        if (col >= 0 && col < nc)
-          v[q][k] = load_word<C::HINT>(reinterpret_cast<const Elem*>(src + col * C::S));
+      for (int q = 0; q < C::ROWS_PH; ++q) {
+        const int i = warp + (ph * C::ROWS_PH + q) * C::NW;
+        const char* src = in + (r0 + (i < nr ? i : 0)) * p.in_pitch_bytes + c0 * C::S;
+        first[q] = i < nr ? lane - line_offset<C>(src) : C::TC;  // TC: nothing in this row
+#pragma unroll
+        for (int k = 0; k < C::LINES_IN; ++k) {
+          const int col = first[q] + k * 32;
+          if (col >= 0 && col < nc)
+            v[q][k] = load_word<C::HINT>(reinterpret_cast<const Elem*>(src + col * C::S));
+        }
       }
-    }
 #pragma unroll
-    for (int q = 0; q < C::ROWS_IN; ++q) {
-      const int i = warp + q * C::NW;
+      for (int q = 0; q < C::ROWS_PH; ++q) {
+        const int i = warp + (ph * C::ROWS_PH + q) * C::NW;
 #pragma unroll
-      for (int k = 0; k < C::LINES_IN; ++k) {
-        const int col = first[q] + k * 32;
-        if (col >= 0 && col < nc) smem[col * C::PITCH + i] = v[q][k];
+        for (int k = 0; k < C::LINES_IN; ++k) {
+          const int col = first[q] + k * 32;
+          if (col >= 0 && col < nc) smem[col * C::PITCH + i] = v[q][k];
+        }
       }
     }
     __syncthreads();
