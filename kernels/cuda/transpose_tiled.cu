@@ -564,6 +564,14 @@ struct MinRows : K {
   }
 };
 
+// K, only on inputs of at most ROWS rows.
+template <class K, std::int64_t ROWS>
+struct MaxRows : K {
+  static bool accepts(const void* in, const void* out, const TransposeShape& s) {
+    return s.rows <= ROWS && K::accepts(in, out, s);
+  }
+};
+
 // K (square tiles of K::tile_rows()), only where fewer than PCT % of its tiles are clipped by
 // the matrix's edges: the narrow kernel moves those element by element.
 template <class K, int PCT>
@@ -1080,12 +1088,34 @@ using C128SkewOrder = SkewGroups<C128Skew, 32, C128Skew, true, 10>;
 // rounds disagree. Sgeam: 1500² 2163, 1800² 2687, 2400² 2230.
 using F32SkewSmall = PreferInTileWindow<TmaLoad<4, 1, 2, 128, F32SkewOrder>, F32SkewOrder,
                                         F32Skew::TH, F32Skew::TW, 250, 1200>;
+// No upper bound for PreferInTileWindow (tiles an SM, in hundredths).
+constexpr int kNoTileLimit = 2000000000;
+// On high-bandwidth devices (an H200), where F32SkewSmall would run the skewed kernel there
+// (rows off 16 bytes: the TMA entry before it takes the others), the line-aligned kernel
+// (lines.cuh): 64 x 128 tiles, one element a lane, every warp access inside one aligned 128-byte
+// line, 256 threads, 6 blocks an SM (40 registers), the read in four phases, blocks down the tile
+// columns; from 1.25 of its tiles an SM over the batch, on inputs of up to kSkewColumnRows rows
+// (taller ones not measured). Run 39, NOTES.md calls 1-4, GB/s on H200s, skewed / this / Sgeam:
+// 16411² 3126-3135 / 3500-3519 / 3520-3525, 12001x20003 3128-3134 / 3517-3538 / 3558-3564,
+// 16386² 3102-3109 / 3556-3574 / 3517-3520, 10007x30011 3132-3139 / 3541-3567 / 3603-3611,
+// 20001² 3137-3145 / 3078-3463 (three cards) / 3261-3388; 8001² 3012-3018 / 3406-3412 / 3391,
+// 4001² 2688-2693 / 2950-2965 / 2914-2929, 2401² 2280 / 2768-2793 / 2656-2668, 1801² 1885 /
+// 2209-2221 / 2558-2590, 1201² (1.44 an SM) 1301-1311 / 1403-1414 / 1669-1681; level at 601²,
+// 801², 1001² (0.4-1.0 an SM). The same accesses with all 24 loads a thread in flight ran at 80
+// registers (3 blocks) and 2625 GB/s at 16411². On H100s the skewed kernel stays (not measured).
+using F32LinesConfig = LinesConfig<4, 64, 128, 256, 6, 0, 4>;
+template <class K>
+using F32LinesOnHighBandwidth = PreferOnHighBandwidth<
+    PreferInTileWindow<MaxRows<Lines<F32LinesConfig>, kSkewColumnRows>, K, F32LinesConfig::TR,
+                       F32LinesConfig::TC, 125, kNoTileLimit>,
+    K>;
 using F32HighBandwidth = HighBandwidthTma<4, 2, 4, 256, F32SkewOrder>;
 using F32HighBandwidthAligned = HighBandwidthTma<4, 2, 4, 256, Tiled<F32Tile, 256>>;
 // HB, HBA: those entries, or Never (the bench's "notma", the list before run 34); LAST:
-// F32SkewSmall, or F32SkewOrder (the bench's "pre38" and "notma").
+// F32LinesOnHighBandwidth<F32SkewSmall>, or F32SkewSmall (the bench's "pre39"), or
+// F32SkewOrder ("pre38" and "notma").
 template <class HB = F32HighBandwidth, class HBA = F32HighBandwidthAligned,
-          class LAST = F32SkewSmall>
+          class LAST = F32LinesOnHighBandwidth<F32SkewSmall>>
 using F32TilesWith =
     KernelList<OffOneStack<PreferOnHighBandwidth<HBA, Tiled<F32Tile, 256>>, F32SkewOrder>,
                OffOneStack<MinRows<Tiled<F32Tile>, 200000>, F32SkewOrder>, HB, LAST>;
@@ -1109,8 +1139,6 @@ template <class K>
 using F64SmallAny = F64Window<FirstOf<KernelList<Tiled<F64TileW16, 1>, Tiled<Tile32<8>, 1>>>, K>;
 static_assert(F64Tile::TH == F64Skew::TH && F64Tile::TW == F64Skew::TW,
               "F64Small counts the tiled and the skewed kernel's tiles alike");
-// No upper bound for PreferInTileWindow (tiles an SM, in hundredths).
-constexpr int kNoTileLimit = 2000000000;
 // On high-bandwidth devices (an H200), where the skewed kernel would run (rows off 256 bytes),
 // cuBLAS geam's geometry: 64 x 64 f64 tiles, one element an access (so any row alignment), 256
 // threads, the blocks down the tile columns, from 80 of those tiles an SM over the batch (run
@@ -1274,6 +1302,11 @@ const Entry kEntries[] = {
      run_kernel<FirstOf<Prepend<
          F32Thin, F32TilesWith<F32HighBandwidth, F32HighBandwidthAligned, F32SkewOrder>>::type>>},
     {8, "pre38", run_kernel<FirstOf<Prepend<F64Thin, F64TilesWith<Unchanged, F64Small>>::type>>},
+    // pre39: the list before run 39's rule (f32: the line-aligned kernel on high-bandwidth
+    // devices where rows are off 16 bytes)
+    {4, "pre39",
+     run_kernel<FirstOf<Prepend<
+         F32Thin, F32TilesWith<F32HighBandwidth, F32HighBandwidthAligned, F32SkewSmall>>::type>>},
     {16, "pre38",
      run_kernel<
          FirstOf<Prepend<C128Thin, C128TilesWith<Unchanged, C128SmallOver<C128SkewOrder>>>::type>>},
@@ -1370,35 +1403,12 @@ const Entry kEntries[] = {
     // lines: lines.cuh (line-aligned accesses, one element a lane; run 39's candidates)
     {4, "lines-64x64-cm", run_kernel<Lines<LinesConfig<4, 64, 64, 256>>>},
     {4, "lines-64x64-b4-cm", run_kernel<Lines<LinesConfig<4, 64, 64, 256, 4>>>},
-    {4, "lines-64x64-cm-p256",
-     run_kernel<Lines<LinesConfig<4, 64, 64, 256, 1, cuda_tile::kFetch256>>>},
-    {4, "lines-64x64", run_kernel<Lines<LinesConfig<4, 64, 64, 256>, 1>>},
-    {4, "lines-64x64-t128-cm", run_kernel<Lines<LinesConfig<4, 64, 64, 128>>>},
-    {4, "lines-32x32-cm", run_kernel<Lines<LinesConfig<4, 32, 32, 256>>>},
-    {4, "lines-32x64-cm", run_kernel<Lines<LinesConfig<4, 32, 64, 256>>>},
-    {4, "lines-64x32-cm", run_kernel<Lines<LinesConfig<4, 64, 32, 256>>>},
-    {4, "lines-64x64-b5-cm", run_kernel<Lines<LinesConfig<4, 64, 64, 256, 5>>>},
-    {4, "lines-64x64-b6-cm", run_kernel<Lines<LinesConfig<4, 64, 64, 256, 6>>>},
-    {4, "lines-64x64-b8-cm", run_kernel<Lines<LinesConfig<4, 64, 64, 256, 8>>>},
-    {4, "lines-64x64-x2-b4-cm", run_kernel<Lines<LinesConfig<4, 64, 64, 256, 4, 0, 2>>>},
     {4, "lines-64x64-x2-b6-cm", run_kernel<Lines<LinesConfig<4, 64, 64, 256, 6, 0, 2>>>},
-    {4, "lines-64x64-x2-b8-cm", run_kernel<Lines<LinesConfig<4, 64, 64, 256, 8, 0, 2>>>},
-    {4, "lines-64x64-x4-b8-cm", run_kernel<Lines<LinesConfig<4, 64, 64, 256, 8, 0, 4>>>},
-    {4, "lines-64x64-x2-b5-cm", run_kernel<Lines<LinesConfig<4, 64, 64, 256, 5, 0, 2>>>},
-    {4, "lines-64x64-x2-b7-cm", run_kernel<Lines<LinesConfig<4, 64, 64, 256, 7, 0, 2>>>},
-    {4, "lines-64x64-x4-b6-cm", run_kernel<Lines<LinesConfig<4, 64, 64, 256, 6, 0, 4>>>},
-    {4, "lines-64x64-x4-b7-cm", run_kernel<Lines<LinesConfig<4, 64, 64, 256, 7, 0, 4>>>},
-    {4, "lines-64x64-t512-x2-b3-cm", run_kernel<Lines<LinesConfig<4, 64, 64, 512, 3, 0, 2>>>},
     {4, "lines-64x128-x4-b6-cm", run_kernel<Lines<LinesConfig<4, 64, 128, 256, 6, 0, 4>>>},
     {4, "lines-64x128-x2-b6-cm", run_kernel<Lines<LinesConfig<4, 64, 128, 256, 6, 0, 2>>>},
     {4, "lines-64x128-x8-b6-cm", run_kernel<Lines<LinesConfig<4, 64, 128, 256, 6, 0, 8>>>},
-    {4, "lines-64x128-x4-b5-cm", run_kernel<Lines<LinesConfig<4, 64, 128, 256, 5, 0, 4>>>},
     {4, "lines-64x128-x4-b7-cm", run_kernel<Lines<LinesConfig<4, 64, 128, 256, 7, 0, 4>>>},
     {4, "lines-64x128-x4-b6", run_kernel<Lines<LinesConfig<4, 64, 128, 256, 6, 0, 4>, 1>>},
-    {4, "lines-32x128-x2-b6-cm", run_kernel<Lines<LinesConfig<4, 32, 128, 256, 6, 0, 2>>>},
-    {4, "lines-128x64-x4-b6-cm", run_kernel<Lines<LinesConfig<4, 128, 64, 256, 6, 0, 4>>>},
-    {4, "lines-64x64-t512-b4-cm", run_kernel<Lines<LinesConfig<4, 64, 64, 512, 4>>>},
-    {4, "lines-64x64-t512-x2-b4-cm", run_kernel<Lines<LinesConfig<4, 64, 64, 512, 4, 0, 2>>>},
     {4, "peel-64x64w8", run_kernel<Peeled<F32Tile, Skewed<F32Skew, kSkewOrder>>>},
     // Pruned after run 24 (calls 4-5): -bandNk, the tiled kernels of f32 / f64 / c128 on column
     // bands of N x 1024 input columns, one launch a band; ahead only on a few power-of-two shapes
@@ -1407,12 +1417,6 @@ const Entry kEntries[] = {
     {4, "skew-64x64w16-b4", run_kernel<Skewed<F32SkewPlain>>},
     {4, "skew-64x64w16-b4-cm", run_kernel<Skewed<F32SkewPlain, kSkewOrder>>},
     {4, "skew-64x64w16-b4-cm-p256", run_kernel<Skewed<F32Skew, kSkewOrder>>},
-    {4, "skew-64x64w16-b5-cm-p256",
-     run_kernel<Skewed<SkewConfig<4, 16, 64, 64, 256, 32, 5, cuda_tile::kFetch256>, kSkewOrder>>},
-    {4, "skew-64x64w16-b6-cm-p256",
-     run_kernel<Skewed<SkewConfig<4, 16, 64, 64, 256, 32, 6, cuda_tile::kFetch256>, kSkewOrder>>},
-    {4, "skew-64x64w16-b8-cm-p256",
-     run_kernel<Skewed<SkewConfig<4, 16, 64, 64, 256, 32, 8, cuda_tile::kFetch256>, kSkewOrder>>},
     {4, "skew-64x64w16-b4-cm-p256-stag", run_kernel<StaggeredColumns<F32Skew>>},
     {4, "skew-64x64w16-b4-cm-p256-stag16", run_kernel<StaggeredColumns<F32Skew, 16>>},
     {4, "skew-64x64w16-b4-cm-p256-stag64", run_kernel<StaggeredColumns<F32Skew, 64>>},
@@ -1443,8 +1447,6 @@ const Entry kEntries[] = {
     {8, "tile-64x64w8-any-cm", run_kernel<F64ManyTiles>},
     {8, "tile-32x32w8-any-cm", run_kernel<Tiled<Tile32<8>, 1, kSkewOrder>>},
     {8, "lines-64x64-cm", run_kernel<Lines<LinesConfig<8, 64, 64, 256>>>},
-    {8, "lines-32x32-cm", run_kernel<Lines<LinesConfig<8, 32, 32, 256>>>},
-    {8, "lines-32x64-cm", run_kernel<Lines<LinesConfig<8, 32, 64, 256>>>},
     {8, "peel-32x64w8-b3", run_kernel<Peeled<F64Tile, Skewed<F64Skew, kSkewOrder>>>},
     {8, "tile-32x64w8-b4", run_kernel<Tiled<TileConfig<8, 8, 32, 64, 256, 4>>>},
     {8, "tile-64x64w16-b2", run_kernel<Tiled<TileConfig<8, 16, 32, 32, 256, 2>>>},
@@ -1469,7 +1471,6 @@ const Entry kEntries[] = {
     {16, "tile-32x32-any-cm", run_kernel<C128ManyTiles>},
     {16, "tile-16x16-any-cm", run_kernel<Tiled<C128Tile, 1, kSkewOrder>>},
     {16, "lines-32x32-cm", run_kernel<Lines<LinesConfig<16, 32, 32, 256>>>},
-    {16, "lines-32x32-t128-cm", run_kernel<Lines<LinesConfig<16, 32, 32, 128>>>},
     {16, "peel-16x16", run_kernel<Peeled<C128Tile, Skewed<C128Skew, kSkewOrder>>>},
     {16, "tile-16x16-t128", run_kernel<Tiled<C128TileT128>>},
     {16, "tile-32x16", run_kernel<Tiled<TileConfig<16, 16, 32, 16, 256>>>},

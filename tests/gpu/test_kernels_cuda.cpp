@@ -1444,6 +1444,35 @@ TEST_F(CudaKernels, HighBandwidthManyTiles) {
   }
 }
 
+// f32 where a matrix's rows are off 16 bytes (run 39): on high-bandwidth devices the line-aligned
+// kernel from 1.25 of its 64 x 128 tiles an SM over the batch, on inputs of up to 28000 rows,
+// inside entry 4 (F32SkewSmall's); below that, above that height and on other devices the
+// kernels before run 39. Cases on both sides of the count (132 SMs: 165 tiles) and the height:
+// dense, batched, pitched with gaps, the input shifted by an element, only the output's rows off
+// 16 bytes; every element checked, the entry asserted on every device.
+TEST_F(CudaKernels, HighBandwidthLines) {
+  std::printf("  the line-aligned kernel %s on this device\n",
+              xpose::cuda_detail::high_bandwidth_device() ? "runs" : "does not run");
+  struct Case {
+    std::int64_t rows, cols, batch, in_pad, out_pad, in_off;
+  };
+  const Case cases[] = {{1201, 1201, 1, 0, 0, 0},   // 190 tiles: lines
+                        {1001, 1001, 1, 0, 0, 0},   // 128: skewed
+                        {1001, 999, 2, 3, 5, 0},    // 256, pitched, gaps: lines
+                        {1201, 1201, 1, 0, 0, 1},   // input shifted by an element: lines
+                        {1203, 1200, 1, 0, 0, 0},   // only the output's rows off 16 bytes: lines
+                        {640, 1601, 1, 0, 0, 0},    // 130: skewed
+                        {28000, 131, 1, 0, 0, 0},   // 876, 28000 rows: lines
+                        {28001, 131, 1, 0, 0, 0},   // taller: skewed
+                        {2001, 3001, 1, 0, 0, 0}};  // 32 x 24 = 768: lines
+  for (const Case& c : cases) {
+    xpose::kernels::variants::DispatchChoice chosen;
+    const TransposeShape shape = padded(c.rows, c.cols, c.batch, c.in_pad, c.out_pad);
+    check_transpose(4, shape, c.in_off, 0, "", &chosen);
+    EXPECT_EQ(chosen.index, 4) << c.rows << " x " << c.cols << " batch " << c.batch;
+  }
+}
+
 // u8 / u16 output rows 320 KiB apart behind inputs of more than 32000 rows: the narrow kernels'
 // sweeps dealt over five runs on a five-stack device (SpreadOnOneStack, run 32), the plain sweeps
 // or column order elsewhere. The dispatch entries (after the records and thin kernels): u8 the
