@@ -1094,20 +1094,26 @@ constexpr int kNoTileLimit = 2000000000;
 // (rows off 16 bytes: the TMA entry before it takes the others), the line-aligned kernel
 // (lines.cuh): 64 x 128 tiles, one element a lane, every warp access inside one aligned 128-byte
 // line, 256 threads, 6 blocks an SM (40 registers), the read in four phases, blocks down the tile
-// columns; from 1.25 of its tiles an SM over the batch, on inputs of up to kLinesColumnRows rows.
-// Run 39, NOTES.md calls 1-4, GB/s on H200s, skewed / this / Sgeam: 16411² 3126-3135 / 3500-3519 /
-// 3520-3525, 12001x20003 3128-3134 / 3517-3538 / 3558-3564, 16386² 3102-3109 / 3556-3574 /
-// 3517-3520, 10007x30011 3132-3139 / 3541-3567 / 3603-3611, 20001² 3137-3145 / 3078-3463 (three
-// cards) / 3261-3388; 8001² 3012-3018 / 3406-3412 / 3391, 4001² 2688-2693 / 2950-2965 / 2914-2929,
-// 2401² 2280 / 2768-2793 / 2656-2668, 1801² 1885 / 2209-2221 / 2558-2590, 1201² (1.44 an SM)
-// 1301-1311 / 1403-1414 / 1669-1681; level at 601², 801², 1001² (0.4-1.0 an SM). The same accesses
-// with all 24 loads a thread in flight ran at 80 registers (3 blocks) and 2625 GB/s at 16411². On
-// H100s the skewed kernel stays (not measured).
+// columns; from 1.25 of its tiles an SM over the batch, on inputs of up to kLinesColumnRows rows
+// (run 39, NOTES.md calls 1-6). GB/s on H200s, skewed / this / Sgeam, calls 3-4: 16411²
+// 3126-3135 / 3500-3519 / 3520-3525, 12001x20003 3128-3134 / 3517-3538 / 3558-3564, 16386²
+// 3102-3109 / 3556-3574 / 3517-3520, 10007x30011 3132-3139 / 3541-3567 / 3603-3611, 8001²
+// 3012-3018 / 3406-3412 / 3391, 4001² 2688-2693 / 2950-2965 / 2914-2929, 2401² 2280 /
+// 2768-2793 / 2656-2668, 1201² (1.44 an SM) 1301-1311 / 1403-1414 / 1669-1681; level at 601²,
+// 801², 1001² (0.4-1.0 an SM). Held out (call 5, three rounds, the list before / with the rule):
+// 14001² 3127-3128 / 3514-3518, 18003² 3138 / 3509-3518, 9001x40001 3147-3149 / 3585-3588,
+// 1301² 1343-1351 / 1640-1793, 2201² 2143-2155 / 2736-2777, 3501² 2577-2585 / 2875-2882,
+// 5001x2003 2467-2477 / 2687-2692, 1601x3001 2105-2107 / 2780-2799, four of 1001² 2049-2061 /
+// 2726-2745; 1101² (1.11 an SM) level. The same accesses with all 24 loads a thread in flight
+// ran at 80 registers (3 blocks) and 2625 GB/s at 16411² (call 1). On H100s the skewed kernel
+// stays (not measured).
 using F32LinesConfig = LinesConfig<4, 64, 128, 256, 6, 0, 4>;
-// Inputs of at most this many rows (a tile column of f32 lines tiles: 10 MB): call 5 (held out)
-// found the lines kernel behind the skewed one at 24001x12001 (2958-2997 / 3132-3134) and
-// 27001x15001 (2951-3122 / 3146), ahead at 18003² (3509-3518 / 3138) and 20001² (3259-3404 /
-// 3144-3146; -2 % to +10 % over calls 3-5, so left out).
+// Inputs of at most this many rows (a tile column of the lines kernel is 512 bytes of each input
+// row, twice the skewed kernel's): taller, it fell behind the skewed kernel (calls 5-6, GB/s,
+// skewed / column order: 24001x12001 3120-3134 / 2864-2997, 32001x9001 3093 / 2855-2874,
+// 60001x8001 3097-3098 / 2791-2800, 100001x5003 3084 / 2726-2735; 27001x15001 3134-3147 /
+// 2951-3192, 20001² 3137-3146 / 3078-3463 over four cards; only 40001x10001 ahead, 3103 / 3245),
+// and in groups of 8000-16000 rows further still (2577-2839).
 constexpr std::int64_t kLinesColumnRows = 20000;
 template <class K>
 using F32LinesOnHighBandwidth = PreferOnHighBandwidth<
@@ -1414,11 +1420,6 @@ const Entry kEntries[] = {
     {4, "lines-64x128-x8-b6-cm", run_kernel<Lines<LinesConfig<4, 64, 128, 256, 6, 0, 8>>>},
     {4, "lines-64x128-x4-b7-cm", run_kernel<Lines<LinesConfig<4, 64, 128, 256, 7, 0, 4>>>},
     {4, "lines-64x128-x4-b6", run_kernel<Lines<LinesConfig<4, 64, 128, 256, 6, 0, 4>, 1>>},
-    // -gNk: blocks down groups of N thousand input rows (125 / 188 / 250 tile rows), column-major
-    // inside each group
-    {4, "lines-64x128-x4-b6-g8k", run_kernel<Lines<F32LinesConfig, 125>>},
-    {4, "lines-64x128-x4-b6-g12k", run_kernel<Lines<F32LinesConfig, 188>>},
-    {4, "lines-64x128-x4-b6-g16k", run_kernel<Lines<F32LinesConfig, 250>>},
     {4, "peel-64x64w8", run_kernel<Peeled<F32Tile, Skewed<F32Skew, kSkewOrder>>>},
     // Pruned after run 24 (calls 4-5): -bandNk, the tiled kernels of f32 / f64 / c128 on column
     // bands of N x 1024 input columns, one launch a band; ahead only on a few power-of-two shapes
@@ -1457,6 +1458,11 @@ const Entry kEntries[] = {
     {8, "tile-64x64w8-any-cm", run_kernel<F64ManyTiles>},
     {8, "tile-32x32w8-any-cm", run_kernel<Tiled<Tile32<8>, 1, kSkewOrder>>},
     {8, "lines-64x64-cm", run_kernel<Lines<LinesConfig<8, 64, 64, 256>>>},
+    {8, "lines-64x64-x2-b6-cm", run_kernel<Lines<LinesConfig<8, 64, 64, 256, 6, 0, 2>>>},
+    {8, "lines-64x64-x4-b6-cm", run_kernel<Lines<LinesConfig<8, 64, 64, 256, 6, 0, 4>>>},
+    {8, "lines-64x64-x8-b6-cm", run_kernel<Lines<LinesConfig<8, 64, 64, 256, 6, 0, 8>>>},
+    {8, "lines-32x64-x2-b8-cm", run_kernel<Lines<LinesConfig<8, 32, 64, 256, 8, 0, 2>>>},
+    {8, "lines-64x32-x4-b8-cm", run_kernel<Lines<LinesConfig<8, 64, 32, 256, 8, 0, 4>>>},
     {8, "peel-32x64w8-b3", run_kernel<Peeled<F64Tile, Skewed<F64Skew, kSkewOrder>>>},
     {8, "tile-32x64w8-b4", run_kernel<Tiled<TileConfig<8, 8, 32, 64, 256, 4>>>},
     {8, "tile-64x64w16-b2", run_kernel<Tiled<TileConfig<8, 16, 32, 32, 256, 2>>>},
