@@ -1165,17 +1165,33 @@ template <class K>
 using F64ManyOnHighBandwidth = PreferOnHighBandwidth<
     PreferInTileWindow<F64ManyTiles, K, F64ManyConfig::TH, F64ManyConfig::TW, 8000, kNoTileLimit>,
     K>;
+// Since run 39 (NOTES.md call 7), in front of that rule on the same devices: the line-aligned
+// kernel (lines.cuh, as f32's F32LinesOnHighBandwidth): 64 x 64 f64 tiles, 256 threads, 6 blocks
+// an SM, the read in four phases, down the tile columns, from 12 of its tiles an SM over the
+// batch, on inputs of up to kLinesColumnRows rows (its tile column is 512 bytes of each input
+// row, as f32's). GB/s on an H200, two rounds, skewed (the default under 80 tiles an SM) / the
+// many-tile kernel / this / Dgeam: 16411² 3468 / 3700-3703 / 3779 / 3740, 12001x20003 3465-3467
+// / 3685-3688 / 3783-3784 / 3713-3724, 16386² 3457 / 3749-3751 / 3799-3800 / 3716-3728, 8001²
+// (120 an SM) 3458-3459 / 3605-3606 / 3710-3711 / 3674-3676, 6001² 3422 / 3437-3442 / 3660-3665
+// / 3650-3653, 4001² 3275-3279 / 3154-3158 / 3502-3513 / 3487-3500, 3001² (16.7) 3116-3122 /
+// 2788-2794 / 3308-3324 / 3338-3340; 2001² (7.8) 2716-2733 / 2172-2185 / 2681-2701 / 2965-2979.
+using F64LinesConfig = LinesConfig<8, 64, 64, 256, 6, 0, 4>;
+template <class K>
+using F64LinesOnHighBandwidth = PreferOnHighBandwidth<
+    PreferInTileWindow<MaxRows<Lines<F64LinesConfig>, kLinesColumnRows>, F64ManyOnHighBandwidth<K>,
+                       F64LinesConfig::TR, F64LinesConfig::TC, 1200, kNoTileLimit>,
+    F64ManyOnHighBandwidth<K>>;
 // A rule wrapper that leaves the entry as it is.
 template <class K>
 using Unchanged = K;
-// M, SM: F64ManyOnHighBandwidth and F64SmallAny, or Unchanged and F64Small (the bench's
-// "pre38", the list before run 38).
+// M, SM: F64LinesOnHighBandwidth and F64SmallAny, or F64ManyOnHighBandwidth and F64SmallAny (the
+// bench's "pre39"), or Unchanged and F64Small ("pre38", the list before run 38).
 template <template <class> class M, template <class> class SM>
 using F64TilesWith = KernelList<
     OffOneStack<PreferOnHighBandwidth<Tiled<F64TileW16, 256>, F64Small<Tiled<F64Tile, 256>>>,
                 F64SkewOrder>,
     M<SM<F64SkewOrder>>>;
-using F64Tiles = F64TilesWith<F64ManyOnHighBandwidth, F64SmallAny>;
+using F64Tiles = F64TilesWith<F64LinesOnHighBandwidth, F64SmallAny>;
 // Small c128 matrices off 256-byte rows (run 37, calls 10-11): under 12 of the skewed kernel's
 // 32 x 32 tiles an SM over the batch, 16 x 16 tiles with 128 threads where the output rows are
 // on 32 bytes. GB/s on an H100, call 10, five rounds, default / these: 700² 1877 / 2323, 1000²
@@ -1313,11 +1329,14 @@ const Entry kEntries[] = {
      run_kernel<FirstOf<Prepend<
          F32Thin, F32TilesWith<F32HighBandwidth, F32HighBandwidthAligned, F32SkewOrder>>::type>>},
     {8, "pre38", run_kernel<FirstOf<Prepend<F64Thin, F64TilesWith<Unchanged, F64Small>>::type>>},
-    // pre39: the list before run 39's rule (f32: the line-aligned kernel on high-bandwidth
-    // devices where rows are off 16 bytes)
+    // pre39: the list before run 39's rules (the line-aligned kernel on high-bandwidth devices:
+    // f32 where rows are off 16 bytes, f64 where they are off 256)
     {4, "pre39",
      run_kernel<FirstOf<Prepend<
          F32Thin, F32TilesWith<F32HighBandwidth, F32HighBandwidthAligned, F32SkewSmall>>::type>>},
+    {8, "pre39",
+     run_kernel<
+         FirstOf<Prepend<F64Thin, F64TilesWith<F64ManyOnHighBandwidth, F64SmallAny>>::type>>},
     {16, "pre38",
      run_kernel<
          FirstOf<Prepend<C128Thin, C128TilesWith<Unchanged, C128SmallOver<C128SkewOrder>>>::type>>},
@@ -1459,7 +1478,7 @@ const Entry kEntries[] = {
     {8, "tile-32x32w8-any-cm", run_kernel<Tiled<Tile32<8>, 1, kSkewOrder>>},
     {8, "lines-64x64-cm", run_kernel<Lines<LinesConfig<8, 64, 64, 256>>>},
     {8, "lines-64x64-x2-b6-cm", run_kernel<Lines<LinesConfig<8, 64, 64, 256, 6, 0, 2>>>},
-    {8, "lines-64x64-x4-b6-cm", run_kernel<Lines<LinesConfig<8, 64, 64, 256, 6, 0, 4>>>},
+    {8, "lines-64x64-x4-b6-cm", run_kernel<Lines<F64LinesConfig>>},
     {8, "lines-64x64-x8-b6-cm", run_kernel<Lines<LinesConfig<8, 64, 64, 256, 6, 0, 8>>>},
     {8, "lines-32x64-x2-b8-cm", run_kernel<Lines<LinesConfig<8, 32, 64, 256, 8, 0, 2>>>},
     {8, "lines-64x32-x4-b8-cm", run_kernel<Lines<LinesConfig<8, 64, 32, 256, 8, 0, 4>>>},

@@ -1449,7 +1449,8 @@ TEST_F(CudaKernels, HighBandwidthManyTiles) {
 // inside entry 4 (F32SkewSmall's); below that, above that height and on other devices the
 // kernels before run 39. Cases on both sides of the count (132 SMs: 165 tiles) and the height:
 // dense, batched, pitched with gaps, the input shifted by an element, only the output's rows off
-// 16 bytes; every element checked, the entry asserted on every device.
+// 16 bytes; every element checked, the entry asserted on every device. f64 (run 39 call 8) where
+// its rows are off 256 bytes, the same way.
 TEST_F(CudaKernels, HighBandwidthLines) {
   std::printf("  the line-aligned kernel %s on this device\n",
               xpose::cuda_detail::high_bandwidth_device() ? "runs" : "does not run");
@@ -1470,6 +1471,21 @@ TEST_F(CudaKernels, HighBandwidthLines) {
     const TransposeShape shape = padded(c.rows, c.cols, c.batch, c.in_pad, c.out_pad);
     check_transpose(4, shape, c.in_off, 0, "", &chosen);
     EXPECT_EQ(chosen.index, 4) << c.rows << " x " << c.cols << " batch " << c.batch;
+  }
+  // f64 on rows off 256 bytes: from 12 of its 64 x 64 tiles an SM (1584 tiles), up to 20000
+  // rows, inside entry 2 (the skewed kernel's), in front of run 38's many-tile kernel.
+  const Case f64_cases[] = {{2801, 2801, 1, 0, 0, 0},   // 1936 tiles: lines
+                            {2401, 2401, 1, 0, 0, 0},   // 1444: skewed
+                            {1501, 1499, 3, 3, 5, 0},   // 1728, pitched, gaps: lines
+                            {2801, 2801, 1, 0, 0, 1},   // input shifted by an element: lines
+                            {2802, 2800, 1, 0, 0, 0},   // rows on 16 bytes, off 256: lines
+                            {20000, 641, 1, 0, 1, 0},   // 3443, 20000 rows (pitched): lines
+                            {20001, 641, 1, 0, 0, 0}};  // taller: the many-tile kernel
+  for (const Case& c : f64_cases) {
+    xpose::kernels::variants::DispatchChoice chosen;
+    const TransposeShape shape = padded(c.rows, c.cols, c.batch, c.in_pad, c.out_pad);
+    check_transpose(8, shape, c.in_off, 0, "", &chosen);
+    EXPECT_EQ(chosen.index, 2) << "f64 " << c.rows << " x " << c.cols << " batch " << c.batch;
   }
 }
 
