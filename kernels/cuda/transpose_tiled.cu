@@ -1279,11 +1279,12 @@ struct Entry {
   Runner run;
 };
 
-// Names: kernel-TILE[wWORD][-bMINB][-cm][-pBYTES]; -pBYTES: loads with an L2 prefetch size; TILE is
-// input rows x input columns of a tile (tiled, tma), output columns x output rows of a block (skew,
-// rskew); -cm: blocks in column-major order. tile: tiled.cuh; skew: skew.cuh; rskew: realign.cuh
-// (skewed pieces, realigned words); peel: tiled interior + skewed edge strips; tma: tma.cuh (Hopper
-// bulk tensor copies; declines elsewhere); tmald: TMA loads, plain stores.
+// Names: kernel-TILE[wWORD][-xPH][-bMINB][-cm][-pBYTES]; -pBYTES: loads with an L2 prefetch size;
+// TILE is input rows x input columns of a tile (tiled, tma, lines), output columns x output rows
+// of a block (skew, rskew); -xPH: the read in PH phases (lines); -cm: blocks in column-major
+// order. tile: tiled.cuh; skew: skew.cuh; rskew: realign.cuh (skewed pieces, realigned words);
+// peel: tiled interior + skewed edge strips; tma: tma.cuh (Hopper bulk tensor copies; declines
+// elsewhere); tmald: TMA loads, plain stores; lines: lines.cuh (line-aligned accesses).
 // cuBLAS geam's f32 geometry (run 38's candidates): 64 x 64 tiles, one element an access.
 using F32Tile64W4 = TileConfig<4, 4, 64, 64, 256>;
 const Entry kEntries[] = {
