@@ -1435,11 +1435,11 @@ const Entry kEntries[] = {
     {4, "lines-64x64-cm", run_kernel<Lines<LinesConfig<4, 64, 64, 256>>>},
     {4, "lines-64x64-b4-cm", run_kernel<Lines<LinesConfig<4, 64, 64, 256, 4>>>},
     {4, "lines-64x64-x2-b6-cm", run_kernel<Lines<LinesConfig<4, 64, 64, 256, 6, 0, 2>>>},
-    {4, "lines-64x128-x4-b6-cm", run_kernel<Lines<LinesConfig<4, 64, 128, 256, 6, 0, 4>>>},
+    {4, "lines-64x128-x4-b6-cm", run_kernel<Lines<F32LinesConfig>>},
     {4, "lines-64x128-x2-b6-cm", run_kernel<Lines<LinesConfig<4, 64, 128, 256, 6, 0, 2>>>},
     {4, "lines-64x128-x8-b6-cm", run_kernel<Lines<LinesConfig<4, 64, 128, 256, 6, 0, 8>>>},
     {4, "lines-64x128-x4-b7-cm", run_kernel<Lines<LinesConfig<4, 64, 128, 256, 7, 0, 4>>>},
-    {4, "lines-64x128-x4-b6", run_kernel<Lines<LinesConfig<4, 64, 128, 256, 6, 0, 4>, 1>>},
+    {4, "lines-64x128-x4-b6", run_kernel<Lines<F32LinesConfig, 1>>},
     {4, "peel-64x64w8", run_kernel<Peeled<F32Tile, Skewed<F32Skew, kSkewOrder>>>},
     // Pruned after run 24 (calls 4-5): -bandNk, the tiled kernels of f32 / f64 / c128 on column
     // bands of N x 1024 input columns, one launch a band; ahead only on a few power-of-two shapes
