@@ -37,8 +37,6 @@ struct LinesConfig {
   static constexpr int S = S_;
   static constexpr int TR = TR_;
   static constexpr int TC = TC_;
-  static constexpr int TH = TR_;  ///< input rows a tile (the names the dispatch's counts use)
-  static constexpr int TW = TC_;  ///< input columns a tile
   static constexpr int NT = NT_;
   static constexpr int MINB = MINB_;
   static constexpr int HINT = HINT_;

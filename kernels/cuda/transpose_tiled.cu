@@ -1090,6 +1090,11 @@ using F32SkewSmall = PreferInTileWindow<TmaLoad<4, 1, 2, 128, F32SkewOrder>, F32
                                         F32Skew::TH, F32Skew::TW, 250, 1200>;
 // No upper bound for PreferInTileWindow (tiles an SM, in hundredths).
 constexpr int kNoTileLimit = 2000000000;
+// On high-bandwidth devices, BIG where K's launch would have LO / 100 or more tiles of TR x TC an
+// SM over the batch and BIG takes the layout; K elsewhere (the many-tile and line-aligned rules).
+template <class BIG, class K, int TR, int TC, int LO>
+using PreferFromTilesOnHighBandwidth =
+    PreferOnHighBandwidth<PreferInTileWindow<BIG, K, TR, TC, LO, kNoTileLimit>, K>;
 // On high-bandwidth devices (an H200), where F32SkewSmall would run the skewed kernel there
 // (rows off 16 bytes: the TMA entry before it takes the others), the line-aligned kernel
 // (lines.cuh): 64 x 128 tiles, one element a lane, every warp access inside one aligned 128-byte
@@ -1115,11 +1120,12 @@ using F32LinesConfig = LinesConfig<4, 64, 128, 256, 6, 0, 4>;
 // 2951-3192, 20001² 3137-3146 / 3078-3463 over four cards; only 40001x10001 ahead, 3103 / 3245),
 // and in groups of 8000-16000 rows further still (2577-2839).
 constexpr std::int64_t kLinesColumnRows = 20000;
+// The line-aligned kernel of configuration C that way, on inputs of up to kLinesColumnRows rows.
+template <class C, class K, int LO>
+using LinesOnHighBandwidth =
+    PreferFromTilesOnHighBandwidth<MaxRows<Lines<C>, kLinesColumnRows>, K, C::TR, C::TC, LO>;
 template <class K>
-using F32LinesOnHighBandwidth = PreferOnHighBandwidth<
-    PreferInTileWindow<MaxRows<Lines<F32LinesConfig>, kLinesColumnRows>, K, F32LinesConfig::TR,
-                       F32LinesConfig::TC, 125, kNoTileLimit>,
-    K>;
+using F32LinesOnHighBandwidth = LinesOnHighBandwidth<F32LinesConfig, K, 125>;
 using F32HighBandwidth = HighBandwidthTma<4, 2, 4, 256, F32SkewOrder>;
 using F32HighBandwidthAligned = HighBandwidthTma<4, 2, 4, 256, Tiled<F32Tile, 256>>;
 // HB, HBA: those entries, or Never (the bench's "notma", the list before run 34); LAST:
@@ -1162,9 +1168,8 @@ static_assert(F64Tile::TH == F64Skew::TH && F64Tile::TW == F64Skew::TW,
 using F64ManyConfig = TileConfig<8, 8, 64, 64, 256>;
 using F64ManyTiles = Tiled<F64ManyConfig, 1, kSkewOrder>;
 template <class K>
-using F64ManyOnHighBandwidth = PreferOnHighBandwidth<
-    PreferInTileWindow<F64ManyTiles, K, F64ManyConfig::TH, F64ManyConfig::TW, 8000, kNoTileLimit>,
-    K>;
+using F64ManyOnHighBandwidth =
+    PreferFromTilesOnHighBandwidth<F64ManyTiles, K, F64ManyConfig::TH, F64ManyConfig::TW, 8000>;
 // Since run 39 (NOTES.md call 7), in front of that rule on the same devices: the line-aligned
 // kernel (lines.cuh, as f32's F32LinesOnHighBandwidth): 64 x 64 f64 tiles, 256 threads, 6 blocks
 // an SM, the read in four phases, down the tile columns, from 12 of its tiles an SM over the
@@ -1177,10 +1182,8 @@ using F64ManyOnHighBandwidth = PreferOnHighBandwidth<
 // 2788-2794 / 3308-3324 / 3338-3340; 2001² (7.8) 2716-2733 / 2172-2185 / 2681-2701 / 2965-2979.
 using F64LinesConfig = LinesConfig<8, 64, 64, 256, 6, 0, 4>;
 template <class K>
-using F64LinesOnHighBandwidth = PreferOnHighBandwidth<
-    PreferInTileWindow<MaxRows<Lines<F64LinesConfig>, kLinesColumnRows>, F64ManyOnHighBandwidth<K>,
-                       F64LinesConfig::TR, F64LinesConfig::TC, 1200, kNoTileLimit>,
-    F64ManyOnHighBandwidth<K>>;
+using F64LinesOnHighBandwidth =
+    LinesOnHighBandwidth<F64LinesConfig, F64ManyOnHighBandwidth<K>, 1200>;
 // A rule wrapper that leaves the entry as it is.
 template <class K>
 using Unchanged = K;
@@ -1218,8 +1221,8 @@ using C128Small = C128SmallOver<
 // the same tiles were 11 % behind (16411²). On H100s the skewed kernel stays.
 using C128ManyTiles = Tiled<Tile32<16>, 1, kSkewOrder>;
 template <class K>
-using C128ManyOnHighBandwidth = PreferOnHighBandwidth<
-    PreferInTileWindow<C128ManyTiles, K, Tile32<16>::TH, Tile32<16>::TW, 2000, kNoTileLimit>, K>;
+using C128ManyOnHighBandwidth =
+    PreferFromTilesOnHighBandwidth<C128ManyTiles, K, Tile32<16>::TH, Tile32<16>::TW, 2000>;
 // M, SMALL: C128ManyOnHighBandwidth and C128Small, or Unchanged and the small rule before run 38
 // (the bench's "pre38").
 template <template <class> class M, class SMALL>

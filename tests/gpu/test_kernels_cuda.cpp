@@ -203,6 +203,21 @@ TransposeShape pitched(std::int64_t rows, std::int64_t cols, std::int64_t batch,
   return s;
 }
 
+// rows x cols (batch matrices), dense where both pads are 0, else with pitches `in_pad` /
+// `out_pad` elements longer than the rows and gaps of 1 / 3 elements between the matrices.
+TransposeShape padded(std::int64_t rows, std::int64_t cols, std::int64_t batch, std::int64_t in_pad,
+                      std::int64_t out_pad) {
+  return in_pad == 0 && out_pad == 0
+             ? TransposeShape::dense(rows, cols, batch)
+             : pitched(rows, cols, batch, cols + in_pad, rows + out_pad, 1, 3);
+}
+
+// A dispatch test's layout: `padded`'s, the input shifted by `in_off` elements.
+struct EntryCase {
+  std::size_t elem;
+  std::int64_t rows, cols, batch, in_pad, out_pad, in_off;
+};
+
 // The two pitched layouts every kernel is checked on: odd gaps and pitches (element accesses),
 // and pitches that are whole 16-element multiples (the word paths) with edge tiles.
 const TransposeShape kOddSubBlocks = pitched(45, 77, 3, 100, 64, 13, 5);
@@ -583,6 +598,16 @@ class CudaKernels : public ::testing::Test {
         cudaMemcpyAsync(got.data(), d.ptr, got.size(), cudaMemcpyDeviceToHost, stream_));
     XPOSE_CHECK_CUDA(cudaStreamSynchronize(stream_));
     EXPECT_TRUE(same_bytes(orig, got, elem)) << "transposed twice";
+  }
+
+  // The layout of `c` through the library entry point, every element checked (check_transpose),
+  // and the dispatch entry that took it expected to be `entry`.
+  void expect_entry(const EntryCase& c, int entry) {
+    xpose::kernels::variants::DispatchChoice chosen;
+    check_transpose(c.elem, padded(c.rows, c.cols, c.batch, c.in_pad, c.out_pad), c.in_off, 0, "",
+                    &chosen);
+    EXPECT_EQ(chosen.index, entry)
+        << "elem " << c.elem << " " << c.rows << " x " << c.cols << " batch " << c.batch;
   }
 
   // `cases` random layouts drawn from r (draw_out_of_place / draw_in_place; element sizes in
@@ -1402,15 +1427,6 @@ TEST_F(CudaKernels, HighBandwidthDispatch) {
   }
 }
 
-// rows x cols (batch matrices), dense where both pads are 0, else with pitches `in_pad` /
-// `out_pad` elements longer than the rows and gaps of 1 / 3 elements between the matrices.
-TransposeShape padded(std::int64_t rows, std::int64_t cols, std::int64_t batch, std::int64_t in_pad,
-                      std::int64_t out_pad) {
-  return in_pad == 0 && out_pad == 0
-             ? TransposeShape::dense(rows, cols, batch)
-             : pitched(rows, cols, batch, cols + in_pad, rows + out_pad, 1, 3);
-}
-
 // f64 / c128 on rows off 256 bytes (run 38): on high-bandwidth devices (an H200) from 80 of the
 // 64 x 64 f64 tiles / 20 of the 32 x 32 c128 tiles an SM over the batch, one element an access
 // in those tiles down the tile columns, inside entry 2 (the skewed kernel's); below that and on
@@ -1420,28 +1436,18 @@ TransposeShape padded(std::int64_t rows, std::int64_t cols, std::int64_t batch, 
 TEST_F(CudaKernels, HighBandwidthManyTiles) {
   std::printf("  the many-tile kernels %s on this device\n",
               xpose::cuda_detail::high_bandwidth_device() ? "run" : "do not run");
-  struct Case {
-    std::size_t elem;
-    std::int64_t rows, cols, batch, in_pad, out_pad, in_off;
-  };
   // Tiles over the batch against the thresholds (132 SMs: 10560 f64 tiles, 2640 c128 tiles).
-  const Case cases[] = {{8, 1000, 1001, 42, 0, 0, 0},   // 10752: many
-                        {8, 3201, 3201, 1, 0, 0, 0},    // 2601: skewed
-                        {8, 2001, 1999, 11, 3, 5, 0},   // 11264, pitched, gaps: many
-                        {8, 1000, 1001, 42, 0, 0, 1},   // input shifted by an element: many
-                        {8, 4001, 4001, 1, 0, 0, 0},    // 3969: skewed
-                        {16, 1001, 1003, 3, 0, 0, 0},   // 3072: many
-                        {16, 1500, 1500, 1, 0, 0, 0},   // 2209: skewed
-                        {16, 1500, 1501, 2, 2, 1, 0},   // 4418, pitched, gaps: many
-                        {16, 1001, 1003, 3, 0, 0, 1},   // input shifted by an element: many
-                        {16, 1801, 1801, 1, 0, 0, 0}};  // 3249: many
-  for (const Case& c : cases) {
-    xpose::kernels::variants::DispatchChoice chosen;
-    const TransposeShape shape = padded(c.rows, c.cols, c.batch, c.in_pad, c.out_pad);
-    check_transpose(c.elem, shape, c.in_off, 0, "", &chosen);
-    EXPECT_EQ(chosen.index, 2) << "elem " << c.elem << " " << c.rows << " x " << c.cols << " batch "
-                               << c.batch;
-  }
+  const EntryCase cases[] = {{8, 1000, 1001, 42, 0, 0, 0},   // 10752: many
+                             {8, 3201, 3201, 1, 0, 0, 0},    // 2601: skewed
+                             {8, 2001, 1999, 11, 3, 5, 0},   // 11264, pitched, gaps: many
+                             {8, 1000, 1001, 42, 0, 0, 1},   // input shifted by an element: many
+                             {8, 4001, 4001, 1, 0, 0, 0},    // 3969: skewed
+                             {16, 1001, 1003, 3, 0, 0, 0},   // 3072: many
+                             {16, 1500, 1500, 1, 0, 0, 0},   // 2209: skewed
+                             {16, 1500, 1501, 2, 2, 1, 0},   // 4418, pitched, gaps: many
+                             {16, 1001, 1003, 3, 0, 0, 1},   // input shifted by an element: many
+                             {16, 1801, 1801, 1, 0, 0, 0}};  // 3249: many
+  for (const EntryCase& c : cases) expect_entry(c, 2);
 }
 
 // f32 where a matrix's rows are off 16 bytes (run 39): on high-bandwidth devices the line-aligned
@@ -1454,39 +1460,26 @@ TEST_F(CudaKernels, HighBandwidthManyTiles) {
 TEST_F(CudaKernels, HighBandwidthLines) {
   std::printf("  the line-aligned kernel %s on this device\n",
               xpose::cuda_detail::high_bandwidth_device() ? "runs" : "does not run");
-  struct Case {
-    std::int64_t rows, cols, batch, in_pad, out_pad, in_off;
-  };
-  const Case cases[] = {{1201, 1201, 1, 0, 0, 0},   // 190 tiles: lines
-                        {1001, 1001, 1, 0, 0, 0},   // 128: skewed
-                        {1001, 999, 2, 3, 5, 0},    // 256, pitched, gaps: lines
-                        {1201, 1201, 1, 0, 0, 1},   // input shifted by an element: lines
-                        {1203, 1200, 1, 0, 0, 0},   // only the output's rows off 16 bytes: lines
-                        {640, 1601, 1, 0, 0, 0},    // 130: skewed
-                        {20000, 131, 1, 0, 0, 0},   // 626, 20000 rows: lines
-                        {20001, 131, 1, 0, 0, 0},   // taller: skewed
-                        {2001, 3001, 1, 0, 0, 0}};  // 32 x 24 = 768: lines
-  for (const Case& c : cases) {
-    xpose::kernels::variants::DispatchChoice chosen;
-    const TransposeShape shape = padded(c.rows, c.cols, c.batch, c.in_pad, c.out_pad);
-    check_transpose(4, shape, c.in_off, 0, "", &chosen);
-    EXPECT_EQ(chosen.index, 4) << c.rows << " x " << c.cols << " batch " << c.batch;
-  }
+  const EntryCase f32_cases[] = {{4, 1201, 1201, 1, 0, 0, 0},   // 190 tiles: lines
+                                 {4, 1001, 1001, 1, 0, 0, 0},   // 128: skewed
+                                 {4, 1001, 999, 2, 3, 5, 0},    // 256, pitched, gaps: lines
+                                 {4, 1201, 1201, 1, 0, 0, 1},   // input shifted: lines
+                                 {4, 1203, 1200, 1, 0, 0, 0},   // only the output's rows off
+                                 {4, 640, 1601, 1, 0, 0, 0},    // 130: skewed
+                                 {4, 20000, 131, 1, 0, 0, 0},   // 626, 20000 rows: lines
+                                 {4, 20001, 131, 1, 0, 0, 0},   // taller: skewed
+                                 {4, 2001, 3001, 1, 0, 0, 0}};  // 32 x 24 = 768: lines
+  for (const EntryCase& c : f32_cases) expect_entry(c, 4);
   // f64 on rows off 256 bytes: from 12 of its 64 x 64 tiles an SM (1584 tiles), up to 20000
   // rows, inside entry 2 (the skewed kernel's), in front of run 38's many-tile kernel.
-  const Case f64_cases[] = {{2801, 2801, 1, 0, 0, 0},   // 1936 tiles: lines
-                            {2401, 2401, 1, 0, 0, 0},   // 1444: skewed
-                            {1501, 1499, 3, 3, 5, 0},   // 1728, pitched, gaps: lines
-                            {2801, 2801, 1, 0, 0, 1},   // input shifted by an element: lines
-                            {2802, 2800, 1, 0, 0, 0},   // rows on 16 bytes, off 256: lines
-                            {20000, 641, 1, 0, 1, 0},   // 3443, 20000 rows (pitched): lines
-                            {20001, 641, 1, 0, 0, 0}};  // taller: the many-tile kernel
-  for (const Case& c : f64_cases) {
-    xpose::kernels::variants::DispatchChoice chosen;
-    const TransposeShape shape = padded(c.rows, c.cols, c.batch, c.in_pad, c.out_pad);
-    check_transpose(8, shape, c.in_off, 0, "", &chosen);
-    EXPECT_EQ(chosen.index, 2) << "f64 " << c.rows << " x " << c.cols << " batch " << c.batch;
-  }
+  const EntryCase f64_cases[] = {{8, 2801, 2801, 1, 0, 0, 0},   // 1936 tiles: lines
+                                 {8, 2401, 2401, 1, 0, 0, 0},   // 1444: skewed
+                                 {8, 1501, 1499, 3, 3, 5, 0},   // 1728, pitched, gaps: lines
+                                 {8, 2801, 2801, 1, 0, 0, 1},   // input shifted: lines
+                                 {8, 2802, 2800, 1, 0, 0, 0},   // rows on 16 bytes, off 256
+                                 {8, 20000, 641, 1, 0, 1, 0},   // 3443, 20000 rows: lines
+                                 {8, 20001, 641, 1, 0, 0, 0}};  // taller: many-tile kernel
+  for (const EntryCase& c : f64_cases) expect_entry(c, 2);
 }
 
 // u8 / u16 output rows 320 KiB apart behind inputs of more than 32000 rows: the narrow kernels'
