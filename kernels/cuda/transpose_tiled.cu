@@ -1184,17 +1184,36 @@ using F64LinesConfig = LinesConfig<8, 64, 64, 256, 6, 0, 4>;
 template <class K>
 using F64LinesOnHighBandwidth =
     LinesOnHighBandwidth<F64LinesConfig, F64ManyOnHighBandwidth<K>, 1200>;
+// Since run 40 (NOTES.md calls 1-2), below that count on the same devices and in the same entry:
+// the line-aligned kernel with 32 x 64 tiles, 8 blocks an SM, the read in two phases, from 2.5
+// to under 12 of F64LinesConfig's 64 x 64 tiles an SM over the batch, on inputs of up to
+// kLinesColumnRows rows. GB/s on an H200, call 1, two rounds of 100, default / this / Dgeam:
+// 1201² (2.7 an SM) 2444-2461 / 2539-2575 / 2955-3149, 1501² 2465-2508 / 3044-3086 / 3372-3403,
+// 1801² 2574-2599 / 2845-2890 / 2992-3031, 2001² (7.8) 2703-2733 / 2893-2924 / 2955-2983, 2401²
+// (10.9) 2905-2917 / 3069-3101 / 3134-3160, 1001x3001 2589-2621 / 2916-2962 / 3052-3087, four
+// of 1001² 2693-2711 / 2893-2910. (F64LinesConfig itself was ahead at 1201², 1501² and
+// 1001x3001 by 2-4 % more, but 2 % behind the default at 2001².)
+using F64SmallLinesConfig = LinesConfig<8, 32, 64, 256, 8, 0, 2>;
+template <class K>
+using F64SmallLinesOnHighBandwidth =
+    PreferOnHighBandwidth<PreferInTileWindow<MaxRows<Lines<F64SmallLinesConfig>, kLinesColumnRows>,
+                                             K, F64LinesConfig::TR, F64LinesConfig::TC, 250, 1200>,
+                          K>;
 // A rule wrapper that leaves the entry as it is.
 template <class K>
 using Unchanged = K;
-// M, SM: F64LinesOnHighBandwidth and F64SmallAny, or F64ManyOnHighBandwidth and F64SmallAny (the
-// bench's "pre39"), or Unchanged and F64Small ("pre38", the list before run 38).
+// F64SmallAny behind the small lines rule (run 40).
+template <class K>
+using F64SmallLinesAny = F64SmallLinesOnHighBandwidth<F64SmallAny<K>>;
+// M, SM: F64LinesOnHighBandwidth and F64SmallLinesAny, or the same with F64SmallAny (the bench's
+// "pre40"), or F64ManyOnHighBandwidth and F64SmallAny ("pre39"), or Unchanged and F64Small
+// ("pre38", the list before run 38).
 template <template <class> class M, template <class> class SM>
 using F64TilesWith = KernelList<
     OffOneStack<PreferOnHighBandwidth<Tiled<F64TileW16, 256>, F64Small<Tiled<F64Tile, 256>>>,
                 F64SkewOrder>,
     M<SM<F64SkewOrder>>>;
-using F64Tiles = F64TilesWith<F64LinesOnHighBandwidth, F64SmallAny>;
+using F64Tiles = F64TilesWith<F64LinesOnHighBandwidth, F64SmallLinesAny>;
 // Small c128 matrices off 256-byte rows (run 37, calls 10-11): under 12 of the skewed kernel's
 // 32 x 32 tiles an SM over the batch, 16 x 16 tiles with 128 threads where the output rows are
 // on 32 bytes. GB/s on an H100, call 10, five rounds, default / these: 700² 1877 / 2323, 1000²
@@ -1223,14 +1242,18 @@ using C128ManyTiles = Tiled<Tile32<16>, 1, kSkewOrder>;
 template <class K>
 using C128ManyOnHighBandwidth =
     PreferFromTilesOnHighBandwidth<C128ManyTiles, K, Tile32<16>::TH, Tile32<16>::TW, 2000>;
-// M, SMALL: C128ManyOnHighBandwidth and C128Small, or Unchanged and the small rule before run 38
-// (the bench's "pre38").
-template <template <class> class M, class SMALL>
-using C128TilesWith =
-    KernelList<OffOneStack<PreferOnHighBandwidth<Tiled<C128TileT128, 256>, Tiled<C128Tile, 256>>,
-                           C128SkewOrder>,
-               M<SMALL>>;
-using C128Tiles = C128TilesWith<C128ManyOnHighBandwidth, C128Small>;
+// Since run 40 (NOTES.md calls 1-2) the same rule in the first entry too (output rows on 256
+// bytes), where high-bandwidth devices ran the 128-thread tiled kernel 2-3 % behind Zgeam. GB/s
+// on an H200, call 1, two rounds of 20, default / these / Zgeam: 16384² 3783-3785 / 4096 /
+// 4080-4081, 20000x30000 3979-3980 / 4132-4133 / 4121, 8192² 3833-3834 / 3924-3926 / 3901-3904.
+// M, SMALL, AM: C128ManyOnHighBandwidth, C128Small, C128ManyOnHighBandwidth; or Unchanged for AM
+// (the bench's "pre40"); or Unchanged, the small rule before run 38 and Unchanged ("pre38").
+template <template <class> class M, class SMALL, template <class> class AM>
+using C128TilesWith = KernelList<
+    OffOneStack<AM<PreferOnHighBandwidth<Tiled<C128TileT128, 256>, Tiled<C128Tile, 256>>>,
+                C128SkewOrder>,
+    M<SMALL>>;
+using C128Tiles = C128TilesWith<C128ManyOnHighBandwidth, C128Small, C128ManyOnHighBandwidth>;
 using U8Kernels = Prepend<RecordsDispatch<1>, Prepend<U8Thin, U8Tiles>::type>::type;
 using U16Kernels = Prepend<RecordsDispatch<2>, Prepend<U16Thin, U16Tiles>::type>::type;
 using F32Kernels = Prepend<F32Thin, F32Tiles>::type;
@@ -1341,9 +1364,17 @@ const Entry kEntries[] = {
     {8, "pre39",
      run_kernel<
          FirstOf<Prepend<F64Thin, F64TilesWith<F64ManyOnHighBandwidth, F64SmallAny>>::type>>},
-    {16, "pre38",
+    // pre40: the list before run 40's rules (f64: the small line-aligned rule; c128: the many-tile
+    // kernel on output rows on 256 bytes, both on high-bandwidth devices)
+    {8, "pre40",
      run_kernel<
-         FirstOf<Prepend<C128Thin, C128TilesWith<Unchanged, C128SmallOver<C128SkewOrder>>>::type>>},
+         FirstOf<Prepend<F64Thin, F64TilesWith<F64LinesOnHighBandwidth, F64SmallAny>>::type>>},
+    {16, "pre40",
+     run_kernel<FirstOf<
+         Prepend<C128Thin, C128TilesWith<C128ManyOnHighBandwidth, C128Small, Unchanged>>::type>>},
+    {16, "pre38",
+     run_kernel<FirstOf<Prepend<
+         C128Thin, C128TilesWith<Unchanged, C128SmallOver<C128SkewOrder>, Unchanged>>::type>>},
     // nocopy: the kernels where the dispatch copies (a side of 1, elements consecutive; the
     // default before run 32)
     {1, "nocopy", run_kernel<FirstOf<U8Kernels>>},
@@ -1484,7 +1515,7 @@ const Entry kEntries[] = {
     {8, "lines-64x64-x2-b6-cm", run_kernel<Lines<LinesConfig<8, 64, 64, 256, 6, 0, 2>>>},
     {8, "lines-64x64-x4-b6-cm", run_kernel<Lines<F64LinesConfig>>},
     {8, "lines-64x64-x8-b6-cm", run_kernel<Lines<LinesConfig<8, 64, 64, 256, 6, 0, 8>>>},
-    {8, "lines-32x64-x2-b8-cm", run_kernel<Lines<LinesConfig<8, 32, 64, 256, 8, 0, 2>>>},
+    {8, "lines-32x64-x2-b8-cm", run_kernel<Lines<F64SmallLinesConfig>>},
     {8, "lines-64x32-x4-b8-cm", run_kernel<Lines<LinesConfig<8, 64, 32, 256, 8, 0, 4>>>},
     {8, "peel-32x64w8-b3", run_kernel<Peeled<F64Tile, Skewed<F64Skew, kSkewOrder>>>},
     {8, "tile-32x64w8-b4", run_kernel<Tiled<TileConfig<8, 8, 32, 64, 256, 4>>>},

@@ -1448,6 +1448,15 @@ TEST_F(CudaKernels, HighBandwidthManyTiles) {
                              {16, 1001, 1003, 3, 0, 0, 1},   // input shifted by an element: many
                              {16, 1801, 1801, 1, 0, 0, 0}};  // 3249: many
   for (const EntryCase& c : cases) expect_entry(c, 2);
+  // c128 on output rows on 256 bytes (run 40): the same count and kernel inside entry 1 (the
+  // 128-thread tiled kernel's on high-bandwidth devices).
+  const EntryCase c128_aligned[] = {{16, 2048, 2048, 1, 0, 0, 0},   // 4096: many
+                                    {16, 1024, 1024, 1, 0, 0, 0},   // 1024: tiled
+                                    {16, 2400, 2001, 1, 3, 16, 0},  // 4725, pitched: many
+                                    {16, 2048, 2048, 1, 0, 0, 1},   // input shifted: many
+                                    {16, 1024, 1001, 2, 0, 0, 0},   // 2048: tiled
+                                    {16, 1024, 1001, 3, 0, 0, 0}};  // 3072: many
+  for (const EntryCase& c : c128_aligned) expect_entry(c, 1);
 }
 
 // f32 where a matrix's rows are off 16 bytes (run 39): on high-bandwidth devices the line-aligned
@@ -1471,9 +1480,16 @@ TEST_F(CudaKernels, HighBandwidthLines) {
                                  {4, 2001, 3001, 1, 0, 0, 0}};  // 32 x 24 = 768: lines
   for (const EntryCase& c : f32_cases) expect_entry(c, 4);
   // f64 on rows off 256 bytes: from 12 of its 64 x 64 tiles an SM (1584 tiles), up to 20000
-  // rows, inside entry 2 (the skewed kernel's), in front of run 38's many-tile kernel.
+  // rows, inside entry 2 (the skewed kernel's), in front of run 38's many-tile kernel; from 2.5
+  // to under 12 of them (330 tiles; run 40) the 32 x 64 form of the kernel.
   const EntryCase f64_cases[] = {{8, 2801, 2801, 1, 0, 0, 0},   // 1936 tiles: lines
-                                 {8, 2401, 2401, 1, 0, 0, 0},   // 1444: skewed
+                                 {8, 2401, 2401, 1, 0, 0, 0},   // 1444: small lines
+                                 {8, 1001, 1001, 1, 0, 0, 0},   // 256: small tiles
+                                 {8, 701, 2001, 1, 3, 5, 0},    // 352, pitched, gaps: small lines
+                                 {8, 1201, 1201, 1, 0, 0, 1},   // 361, shifted: small lines
+                                 {8, 301, 301, 16, 0, 0, 0},    // 400, batched: small lines
+                                 {8, 301, 301, 8, 0, 0, 0},     // 200: small tiles
+                                 {8, 20001, 129, 1, 0, 0, 0},   // 939, taller: skewed
                                  {8, 1501, 1499, 3, 3, 5, 0},   // 1728, pitched, gaps: lines
                                  {8, 2801, 2801, 1, 0, 0, 1},   // input shifted: lines
                                  {8, 2802, 2800, 1, 0, 0, 0},   // rows on 16 bytes, off 256
