@@ -1243,16 +1243,19 @@ template <class K>
 using C128ManyOnHighBandwidth =
     PreferFromTilesOnHighBandwidth<C128ManyTiles, K, Tile32<16>::TH, Tile32<16>::TW, 2000>;
 // Since run 40 (NOTES.md calls 1-3) the same kernel in the first entry too (output rows on 256
-// bytes), where high-bandwidth devices ran the 128-thread tiled kernel 2-4 % behind Zgeam, from 62
+// bytes), where high-bandwidth devices ran the 128-thread tiled kernel 2-4 % behind Zgeam, from 48
 // of its tiles an SM over the batch. GB/s on an H200, two rounds, the 128-thread kernel / these /
 // Zgeam: call 1, 16384² 3783-3785 / 4096 / 4080-4081, 20000x30000 3979-3980 / 4132-4133 / 4121,
 // 8192² 3833-3834 / 3924-3926 / 3901-3904; held out, call 2: 32768² 3993-3994 / 4118 / 4112,
 // 12288² 4009-4010 / 4170 / 4150-4156, 24576x8192 4008 / 4117-4118 / 4103-4104, 10240x20480
-// 4009-4011 / 4180 / 4161, 4096² (124 an SM) 3932-3936 / 4043-4051 / 4036-4041; behind at 31 an
-// SM: 2048² 3636-3652 / 3615-3623, four of 1024² 3692-3710 / 3672-3688.
+// 4009-4011 / 4180 / 4161, 4096² (124 an SM) 3932-3936 / 4043-4051 / 4036-4041. Where it starts
+// (call 3): level from 31 to 93 an SM (2048² (31) 3656 / 3612-3623, six of 1024² (46.5)
+// 3864-3882 / 3855-3869, 2560² (48.5) 3767-3772 / 3787-3805, 2896² (62.7) 3813-3815 / 3807-3809,
+// twelve of 1024² (93) 4039-4070 / 4057-4079), ahead at 3072² (70) 3851-3853 / 3909-3915 and
+// 3584² (95) 3911-3915 / 3980-3997; 48 is where it first led in both rounds.
 template <class K>
 using C128ManyOnAlignedHighBandwidth =
-    PreferFromTilesOnHighBandwidth<C128ManyTiles, K, Tile32<16>::TH, Tile32<16>::TW, 6200>;
+    PreferFromTilesOnHighBandwidth<C128ManyTiles, K, Tile32<16>::TH, Tile32<16>::TW, 4800>;
 // M, SMALL, AM: C128ManyOnHighBandwidth, C128Small, C128ManyOnAlignedHighBandwidth; or Unchanged
 // for AM (the bench's "pre40"); or Unchanged, the small rule before run 38 and Unchanged
 // ("pre38").
