@@ -1205,15 +1205,26 @@ using Unchanged = K;
 // F64SmallAny behind the small lines rule (run 40).
 template <class K>
 using F64SmallLinesAny = F64SmallLinesOnHighBandwidth<F64SmallAny<K>>;
-// M, SM: F64LinesOnHighBandwidth and F64SmallLinesAny, or the same with F64SmallAny (the bench's
-// "pre40"), or F64ManyOnHighBandwidth and F64SmallAny ("pre39"), or Unchanged and F64Small
-// ("pre38", the list before run 38).
-template <template <class> class M, template <class> class SM>
+// Since run 40 (NOTES.md calls 4-5) the line-aligned rule of F64LinesOnHighBandwidth (from 12 of
+// its tiles an SM, up to kLinesColumnRows rows) in the first entry too (output rows on 256 bytes),
+// where high-bandwidth devices ran the tiled kernel of 16-byte words 1-3 % behind Dgeam. GB/s on
+// an H200, call 4, two rounds of 20, that kernel / lines / Dgeam: 20000x30000 3889-3890 /
+// 4002-4003 / 4005-4006, 16384x16400 3911 / 4013 / 4002-4003, 16384x16411 3740-3741 /
+// 3852-3853 / 3871, 12288x20008 3839 / 3904-3905 / 3887-3888, 8192x8200 3826 / 3863-3864 /
+// 3825-3828.
+template <class K>
+using F64AlignedLinesOnHighBandwidth = LinesOnHighBandwidth<F64LinesConfig, K, 1200>;
+// M, SM, AM: F64LinesOnHighBandwidth, F64SmallLinesAny and F64AlignedLinesOnHighBandwidth; or the
+// same with F64SmallAny and Unchanged (the bench's "pre40"); or F64ManyOnHighBandwidth,
+// F64SmallAny, Unchanged ("pre39"); or Unchanged, F64Small, Unchanged ("pre38", the list before
+// run 38).
+template <template <class> class M, template <class> class SM, template <class> class AM>
 using F64TilesWith = KernelList<
-    OffOneStack<PreferOnHighBandwidth<Tiled<F64TileW16, 256>, F64Small<Tiled<F64Tile, 256>>>,
+    OffOneStack<AM<PreferOnHighBandwidth<Tiled<F64TileW16, 256>, F64Small<Tiled<F64Tile, 256>>>>,
                 F64SkewOrder>,
     M<SM<F64SkewOrder>>>;
-using F64Tiles = F64TilesWith<F64LinesOnHighBandwidth, F64SmallLinesAny>;
+using F64Tiles =
+    F64TilesWith<F64LinesOnHighBandwidth, F64SmallLinesAny, F64AlignedLinesOnHighBandwidth>;
 // Small c128 matrices off 256-byte rows (run 37, calls 10-11): under 12 of the skewed kernel's
 // 32 x 32 tiles an SM over the batch, 16 x 16 tiles with 128 threads where the output rows are
 // on 32 bytes. GB/s on an H100, call 10, five rounds, default / these: 700² 1877 / 2323, 1000²
@@ -1366,20 +1377,22 @@ const Entry kEntries[] = {
     {4, "pre38",
      run_kernel<FirstOf<Prepend<
          F32Thin, F32TilesWith<F32HighBandwidth, F32HighBandwidthAligned, F32SkewOrder>>::type>>},
-    {8, "pre38", run_kernel<FirstOf<Prepend<F64Thin, F64TilesWith<Unchanged, F64Small>>::type>>},
+    {8, "pre38",
+     run_kernel<FirstOf<Prepend<F64Thin, F64TilesWith<Unchanged, F64Small, Unchanged>>::type>>},
     // pre39: the list before run 39's rules (the line-aligned kernel on high-bandwidth devices:
     // f32 where rows are off 16 bytes, f64 where they are off 256)
     {4, "pre39",
      run_kernel<FirstOf<Prepend<
          F32Thin, F32TilesWith<F32HighBandwidth, F32HighBandwidthAligned, F32SkewSmall>>::type>>},
     {8, "pre39",
-     run_kernel<
-         FirstOf<Prepend<F64Thin, F64TilesWith<F64ManyOnHighBandwidth, F64SmallAny>>::type>>},
-    // pre40: the list before run 40's rules (f64: the small line-aligned rule; c128: the many-tile
-    // kernel on output rows on 256 bytes, both on high-bandwidth devices)
+     run_kernel<FirstOf<
+         Prepend<F64Thin, F64TilesWith<F64ManyOnHighBandwidth, F64SmallAny, Unchanged>>::type>>},
+    // pre40: the list before run 40's rules (f64: the small line-aligned rule and the line-aligned
+    // kernel on output rows on 256 bytes; c128: the many-tile kernel on output rows on 256 bytes;
+    // all on high-bandwidth devices)
     {8, "pre40",
-     run_kernel<
-         FirstOf<Prepend<F64Thin, F64TilesWith<F64LinesOnHighBandwidth, F64SmallAny>>::type>>},
+     run_kernel<FirstOf<
+         Prepend<F64Thin, F64TilesWith<F64LinesOnHighBandwidth, F64SmallAny, Unchanged>>::type>>},
     {16, "pre40",
      run_kernel<FirstOf<
          Prepend<C128Thin, C128TilesWith<C128ManyOnHighBandwidth, C128Small, Unchanged>>::type>>},
