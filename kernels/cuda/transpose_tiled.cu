@@ -621,6 +621,15 @@ struct RowsOn : OutRowsOn<K, ALIGN> {
   }
 };
 
+// K, only where the input matrix's rows do not all start on ALIGN-byte boundaries.
+template <class K, int ALIGN>
+struct InRowsOff : K {
+  static bool accepts(const void* in, const void* out, const TransposeShape& s) {
+    return !cuda_tile::input_rows_aligned(in, s, sizeof(typename K::Elem), ALIGN) &&
+           K::accepts(in, out, s);
+  }
+};
+
 #if XPOSE_HAVE_TMA
 // Hopper's bulk tensor copies (tma.cuh): only where the device and the build have sm_90 and the
 // layout is 16-byte aligned; launch() is not used (run_tma decides and launches in one step).
@@ -1206,14 +1215,21 @@ using Unchanged = K;
 template <class K>
 using F64SmallLinesAny = F64SmallLinesOnHighBandwidth<F64SmallAny<K>>;
 // Since run 40 (NOTES.md calls 4-5) the line-aligned rule of F64LinesOnHighBandwidth (from 12 of
-// its tiles an SM, up to kLinesColumnRows rows) in the first entry too (output rows on 256 bytes),
-// where high-bandwidth devices ran the tiled kernel of 16-byte words 1-3 % behind Dgeam. GB/s on
-// an H200, call 4, two rounds of 20, that kernel / lines / Dgeam: 20000x30000 3889-3890 /
-// 4002-4003 / 4005-4006, 16384x16400 3911 / 4013 / 4002-4003, 16384x16411 3740-3741 /
-// 3852-3853 / 3871, 12288x20008 3839 / 3904-3905 / 3887-3888, 8192x8200 3826 / 3863-3864 /
-// 3825-3828.
+// its tiles an SM, up to kLinesColumnRows rows) in the first entry too (output rows on 256 bytes)
+// where the input's rows are off 256 bytes; there high-bandwidth devices ran the tiled kernel of
+// 16-byte words 1-3 % behind Dgeam. GB/s on H200s, two rounds of 20, that kernel / lines / Dgeam:
+// call 4, 20000x30000 3889-3890 / 4002-4003 / 4005-4006, 16384x16400 3911 / 4013 / 4002-4003,
+// 16384x16411 3740-3741 / 3852-3853 / 3871, 12288x20008 3839 / 3904-3905 / 3887-3888, 8192x8200
+// 3826 / 3863-3864 / 3825-3828; held out, call 5, 16384x24008 3717 / 3919 / 3833-3835, 14336x9001
+// 3733-3734 / 3843-3844 / 3795-3801, 6144x10001 3684-3685 / 3775-3776 / 3720-3723, 10240x15000
+// 3869-3870 / 3907-3908 / 3844-3845, 4096x6000 3789-3797 / 3832-3834 / 3825-3832, 18432x18440
+// 3883-3884 / 3907-3908 / 3831-3834. On inputs whose rows are on 256 bytes too it lost at
+// 12288x16384 (4042 / 3930) though it led at 16384² (3815 / 4054), 8192² and 20000x16384 (call
+// 5): left out.
 template <class K>
-using F64AlignedLinesOnHighBandwidth = LinesOnHighBandwidth<F64LinesConfig, K, 1200>;
+using F64AlignedLinesOnHighBandwidth =
+    PreferFromTilesOnHighBandwidth<InRowsOff<MaxRows<Lines<F64LinesConfig>, kLinesColumnRows>, 256>,
+                                   K, F64LinesConfig::TR, F64LinesConfig::TC, 1200>;
 // M, SM, AM: F64LinesOnHighBandwidth, F64SmallLinesAny and F64AlignedLinesOnHighBandwidth; or the
 // same with F64SmallAny and Unchanged (the bench's "pre40"); or F64ManyOnHighBandwidth,
 // F64SmallAny, Unchanged ("pre39"); or Unchanged, F64Small, Unchanged ("pre38", the list before

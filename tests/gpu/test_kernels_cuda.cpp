@@ -1496,8 +1496,10 @@ TEST_F(CudaKernels, HighBandwidthLines) {
                                  {8, 20000, 641, 1, 0, 1, 0},   // 3443, 20000 rows: lines
                                  {8, 20001, 641, 1, 0, 0, 0}};  // taller: many-tile kernel
   for (const EntryCase& c : f64_cases) expect_entry(c, 2);
-  // f64 on output rows on 256 bytes (run 40): the same rule inside entry 1 (the tiled kernel's).
-  const EntryCase f64_aligned[] = {{8, 2560, 3000, 1, 0, 0, 0},   // 1880 tiles: lines
+  // f64 on output rows on 256 bytes (run 40): the same rule inside entry 1 (the tiled kernel's),
+  // where the input's rows are off 256 bytes.
+  const EntryCase f64_aligned[] = {{8, 4096, 4096, 1, 0, 0, 0},   // 4096, input on 256: tiled
+                                   {8, 2560, 3000, 1, 0, 0, 0},   // 1880 tiles: lines
                                    {8, 2048, 3000, 1, 0, 0, 0},   // 1504: tiled
                                    {8, 2048, 4001, 1, 3, 32, 0},  // 2016, pitched: lines
                                    {8, 2560, 3000, 1, 0, 0, 1},   // input shifted: lines
