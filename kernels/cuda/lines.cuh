@@ -19,10 +19,8 @@
 /// completes them. Plain shared memory and __syncthreads only (sm_35 on).
 #pragma once
 
-#include <algorithm>
 #include <cstdint>
 
-#include "kernels/cuda/check.h"
 #include "kernels/cuda/tile.cuh"
 #include "kernels/transpose.h"
 
@@ -128,14 +126,8 @@ __global__ void __launch_bounds__(C::NT, C::MINB) lines_kernel(TiledParams p) {
 template <class C>
 void launch_lines(const void* in, void* out, const TransposeShape& s, cudaStream_t stream,
                   int group) {
-  const TiledParams p = tiled_params(in, out, s, C::S, (s.cols + C::TC - 1) / C::TC,
-                                     (s.rows + C::TR - 1) / C::TR, group);
-  const std::int64_t gx = std::min<std::int64_t>(p.tiles, 0x7fffffff);
-  const std::int64_t gy = std::min<std::int64_t>(s.batch, 65535);
-  cuda_detail::allow_dynamic_smem(lines_kernel<C>, C::SMEM_BYTES);
-  lines_kernel<C><<<dim3(static_cast<unsigned>(gx), static_cast<unsigned>(gy)), C::NT,
-                    C::SMEM_BYTES, stream>>>(p);
-  XPOSE_CHECK_CUDA_LAUNCH("lines_kernel");
+  launch_tiles(lines_kernel<C>, "lines_kernel", C::TR, C::TC, 0, C::S, C::NT, C::SMEM_BYTES, in,
+               out, s, stream, group);
 }
 
 #endif  // __CUDACC__

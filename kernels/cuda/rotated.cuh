@@ -99,28 +99,6 @@ bool rotated_oop_fits_device() {
   return cuda_detail::device_smem_fits(rotated_oop_smem_bytes<T, TS>());
 }
 
-/// Launches `kernel`, which takes one th x tw tile (input rows x columns) of elements of `elem`
-/// bytes a block (NT threads, `smem` bytes of dynamic shared memory), over `s` (resolved,
-/// non-empty) on `stream`, with `extra_rows` more input rows counted in the tile grid (tiles that
-/// start that many rows early, as narrow_skew.cuh's), tiles numbered as tile_of says with
-/// `group` and `spread` (TiledParams'); `name` names it in a launch error. The launcher of
-/// rotated_kernel, narrow_kernel (narrow.cuh) and narrow_skew_kernel (narrow_skew.cuh).
-inline void launch_tiles(void (*kernel)(TiledParams), const char* name, int th, int tw,
-                         int extra_rows, std::size_t elem, int nt, std::size_t smem, const void* in,
-                         void* out, const TransposeShape& s, cudaStream_t stream, int group,
-                         std::uint32_t spread = 1) {
-  TiledParams p = tiled_params(in, out, s, static_cast<int>(elem), (s.cols + tw - 1) / tw,
-                               (s.rows + extra_rows + th - 1) / th, group);
-  p.spread = spread;
-  const auto gx = static_cast<unsigned>(std::min<std::int64_t>(p.tiles, 0x7fffffff));
-  const auto gy = static_cast<unsigned>(std::min<std::int64_t>(s.batch, 65535));
-  cuda_detail::allow_dynamic_smem(kernel, smem);
-  kernel<<<dim3(gx, gy), nt, smem, stream>>>(p);
-  const cudaError_t err = cudaGetLastError();
-  if (err != cudaSuccess)
-    cuda_detail::throw_cuda_error(err, cat("launch of ", name).c_str(), __FILE__, __LINE__);
-}
-
 /// Launches rotated_kernel<T, TS, NT, MINB, HINT> on `stream`, tiles numbered as tile_of says
 /// with `group` (kColumnMajor: down the tile columns). `s` must be resolved and non-empty, the
 /// buffers aligned to the element.

@@ -1099,11 +1099,12 @@ using F32SkewSmall = PreferInTileWindow<TmaLoad<4, 1, 2, 128, F32SkewOrder>, F32
                                         F32Skew::TH, F32Skew::TW, 250, 1200>;
 // No upper bound for PreferInTileWindow (tiles an SM, in hundredths).
 constexpr int kNoTileLimit = 2000000000;
-// On high-bandwidth devices, BIG where K's launch would have LO / 100 or more tiles of TR x TC an
-// SM over the batch and BIG takes the layout; K elsewhere (the many-tile and line-aligned rules).
-template <class BIG, class K, int TR, int TC, int LO>
+// On high-bandwidth devices, BIG where K's launch would have from LO / 100 to under HI / 100 tiles
+// of TR x TC an SM over the batch and BIG takes the layout; K elsewhere (the many-tile and
+// line-aligned rules).
+template <class BIG, class K, int TR, int TC, int LO, int HI = kNoTileLimit>
 using PreferFromTilesOnHighBandwidth =
-    PreferOnHighBandwidth<PreferInTileWindow<BIG, K, TR, TC, LO, kNoTileLimit>, K>;
+    PreferOnHighBandwidth<PreferInTileWindow<BIG, K, TR, TC, LO, HI>, K>;
 // On high-bandwidth devices (an H200), where F32SkewSmall would run the skewed kernel there
 // (rows off 16 bytes: the TMA entry before it takes the others), the line-aligned kernel
 // (lines.cuh): 64 x 128 tiles, one element a lane, every warp access inside one aligned 128-byte
@@ -1129,10 +1130,12 @@ using F32LinesConfig = LinesConfig<4, 64, 128, 256, 6, 0, 4>;
 // 2951-3192, 20001² 3137-3146 / 3078-3463 over four cards; only 40001x10001 ahead, 3103 / 3245),
 // and in groups of 8000-16000 rows further still (2577-2839).
 constexpr std::int64_t kLinesColumnRows = 20000;
-// The line-aligned kernel of configuration C that way, on inputs of up to kLinesColumnRows rows.
+// The line-aligned kernel of configuration C on inputs of up to kLinesColumnRows rows.
+template <class C>
+using BoundedLines = MaxRows<Lines<C>, kLinesColumnRows>;
+// That kernel by the rule above, its own tiles counted.
 template <class C, class K, int LO>
-using LinesOnHighBandwidth =
-    PreferFromTilesOnHighBandwidth<MaxRows<Lines<C>, kLinesColumnRows>, K, C::TR, C::TC, LO>;
+using LinesOnHighBandwidth = PreferFromTilesOnHighBandwidth<BoundedLines<C>, K, C::TR, C::TC, LO>;
 template <class K>
 using F32LinesOnHighBandwidth = LinesOnHighBandwidth<F32LinesConfig, K, 125>;
 using F32HighBandwidth = HighBandwidthTma<4, 2, 4, 256, F32SkewOrder>;
@@ -1205,9 +1208,8 @@ using F64LinesOnHighBandwidth =
 using F64SmallLinesConfig = LinesConfig<8, 32, 64, 256, 8, 0, 2>;
 template <class K>
 using F64SmallLinesOnHighBandwidth =
-    PreferOnHighBandwidth<PreferInTileWindow<MaxRows<Lines<F64SmallLinesConfig>, kLinesColumnRows>,
-                                             K, F64LinesConfig::TR, F64LinesConfig::TC, 250, 1200>,
-                          K>;
+    PreferFromTilesOnHighBandwidth<BoundedLines<F64SmallLinesConfig>, K, F64LinesConfig::TR,
+                                   F64LinesConfig::TC, 250, 1200>;
 // A rule wrapper that leaves the entry as it is.
 template <class K>
 using Unchanged = K;
@@ -1228,8 +1230,8 @@ using F64SmallLinesAny = F64SmallLinesOnHighBandwidth<F64SmallAny<K>>;
 // 5): left out.
 template <class K>
 using F64AlignedLinesOnHighBandwidth =
-    PreferFromTilesOnHighBandwidth<InRowsOff<MaxRows<Lines<F64LinesConfig>, kLinesColumnRows>, 256>,
-                                   K, F64LinesConfig::TR, F64LinesConfig::TC, 1200>;
+    PreferFromTilesOnHighBandwidth<InRowsOff<BoundedLines<F64LinesConfig>, 256>, K,
+                                   F64LinesConfig::TR, F64LinesConfig::TC, 1200>;
 // M, SM, AM: F64LinesOnHighBandwidth, F64SmallLinesAny and F64AlignedLinesOnHighBandwidth; or the
 // same with F64SmallAny and Unchanged (the bench's "pre40"); or F64ManyOnHighBandwidth,
 // F64SmallAny, Unchanged ("pre39"); or Unchanged, F64Small, Unchanged ("pre38", the list before
