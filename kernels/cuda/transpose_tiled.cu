@@ -630,6 +630,16 @@ struct InRowsOff : K {
   }
 };
 
+// K, except where the input's rows are BYTES apart and fewer than BYTES / element size (the
+// input is wider than tall, for a dense one).
+template <class K, std::int64_t BYTES>
+struct NotShortOnInPitch : K {
+  static bool accepts(const void* in, const void* out, const TransposeShape& s) {
+    const auto e = static_cast<std::int64_t>(sizeof(typename K::Elem));
+    return !(s.in_pitch * e == BYTES && s.rows * e < BYTES) && K::accepts(in, out, s);
+  }
+};
+
 #if XPOSE_HAVE_TMA
 // Hopper's bulk tensor copies (tma.cuh): only where the device and the build have sm_90 and the
 // layout is 16-byte aligned; launch() is not used (run_tma decides and launches in one step).
@@ -1232,7 +1242,27 @@ template <class K>
 using F64AlignedLinesOnHighBandwidth =
     PreferFromTilesOnHighBandwidth<InRowsOff<BoundedLines<F64LinesConfig>, 256>, K,
                                    F64LinesConfig::TR, F64LinesConfig::TC, 1200>;
-// M, SM, AM: F64LinesOnHighBandwidth, F64SmallLinesAny and F64AlignedLinesOnHighBandwidth; or the
+// Since run 41 (NOTES.md calls 1-3), in the same entry where the input's rows are on 256 bytes
+// too: the same kernel from 48 of its tiles an SM, on inputs of up to kF64FullLinesRows rows,
+// except on input rows of 128 KiB with fewer rows than that holds elements (16384 columns, under
+// 16384 rows), where it and Dgeam both lost to the tiled kernel (GB/s on H200s, call 1, tiled /
+// lines / Dgeam: 12288x16384 4019 / 3941 / 3852, 8192x16384 3989 / 3914 / 3827, 10240x16384
+// 4008 / 3932 / 3836; call 2, 6144x16384 4022 / 3944 / 3844; on 16416 columns it led: 8192x16416
+// 4008 / 4098 / 4007). Elsewhere it led at 21 of 21 shapes in call 1 (16384² 3905 / 4061 / 3965,
+// 16384x12288 3798 / 4129 / 4064, 32768² 3976 / 4110 / 3990, 12288² 4010 / 4122 / 4058, 8192²
+// 3988 / 4080 / 4027) and from 62 tiles an SM in call 2 (4096x8192 3963 / 4007 / 3953, 6144²
+// 3989 / 4044 / 3976, 65536x8192 3933 / 4091 / 3995); under 48 the tiled kernel led (4096² (31)
+// 3848 / 3806, 3072² 3709 / 3614, 2048x8192 3839 / 3791).
+constexpr std::int64_t kF64FullLinesRows = 32768;
+template <class K>
+using F64FullLinesOnHighBandwidth = PreferFromTilesOnHighBandwidth<
+    RowsOn<NotShortOnInPitch<MaxRows<Lines<F64LinesConfig>, kF64FullLinesRows>, 131072>, 256>, K,
+    F64LinesConfig::TR, F64LinesConfig::TC, 4800>;
+// Run 40's rule in front of run 41's (they take different inputs).
+template <class K>
+using F64LinesOnOutputLines = F64AlignedLinesOnHighBandwidth<F64FullLinesOnHighBandwidth<K>>;
+// M, SM, AM: F64LinesOnHighBandwidth, F64SmallLinesAny and F64LinesOnOutputLines; or the same
+// with F64AlignedLinesOnHighBandwidth (the bench's "pre41"); or the
 // same with F64SmallAny and Unchanged (the bench's "pre40"); or F64ManyOnHighBandwidth,
 // F64SmallAny, Unchanged ("pre39"); or Unchanged, F64Small, Unchanged ("pre38", the list before
 // run 38).
@@ -1241,8 +1271,7 @@ using F64TilesWith = KernelList<
     OffOneStack<AM<PreferOnHighBandwidth<Tiled<F64TileW16, 256>, F64Small<Tiled<F64Tile, 256>>>>,
                 F64SkewOrder>,
     M<SM<F64SkewOrder>>>;
-using F64Tiles =
-    F64TilesWith<F64LinesOnHighBandwidth, F64SmallLinesAny, F64AlignedLinesOnHighBandwidth>;
+using F64Tiles = F64TilesWith<F64LinesOnHighBandwidth, F64SmallLinesAny, F64LinesOnOutputLines>;
 // Small c128 matrices off 256-byte rows (run 37, calls 10-11): under 12 of the skewed kernel's
 // 32 x 32 tiles an SM over the batch, 16 x 16 tiles with 128 threads where the output rows are
 // on 32 bytes. GB/s on an H100, call 10, five rounds, default / these: 700² 1877 / 2323, 1000²
@@ -1411,6 +1440,11 @@ const Entry kEntries[] = {
     {8, "pre40",
      run_kernel<FirstOf<
          Prepend<F64Thin, F64TilesWith<F64LinesOnHighBandwidth, F64SmallAny, Unchanged>>::type>>},
+    // pre41: the list before run 41's rule (f64: the line-aligned kernel on inputs whose rows
+    // are on 256 bytes at both ends, on high-bandwidth devices)
+    {8, "pre41",
+     run_kernel<FirstOf<Prepend<F64Thin, F64TilesWith<F64LinesOnHighBandwidth, F64SmallLinesAny,
+                                                      F64AlignedLinesOnHighBandwidth>>::type>>},
     {16, "pre40",
      run_kernel<FirstOf<
          Prepend<C128Thin, C128TilesWith<C128ManyOnHighBandwidth, C128Small, Unchanged>>::type>>},

@@ -1465,7 +1465,7 @@ TEST_F(CudaKernels, HighBandwidthManyTiles) {
 // kernels before run 39. Cases on both sides of the count (132 SMs: 165 tiles) and the height:
 // dense, batched, pitched with gaps, the input shifted by an element, only the output's rows off
 // 16 bytes; every element checked, the entry asserted on every device. f64 (run 39 call 8) where
-// its rows are off 256 bytes, the same way.
+// its rows are off 256 bytes, the same way; and on 256-byte output rows (runs 40-41).
 TEST_F(CudaKernels, HighBandwidthLines) {
   std::printf("  the line-aligned kernel %s on this device\n",
               xpose::cuda_detail::high_bandwidth_device() ? "runs" : "does not run");
@@ -1507,6 +1507,17 @@ TEST_F(CudaKernels, HighBandwidthLines) {
                                    {8, 19968, 641, 1, 0, 0, 0},   // 3432, 19968 rows: lines
                                    {8, 20032, 641, 1, 0, 0, 0}};  // taller: tiled
   for (const EntryCase& c : f64_aligned) expect_entry(c, 1);
+  // And where the input's rows are on 256 bytes too (run 41): from 48 of its tiles an SM (6336
+  // tiles), up to 32768 rows, except on input rows of 128 KiB (16384 columns) under 16384 rows.
+  const EntryCase f64_full[] = {{8, 2048, 4096, 4, 0, 0, 0},    // 8192 tiles: lines
+                                {8, 2048, 4096, 3, 0, 0, 0},    // 6144: tiled
+                                {8, 1024, 2048, 13, 0, 0, 0},   // 6656, batched: lines
+                                {8, 448, 16384, 4, 0, 0, 0},    // 7168, 128 KiB rows: tiled
+                                {8, 16384, 2048, 1, 0, 0, 0},   // 8192, 16384 rows: lines
+                                {8, 4096, 8160, 1, 32, 32, 0},  // 8192, pitched: lines
+                                {8, 32768, 1024, 1, 0, 0, 0},   // 8192, 32768 rows: lines
+                                {8, 32800, 1024, 1, 0, 0, 0}};  // taller: tiled
+  for (const EntryCase& c : f64_full) expect_entry(c, 1);
 }
 
 // u8 / u16 output rows 320 KiB apart behind inputs of more than 32000 rows: the narrow kernels'
