@@ -640,6 +640,15 @@ struct NotShortOnInPitch : K {
   }
 };
 
+// K, only where the output's rows are BYTES apart and each input row holds MIN_IN bytes or more.
+template <class K, std::int64_t BYTES, std::int64_t MIN_IN>
+struct OnOutPitch : K {
+  static bool accepts(const void* in, const void* out, const TransposeShape& s) {
+    const auto e = static_cast<std::int64_t>(sizeof(typename K::Elem));
+    return s.out_pitch * e == BYTES && s.cols * e >= MIN_IN && K::accepts(in, out, s);
+  }
+};
+
 #if XPOSE_HAVE_TMA
 // Hopper's bulk tensor copies (tma.cuh): only where the device and the build have sm_90 and the
 // layout is 16-byte aligned; launch() is not used (run_tma decides and launches in one step).
@@ -1150,10 +1159,24 @@ template <class K>
 using F32LinesOnHighBandwidth = LinesOnHighBandwidth<F32LinesConfig, K, 125>;
 using F32HighBandwidth = HighBandwidthTma<4, 2, 4, 256, F32SkewOrder>;
 using F32HighBandwidthAligned = HighBandwidthTma<4, 2, 4, 256, Tiled<F32Tile, 256>>;
-// HB, HBA: those entries, or Never (the bench's "notma", the list before run 34); LAST:
+// Since run 41 (NOTES.md calls 2-5), in front of the TMA kernel on 256-byte rows: where the
+// output's rows are 128 KiB apart (32768 rows, dense) and the input's hold 16 KiB or more, the
+// line-aligned kernel in 64 x 128 tiles, the read in two phases, from 100 of its tiles an SM. The
+// TMA kernel dips on that pitch (GB/s on an H200, call 4, TMA / this / Sgeam: 32768x12288 3749 /
+// 4013 / 3991, 32768x16384 3792 / 4018 / 4008, 32768x8192 3780 / 3993 / 3972, 32768x4096 3829 /
+// 3925 / 3889, 32768² 3962 / 4004 / 3924, and 3835 / 3919 in call 2; on 8 KiB input rows it led,
+// 32768x2048 3848 / 3796). Elsewhere the two ran level (16384² to 45056², within 1.2 %), 65536
+// rows between (65536x8192 +4.7 %, 65536x16384 +0.7 %), small sizes far behind (2048² -19 %).
+using F32PitchLinesConfig = LinesConfig<4, 64, 128, 256, 6, 0, 2>;
+using F32HighBandwidthAlignedPitch =
+    PreferFromTilesOnHighBandwidth<OnOutPitch<Lines<F32PitchLinesConfig>, 131072, 16384>,
+                                   F32HighBandwidthAligned, F32PitchLinesConfig::TR,
+                                   F32PitchLinesConfig::TC, 10000>;
+// HB, HBA: those entries (HBA F32HighBandwidthAlignedPitch, or F32HighBandwidthAligned in the
+// bench's "pre41" and older lists), or Never (the bench's "notma", the list before run 34); LAST:
 // F32LinesOnHighBandwidth<F32SkewSmall>, or F32SkewSmall (the bench's "pre39"), or
 // F32SkewOrder ("pre38" and "notma").
-template <class HB = F32HighBandwidth, class HBA = F32HighBandwidthAligned,
+template <class HB = F32HighBandwidth, class HBA = F32HighBandwidthAlignedPitch,
           class LAST = F32LinesOnHighBandwidth<F32SkewSmall>>
 using F32TilesWith =
     KernelList<OffOneStack<PreferOnHighBandwidth<HBA, Tiled<F32Tile, 256>>, F32SkewOrder>,
@@ -1440,8 +1463,11 @@ const Entry kEntries[] = {
     {8, "pre40",
      run_kernel<FirstOf<
          Prepend<F64Thin, F64TilesWith<F64LinesOnHighBandwidth, F64SmallAny, Unchanged>>::type>>},
-    // pre41: the list before run 41's rule (f64: the line-aligned kernel on inputs whose rows
-    // are on 256 bytes at both ends, on high-bandwidth devices)
+    // pre41: the list before run 41's rules (on high-bandwidth devices, f32: the line-aligned
+    // kernel on output rows 128 KiB apart; f64: on inputs whose rows are on 256 bytes at both ends)
+    {4, "pre41",
+     run_kernel<
+         FirstOf<Prepend<F32Thin, F32TilesWith<F32HighBandwidth, F32HighBandwidthAligned>>::type>>},
     {8, "pre41",
      run_kernel<FirstOf<Prepend<F64Thin, F64TilesWith<F64LinesOnHighBandwidth, F64SmallLinesAny,
                                                       F64AlignedLinesOnHighBandwidth>>::type>>},
