@@ -640,12 +640,13 @@ struct NotShortOnInPitch : K {
   }
 };
 
-// K, only where the output's rows are BYTES apart and each input row holds MIN_IN bytes or more.
+// K, only where the output's rows are a multiple of BYTES apart and each input row holds MIN_IN
+// bytes or more.
 template <class K, std::int64_t BYTES, std::int64_t MIN_IN>
 struct OnOutPitch : K {
   static bool accepts(const void* in, const void* out, const TransposeShape& s) {
     const auto e = static_cast<std::int64_t>(sizeof(typename K::Elem));
-    return s.out_pitch * e == BYTES && s.cols * e >= MIN_IN && K::accepts(in, out, s);
+    return (s.out_pitch * e) % BYTES == 0 && s.cols * e >= MIN_IN && K::accepts(in, out, s);
   }
 };
 
