@@ -640,13 +640,12 @@ struct NotShortOnInPitch : K {
   }
 };
 
-// K, only where the output's rows are a multiple of BYTES apart and each input row holds MIN_IN
-// bytes or more.
+// K, only where the output's rows are BYTES apart and each input row holds MIN_IN bytes or more.
 template <class K, std::int64_t BYTES, std::int64_t MIN_IN>
 struct OnOutPitch : K {
   static bool accepts(const void* in, const void* out, const TransposeShape& s) {
     const auto e = static_cast<std::int64_t>(sizeof(typename K::Elem));
-    return (s.out_pitch * e) % BYTES == 0 && s.cols * e >= MIN_IN && K::accepts(in, out, s);
+    return s.out_pitch * e == BYTES && s.cols * e >= MIN_IN && K::accepts(in, out, s);
   }
 };
 
@@ -1166,8 +1165,11 @@ using F32HighBandwidthAligned = HighBandwidthTma<4, 2, 4, 256, Tiled<F32Tile, 25
 // TMA kernel dips on that pitch (GB/s on an H200, call 4, TMA / this / Sgeam: 32768x12288 3749 /
 // 4013 / 3991, 32768x16384 3792 / 4018 / 4008, 32768x8192 3780 / 3993 / 3972, 32768x4096 3829 /
 // 3925 / 3889, 32768² 3962 / 4004 / 3924, and 3835 / 3919 in call 2; on 8 KiB input rows it led,
-// 32768x2048 3848 / 3796). Elsewhere the two ran level (16384² to 45056², within 1.2 %), 65536
-// rows between (65536x8192 +4.7 %, 65536x16384 +0.7 %), small sizes far behind (2048² -19 %).
+// 32768x2048 3848 / 3796). Held out (call 5, TMA / this): 32768x24576 3794 / 4033, 32768x20480
+// 3832 / 4028, 32768x40960 3848 / 4030, 32768x6144 3818 / 3966, 32768x10240 3872 / 3991,
+// 32768x5120 3837 / 3942. Elsewhere the two ran level (16384² to 45056², within 1.2 %) or
+// small sizes far behind (2048² -19 %); other multiples of 128 KiB were mixed (call 6: 65536x5120
+// 3796 / 3955, 65536x20480 3847 / 3997, but 98304x8192 3970 / 3929, 131072x6144 3968 / 3944).
 using F32PitchLinesConfig = LinesConfig<4, 64, 128, 256, 6, 0, 2>;
 using F32HighBandwidthAlignedPitch =
     PreferFromTilesOnHighBandwidth<OnOutPitch<Lines<F32PitchLinesConfig>, 131072, 16384>,
@@ -1275,8 +1277,12 @@ using F64AlignedLinesOnHighBandwidth =
 // 4008 / 4098 / 4007). Elsewhere it led at 21 of 21 shapes in call 1 (16384² 3905 / 4061 / 3965,
 // 16384x12288 3798 / 4129 / 4064, 32768² 3976 / 4110 / 3990, 12288² 4010 / 4122 / 4058, 8192²
 // 3988 / 4080 / 4027) and from 62 tiles an SM in call 2 (4096x8192 3963 / 4007 / 3953, 6144²
-// 3989 / 4044 / 3976, 65536x8192 3933 / 4091 / 3995); under 48 the tiled kernel led (4096² (31)
-// 3848 / 3806, 3072² 3709 / 3614, 2048x8192 3839 / 3791).
+// 3989 / 4044 / 3976); past 32768 rows mixed (65536x8192 3933 / 4091, 40960² 4041 / 4112, but
+// 131072x2048 4062 / 4050, 40000x16384 4035 / 4033); under 48 the tiled kernel led (4096² (31)
+// 3848 / 3806, 3072² 3709 / 3614, 2048x8192 3839 / 3791). Held out (call 3, tiled / this):
+// 16384x10240 3805 / 4124, 32768x24576 3952 / 4120, 10240x28672 4007 / 4147, 30720x12288 4003 /
+// 4110, 9216² 3993 / 4096, 26624x8192 4020 / 4087, 5120² (48.5 an SM) 3896 / 3922: +3.0 % on
+// average over 13 shapes, none behind.
 constexpr std::int64_t kF64FullLinesRows = 32768;
 template <class K>
 using F64FullLinesOnHighBandwidth = PreferFromTilesOnHighBandwidth<
