@@ -630,8 +630,8 @@ struct InRowsOff : K {
   }
 };
 
-// K, except where the input's rows are BYTES apart and fewer than BYTES / element size (the
-// input is wider than tall, for a dense one).
+// K, except where the input's rows are BYTES apart and number fewer than a row of BYTES holds
+// elements (for a dense input: fewer rows than columns).
 template <class K, std::int64_t BYTES>
 struct NotShortOnInPitch : K {
   static bool accepts(const void* in, const void* out, const TransposeShape& s) {
