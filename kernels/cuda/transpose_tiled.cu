@@ -640,12 +640,14 @@ struct NotShortOnInPitch : K {
   }
 };
 
-// K, only where the output's rows are BYTES apart and each input row holds MIN_IN bytes or more.
-template <class K, std::int64_t BYTES, std::int64_t MIN_IN>
+// K, only where each input row holds MIN_IN bytes or more and the output's rows are one of BYTES
+// apart.
+template <class K, std::int64_t MIN_IN, std::int64_t... BYTES>
 struct OnOutPitch : K {
   static bool accepts(const void* in, const void* out, const TransposeShape& s) {
     const auto e = static_cast<std::int64_t>(sizeof(typename K::Elem));
-    return s.out_pitch * e == BYTES && s.cols * e >= MIN_IN && K::accepts(in, out, s);
+    const std::int64_t pitch = s.out_pitch * e;
+    return ((pitch == BYTES) || ...) && s.cols * e >= MIN_IN && K::accepts(in, out, s);
   }
 };
 
@@ -1171,9 +1173,9 @@ using F32HighBandwidthAligned = HighBandwidthTma<4, 2, 4, 256, Tiled<F32Tile, 25
 // small sizes far behind (2048² -19 %); other multiples of 128 KiB were mixed (call 6: 65536x5120
 // 3796 / 3955, 65536x20480 3847 / 3997, but 98304x8192 3970 / 3929, 131072x6144 3968 / 3944).
 using F32PitchLinesConfig = LinesConfig<4, 64, 128, 256, 6, 0, 2>;
+using F32PitchLines = OnOutPitch<Lines<F32PitchLinesConfig>, 16384, 131072, 262144>;
 using F32HighBandwidthAlignedPitch =
-    PreferFromTilesOnHighBandwidth<OnOutPitch<Lines<F32PitchLinesConfig>, 131072, 16384>,
-                                   F32HighBandwidthAligned, F32PitchLinesConfig::TR,
+    PreferFromTilesOnHighBandwidth<F32PitchLines, F32HighBandwidthAligned, F32PitchLinesConfig::TR,
                                    F32PitchLinesConfig::TC, 10000>;
 // HB, HBA: those entries (HBA F32HighBandwidthAlignedPitch, or F32HighBandwidthAligned in the
 // bench's "pre41" and older lists), or Never (the bench's "notma", the list before run 34); LAST:
