@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Written in run 41 (run 40's survey with f32's x2 lines form added), not yet run: the first
 # survey for the next session that gets an H100 (kernels/NOTES.md, "What run 41 leaves"). The
-# H200-only forms of runs 38-41 at the H100 goal shapes and the odd-pitch goal shape, against the default (the H100's dispatch) and cuBLAS geam,
-# two rounds of 20. Usage on the device: tar xJf .gpu-bundle.txz && bash THIS (bench_kernels in
-# the bundle).
+# H200-only forms of runs 38-41 at the H100 goal shapes and the odd-pitch goal shape, against
+# the default (the H100's dispatch) and cuBLAS geam, two rounds of 20. Usage on the device: tar
+# xJf .gpu-bundle.txz && bash THIS (bench_kernels in the bundle).
 set -uo pipefail
 [ -d .gpu-bundle/bin ] || tar xJf .gpu-bundle.txz
 source .gpu-bundle/env.sh
