@@ -1175,7 +1175,9 @@ using F32HighBandwidthAligned = HighBandwidthTma<4, 2, 4, 256, Tiled<F32Tile, 25
 // or small sizes far behind (2048² -19 %); at 384 and 512 KiB the TMA kernel led (call 6:
 // 98304x8192 3970 / 3929, 131072x6144 3968 / 3944).
 using F32PitchLinesConfig = LinesConfig<4, 64, 128, 256, 6, 0, 2>;
-using F32PitchLines = OnOutPitch<Lines<F32PitchLinesConfig>, 16384, 131072, 262144>;
+using F32PitchLines =
+    FirstOf<KernelList<OnOutPitch<Lines<F32PitchLinesConfig>, 16384, 131072, 262144>,
+                       OnOutPitch<Lines<F32PitchLinesConfig>, 49152, 65536>>>;
 using F32HighBandwidthAlignedPitch =
     PreferFromTilesOnHighBandwidth<F32PitchLines, F32HighBandwidthAligned, F32PitchLinesConfig::TR,
                                    F32PitchLinesConfig::TC, 10000>;

@@ -1518,13 +1518,14 @@ TEST_F(CudaKernels, HighBandwidthLines) {
                                 {8, 32768, 1024, 1, 0, 0, 0},   // 8192, 32768 rows: lines
                                 {8, 32800, 1024, 1, 0, 0, 0}};  // taller: tiled
   for (const EntryCase& c : f64_full) expect_entry(c, 1);
-  // f32 on output rows 128 or 256 KiB apart, input rows of 16 KiB or more (run 41): the same
-  // kernel (64 x 128 tiles, two phases) in front of the TMA kernel inside entry 1, from 100 of its
-  // tiles an SM (13200 tiles).
+  // f32 on output rows 128 or 256 KiB apart with input rows of 16 KiB or more, or 64 KiB apart
+  // with input rows of 48 KiB or more (run 41): the same kernel (64 x 128 tiles, two phases) in
+  // front of the TMA kernel inside entry 1, from 100 of its tiles an SM (13200 tiles).
   const EntryCase f32_pitch[] = {{4, 32768, 4096, 1, 0, 0, 0},      // 16384 tiles: lines
                                  {4, 32768, 2048, 1, 0, 0, 0},      // 8 KiB input rows: TMA
                                  {4, 32704, 4160, 1, 64, 64, 0},    // 16863, pitched: lines
                                  {4, 26432, 4096, 1, 0, 39104, 0},  // 256 KiB, 13216: lines
+                                 {4, 8832, 12288, 1, 0, 7552, 0},   // 64 KiB, 48 KiB: lines
                                  {4, 32768, 4096, 1, 0, 0, 1}};     // input shifted: skewed
   for (const EntryCase& c : f32_pitch) expect_entry(c, c.in_off != 0 ? 4 : 1);
 }
