@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Run 41, call 10 (kernels/NOTES.md "Run 41"): the f32 rule on output rows 64 KiB apart (input rows of
-# 48 KiB or more) held out (default / pre41 / lines x2 / Sgeam), two rounds of 20; the f32 goal shapes; the whole
-# GPU suite in four shards.
+# Run 41, call 10 (kernels/NOTES.md "Run 41"): the f32 rule on output rows 64 KiB apart (input
+# rows of 48 KiB or more) held out (default / pre41 / lines x2 / Sgeam), two rounds of 20; the f32
+# goal shapes; the whole GPU suite in four shards; sanitize.sh.
 set -uo pipefail
 [ -d .gpu-bundle/bin ] || tar xJf .gpu-bundle.txz
 source .gpu-bundle/env.sh
