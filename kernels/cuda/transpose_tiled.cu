@@ -1161,19 +1161,23 @@ template <class K>
 using F32LinesOnHighBandwidth = LinesOnHighBandwidth<F32LinesConfig, K, 125>;
 using F32HighBandwidth = HighBandwidthTma<4, 2, 4, 256, F32SkewOrder>;
 using F32HighBandwidthAligned = HighBandwidthTma<4, 2, 4, 256, Tiled<F32Tile, 256>>;
-// Since run 41 (NOTES.md calls 2-8), in front of the TMA kernel on 256-byte rows: where the
+// Since run 41 (NOTES.md calls 2-10), in front of the TMA kernel on 256-byte rows: where the
 // output's rows are 128 or 256 KiB apart (32768 or 65536 rows, dense) and the input's hold 16
-// KiB or more, the line-aligned kernel in 64 x 128 tiles, the read in two phases, from 100 of its
-// tiles an SM. The TMA kernel dips on those pitches (GB/s on an H200, call 4, TMA / this /
-// Sgeam: 32768x12288 3749 / 4013 / 3991, 32768x16384 3792 / 4018 / 4008, 32768x8192 3780 / 3993
-// / 3972, 32768x4096 3829 / 3925 / 3889, 32768² 3962 / 4004 / 3924, 65536x8192 3817 / 3998 /
-// 3975; on 8 KiB input rows it led, 32768x2048 3848 / 3796). Held out, TMA / this: 128 KiB (call
-// 5) 32768x24576 3794 / 4033, 32768x20480 3832 / 4028, 32768x40960 3848 / 4030, 32768x6144 3818 /
+// KiB or more, or 64 KiB apart (16384 rows) and the input's hold 48 KiB or more, the line-aligned
+// kernel in 64 x 128 tiles, the read in two phases, from 100 of its tiles an SM. The TMA kernel
+// dips on those pitches (GB/s on an H200, call 4, TMA / this / Sgeam: 32768x12288 3749 / 4013 /
+// 3991, 32768x16384 3792 / 4018 / 4008, 32768x8192 3780 / 3993 / 3972, 32768x4096 3829 / 3925 /
+// 3889, 32768² 3962 / 4004 / 3924, 65536x8192 3817 / 3998 / 3975; on 8 KiB input rows it led,
+// 32768x2048 3848 / 3796; call 9, 16384² 3930 / 3982 / 3962, 16384x24576 3927 / 4004 / 3994, but
+// 16384x4096 3849 / 3795, 16384x8192 3916 / 3923). Held out, TMA / this: 128 KiB (call 5)
+// 32768x24576 3794 / 4033, 32768x20480 3832 / 4028, 32768x40960 3848 / 4030, 32768x6144 3818 /
 // 3966, 32768x10240 3872 / 3991, 32768x5120 3837 / 3942; 256 KiB (call 8) 65536x12352 3718 /
 // 3979, 65536x9216 3760 / 3989, 65536x7168 3776 / 3981, 65536x4608 3822 / 3947, 65536x24576 3940
-// / 4011, 65536x16400 3757 / 3783. Elsewhere the two ran level (16384² to 45056², within 1.2 %)
-// or small sizes far behind (2048² -19 %); at 384 and 512 KiB the TMA kernel led (call 6:
-// 98304x8192 3970 / 3929, 131072x6144 3968 / 3944).
+// / 4011, 65536x16400 3757 / 3783; 64 KiB (call 10) 16384x49152 3887 / 4043, 16384x40960 3934 /
+// 4034, 16384x28672 3944 / 4026, 16384x20480 3942 / 4010, 16384x14336 3950 / 3990, 16384x12352
+// 3938 / 3966. Elsewhere the two ran level (20480² to 45056², within 1.2 %) or small sizes far
+// behind (2048² -19 %); at 384 and 512 KiB the TMA kernel led (call 6: 98304x8192 3970 / 3929,
+// 131072x6144 3968 / 3944).
 using F32PitchLinesConfig = LinesConfig<4, 64, 128, 256, 6, 0, 2>;
 using F32PitchLines =
     FirstOf<KernelList<OnOutPitch<Lines<F32PitchLinesConfig>, 16384, 131072, 262144>,
