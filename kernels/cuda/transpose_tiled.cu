@@ -1151,9 +1151,9 @@ using F32LinesConfig = LinesConfig<4, 64, 128, 256, 6, 0, 4>;
 // 2951-3192, 20001² 3137-3146 / 3078-3463 over four cards; only 40001x10001 ahead, 3103 / 3245),
 // and in groups of 8000-16000 rows further still (2577-2839).
 constexpr std::int64_t kLinesColumnRows = 20000;
-// The line-aligned kernel of configuration C on inputs of up to kLinesColumnRows rows.
-template <class C>
-using BoundedLines = MaxRows<Lines<C>, kLinesColumnRows>;
+// The line-aligned kernel of configuration C on inputs of up to ROWS rows.
+template <class C, std::int64_t ROWS = kLinesColumnRows>
+using BoundedLines = MaxRows<Lines<C>, ROWS>;
 // That kernel by the rule above, its own tiles counted.
 template <class C, class K, int LO>
 using LinesOnHighBandwidth = PreferFromTilesOnHighBandwidth<BoundedLines<C>, K, C::TR, C::TC, LO>;
@@ -1179,12 +1179,13 @@ using F32HighBandwidthAligned = HighBandwidthTma<4, 2, 4, 256, Tiled<F32Tile, 25
 // behind (2048² -19 %); at 384 and 512 KiB the TMA kernel led (call 6: 98304x8192 3970 / 3929,
 // 131072x6144 3968 / 3944).
 using F32PitchLinesConfig = LinesConfig<4, 64, 128, 256, 6, 0, 2>;
-using F32PitchLines =
-    FirstOf<KernelList<OnOutPitch<Lines<F32PitchLinesConfig>, 16384, 131072, 262144>,
-                       OnOutPitch<Lines<F32PitchLinesConfig>, 49152, 65536>>>;
+using F32PitchLinesKernel = Lines<F32PitchLinesConfig>;
+using F32PitchLines = FirstOf<KernelList<OnOutPitch<F32PitchLinesKernel, 16384, 131072, 262144>,
+                                         OnOutPitch<F32PitchLinesKernel, 49152, 65536>>>;
+// The TMA entry takes only high-bandwidth devices, so the window needs no device test of its own.
 using F32HighBandwidthAlignedPitch =
-    PreferFromTilesOnHighBandwidth<F32PitchLines, F32HighBandwidthAligned, F32PitchLinesConfig::TR,
-                                   F32PitchLinesConfig::TC, 10000>;
+    PreferInTileWindow<F32PitchLines, F32HighBandwidthAligned, F32PitchLinesConfig::TR,
+                       F32PitchLinesConfig::TC, 10000, kNoTileLimit>;
 // HB, HBA: those entries (HBA F32HighBandwidthAlignedPitch, or F32HighBandwidthAligned in the
 // bench's "pre41" and older lists), or Never (the bench's "notma", the list before run 34); LAST:
 // F32LinesOnHighBandwidth<F32SkewSmall>, or F32SkewSmall (the bench's "pre39"), or
@@ -1296,7 +1297,7 @@ using F64AlignedLinesOnHighBandwidth =
 constexpr std::int64_t kF64FullLinesRows = 32768;
 template <class K>
 using F64FullLinesOnHighBandwidth = PreferFromTilesOnHighBandwidth<
-    RowsOn<NotShortOnInPitch<MaxRows<Lines<F64LinesConfig>, kF64FullLinesRows>, 131072>, 256>, K,
+    RowsOn<NotShortOnInPitch<BoundedLines<F64LinesConfig, kF64FullLinesRows>, 131072>, 256>, K,
     F64LinesConfig::TR, F64LinesConfig::TC, 4800>;
 // Run 40's rule in front of run 41's (they take different inputs).
 template <class K>

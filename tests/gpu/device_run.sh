@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # One call on a GPU machine: the GPU test suite, compute-sanitizer, then bench_kernels.
 #   source .gpu-bundle/env.sh && tests/gpu/device_run.sh .gpu-bundle/bin "$OUT" [bench args...]
-# Logs and the CSV go to OUT; the bench's summary table is printed last.
+# Logs (the suite's as suite-N.log) and the CSV go to OUT; the bench's summary table is printed
+# last.
 set -uo pipefail
 bin=${1:?usage: device_run.sh BIN_DIR OUT_DIR [bench args]}
 out=${2:?usage: device_run.sh BIN_DIR OUT_DIR [bench args]}
@@ -9,10 +10,9 @@ shift 2
 mkdir -p "$out"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,clocks.max.sm,temperature.gpu,power.draw,memory.used \
   --format=csv | tee "$out/gpu.txt"
-echo "== tests"
-"$bin/xpose_gpu_tests" >"$out/tests.log" 2>&1
+echo "== tests (four shards at once: suite_shards.sh)"
+"$(dirname "$0")/suite_shards.sh" "$bin" "$out" 4
 tests=$?
-grep -E "^\[  (PASSED|FAILED|SKIPPED) |tests? from .* ran|Failure|FAILED" "$out/tests.log" | head -30
 echo "== sanitizer"
 "$(dirname "$0")/sanitize.sh" "$bin/xpose_gpu_tests" >"$out/sanitize.log" 2>&1
 sanitize=$?

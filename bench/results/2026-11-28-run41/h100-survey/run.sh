@@ -22,6 +22,5 @@ for r in 1 2; do
   echo "round $r (${SECONDS}s)"; pack
 done
 grep -l -E "FAIL|mismatch" $L/*.log
-for f in $L/*-r?.log; do r=${f##*-r}; r=${r%.log}; awk -v r=$r '($3=="cand"||$3=="cublas-geam")&&$9=="ok"{print $1, $2, $4, r, $6, $7}' $f; done \
- | sort -k1,1 -k2,2V -k3,3 -k4,4 | tee $L/table.txt
+bench/compare_table.sh $L/*-r?.log | tee $L/table.txt
 pack; echo "total ${SECONDS}s"
