@@ -1355,15 +1355,31 @@ using C128ManyOnHighBandwidth =
 template <class K>
 using C128ManyOnAlignedHighBandwidth =
     PreferFromTilesOnHighBandwidth<C128ManyTiles, K, Tile32<16>::TH, Tile32<16>::TW, 4800>;
-// M, SMALL, AM: C128ManyOnHighBandwidth, C128Small, C128ManyOnAlignedHighBandwidth; or Unchanged
-// for AM (the bench's "pre40"); or Unchanged, the small rule before run 38 and Unchanged
-// ("pre38").
+// Since run 42 (NOTES.md call 1), on high-bandwidth devices between the small rule and the
+// many-tile rule (from 12 to under 20 of the 32 x 32 tiles an SM over the batch, where the skewed
+// kernel ran): the line-aligned kernel (lines.cuh) in 32 x 32 tiles, 8 blocks an SM, the read in
+// two phases, down the tile columns. GB/s on an H200, two rounds, skewed / this / Zgeam: 1301²
+// (12.7 an SM) 2779-2807 / 3012-3039 / 3173-3179, 1501² (16.7) 2951-2988 / 3080-3116 /
+// 3185-3187 (run 39 saw the same, +4 to +7 %); past 20 an SM it is level with the many-tile
+// kernel (1999² 3401-3408 / 3427-3433, 2501² 3564-3565 / 3592).
+using C128SmallLinesConfig = LinesConfig<16, 32, 32, 256, 8, 0, 2>;
+template <class K>
+using C128SmallLinesOnHighBandwidth =
+    PreferFromTilesOnHighBandwidth<BoundedLines<C128SmallLinesConfig>, K, C128SmallLinesConfig::TR,
+                                   C128SmallLinesConfig::TC, 1200, 2000>;
+static_assert(C128SmallLinesConfig::TR == C128Skew::TH && C128SmallLinesConfig::TC == C128Skew::TW,
+              "the small, lines and many-tile rules count the same tiles");
+using C128SmallLinesAny = C128SmallLinesOnHighBandwidth<C128Small>;
+// M, SMALL, AM: C128ManyOnHighBandwidth, C128SmallLinesAny, C128ManyOnAlignedHighBandwidth; or
+// the same with C128Small (the bench's "pre42"); or that with Unchanged for AM ("pre40"); or
+// Unchanged, the small rule before run 38 and Unchanged ("pre38").
 template <template <class> class M, class SMALL, template <class> class AM>
 using C128TilesWith = KernelList<
     OffOneStack<AM<PreferOnHighBandwidth<Tiled<C128TileT128, 256>, Tiled<C128Tile, 256>>>,
                 C128SkewOrder>,
     M<SMALL>>;
-using C128Tiles = C128TilesWith<C128ManyOnHighBandwidth, C128Small, C128ManyOnAlignedHighBandwidth>;
+using C128Tiles =
+    C128TilesWith<C128ManyOnHighBandwidth, C128SmallLinesAny, C128ManyOnAlignedHighBandwidth>;
 using U8Kernels = Prepend<RecordsDispatch<1>, Prepend<U8Thin, U8Tiles>::type>::type;
 using U16Kernels = Prepend<RecordsDispatch<2>, Prepend<U16Thin, U16Tiles>::type>::type;
 using F32Kernels = Prepend<F32Thin, F32Tiles>::type;
@@ -1415,13 +1431,14 @@ struct Entry {
   Runner run;
 };
 
-// Names: kernel-TILE[wWORD][-xPH][-bMINB][-cm][-pBYTES]; -pBYTES: loads with an L2 prefetch size;
-// TILE is input rows x input columns of a tile (tiled, tma, lines), output columns x output rows
-// of a block (skew, rskew); -xPH: the read in PH phases (lines); -cm: blocks in column-major
-// order. tile: tiled.cuh; skew: skew.cuh; rskew: realign.cuh (skewed pieces, realigned words);
-// peel: tiled interior + skewed edge strips; tma: tma.cuh (Hopper bulk tensor copies; declines
-// elsewhere); tmald: TMA loads, plain stores; lines: lines.cuh (line-aligned accesses).
-// cuBLAS geam's f32 geometry (run 38's candidates): 64 x 64 tiles, one element an access.
+// Names: kernel-TILE[wWORD][-tNT][-xPH][-bMINB][-cm][-pBYTES]; -pBYTES: loads with an L2
+// prefetch size; TILE is input rows x input columns of a tile (tiled, tma, lines), output columns
+// x output rows of a block (skew, rskew); -tNT: NT threads a block (256 where not named); -xPH:
+// the read in PH phases (lines); -cm: blocks in column-major order. tile: tiled.cuh; skew:
+// skew.cuh; rskew: realign.cuh (skewed pieces, realigned words); peel: tiled interior + skewed edge
+// strips; tma: tma.cuh (Hopper bulk tensor copies; declines elsewhere); tmald: TMA loads, plain
+// stores; lines: lines.cuh (line-aligned accesses). cuBLAS geam's f32 geometry (run 38's
+// candidates): 64 x 64 tiles, one element an access.
 using F32Tile64W4 = TileConfig<4, 4, 64, 64, 256>;
 const Entry kEntries[] = {
     // thin: thin.cuh, a side of at most 256 elements (the whole short side in one block)
@@ -1489,6 +1506,9 @@ const Entry kEntries[] = {
     {8, "pre41",
      run_kernel<FirstOf<Prepend<F64Thin, F64TilesWith<F64LinesOnHighBandwidth, F64SmallLinesAny,
                                                       F64AlignedLinesOnHighBandwidth>>::type>>},
+    {16, "pre42",
+     run_kernel<FirstOf<Prepend<C128Thin, C128TilesWith<C128ManyOnHighBandwidth, C128Small,
+                                                        C128ManyOnAlignedHighBandwidth>>::type>>},
     {16, "pre40",
      run_kernel<FirstOf<
          Prepend<C128Thin, C128TilesWith<C128ManyOnHighBandwidth, C128Small, Unchanged>>::type>>},
@@ -1594,6 +1614,13 @@ const Entry kEntries[] = {
     {4, "lines-64x128-x8-b6-cm", run_kernel<Lines<LinesConfig<4, 64, 128, 256, 6, 0, 8>>>},
     {4, "lines-64x128-x4-b7-cm", run_kernel<Lines<LinesConfig<4, 64, 128, 256, 7, 0, 4>>>},
     {4, "lines-64x128-x4-b6", run_kernel<Lines<F32LinesConfig, 1>>},
+    // Run 42: tiles of 128 input rows (512-byte output row pieces, as f64's 64 x 64 and c128's
+    // 32 x 32 tiles write).
+    {4, "lines-128x64-x4-b6-cm", run_kernel<Lines<LinesConfig<4, 128, 64, 256, 6, 0, 4>>>},
+    {4, "lines-128x64-x2-b4-cm", run_kernel<Lines<LinesConfig<4, 128, 64, 256, 4, 0, 2>>>},
+    {4, "lines-128x128-x4-b3-cm", run_kernel<Lines<LinesConfig<4, 128, 128, 256, 3, 0, 4>>>},
+    {4, "lines-128x128-x8-b3-cm", run_kernel<Lines<LinesConfig<4, 128, 128, 256, 3, 0, 8>>>},
+    {4, "lines-128x128-t512-x2-b2-cm", run_kernel<Lines<LinesConfig<4, 128, 128, 512, 2, 0, 2>>>},
     {4, "peel-64x64w8", run_kernel<Peeled<F32Tile, Skewed<F32Skew, kSkewOrder>>>},
     // Pruned after run 24 (calls 4-5): -bandNk, the tiled kernels of f32 / f64 / c128 on column
     // bands of N x 1024 input columns, one launch a band; ahead only on a few power-of-two shapes
@@ -1661,7 +1688,7 @@ const Entry kEntries[] = {
     {16, "tile-32x32-any-cm", run_kernel<C128ManyTiles>},
     {16, "tile-16x16-any-cm", run_kernel<Tiled<C128Tile, 1, kSkewOrder>>},
     {16, "lines-32x32-cm", run_kernel<Lines<LinesConfig<16, 32, 32, 256>>>},
-    {16, "lines-32x32-x2-b8-cm", run_kernel<Lines<LinesConfig<16, 32, 32, 256, 8, 0, 2>>>},
+    {16, "lines-32x32-x2-b8-cm", run_kernel<Lines<C128SmallLinesConfig>>},
     {16, "lines-32x32-x4-b8-cm", run_kernel<Lines<LinesConfig<16, 32, 32, 256, 8, 0, 4>>>},
     {16, "lines-32x64-x4-b6-cm", run_kernel<Lines<LinesConfig<16, 32, 64, 256, 6, 0, 4>>>},
     {16, "lines-64x32-x4-b6-cm", run_kernel<Lines<LinesConfig<16, 64, 32, 256, 6, 0, 4>>>},

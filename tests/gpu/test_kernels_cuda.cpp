@@ -1465,7 +1465,8 @@ TEST_F(CudaKernels, HighBandwidthManyTiles) {
 // kernels before run 39. Cases on both sides of the count (132 SMs: 165 tiles) and the height:
 // dense, batched, pitched with gaps, the input shifted by an element, only the output's rows off
 // 16 bytes; every element checked, the entry asserted on every device. f64 (run 39 call 8) where
-// its rows are off 256 bytes, the same way; and on 256-byte output rows (runs 40-41).
+// its rows are off 256 bytes, the same way; and on 256-byte output rows (runs 40-41); c128 between
+// 12 and 20 tiles an SM (run 42).
 TEST_F(CudaKernels, HighBandwidthLines) {
   std::printf("  the line-aligned kernel %s on this device\n",
               xpose::cuda_detail::high_bandwidth_device() ? "runs" : "does not run");
@@ -1528,6 +1529,16 @@ TEST_F(CudaKernels, HighBandwidthLines) {
                                  {4, 8832, 12288, 1, 0, 7552, 0},   // 64 KiB, 48 KiB: lines
                                  {4, 32768, 4096, 1, 0, 0, 1}};     // input shifted: skewed
   for (const EntryCase& c : f32_pitch) expect_entry(c, c.in_off != 0 ? 4 : 1);
+  // c128 (run 42): the 32 x 32 form (two phases) from 12 to under 20 of its tiles an SM (1584 to
+  // 2639 tiles), between the small rule and the many-tile kernel, inside entry 2.
+  const EntryCase c128_cases[] = {{16, 1300, 1300, 1, 0, 0, 0},   // 1681 tiles: lines
+                                  {16, 1240, 1240, 1, 0, 0, 0},   // 1521: small rule
+                                  {16, 1001, 1003, 2, 3, 5, 0},   // 2048, pitched, gaps: lines
+                                  {16, 1300, 1300, 1, 0, 0, 1},   // input shifted: lines
+                                  {16, 1302, 1302, 1, 0, 0, 0},   // rows on 32 bytes: lines
+                                  {16, 1620, 1620, 1, 0, 0, 0},   // 2601: lines
+                                  {16, 1650, 1650, 1, 0, 0, 0}};  // 2704: many-tile kernel
+  for (const EntryCase& c : c128_cases) expect_entry(c, 2);
 }
 
 // u8 / u16 output rows 320 KiB apart behind inputs of more than 32000 rows: the narrow kernels'
