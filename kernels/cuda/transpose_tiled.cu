@@ -1186,11 +1186,26 @@ using F32PitchLines = FirstOf<KernelList<OnOutPitch<F32PitchLinesKernel, 16384, 
 using F32HighBandwidthAlignedPitch =
     PreferInTileWindow<F32PitchLines, F32HighBandwidthAligned, F32PitchLinesConfig::TR,
                        F32PitchLinesConfig::TC, 10000, kNoTileLimit>;
-// HB, HBA: those entries (HBA F32HighBandwidthAlignedPitch, or F32HighBandwidthAligned in the
-// bench's "pre41" and older lists), or Never (the bench's "notma", the list before run 34); LAST:
+// Since run 42 (NOTES.md calls 2-3), in front of the TMA kernel where the output's rows are off
+// 256 bytes (entry 3): the same two-phase lines kernel from 60 of its 64 x 128 tiles an SM over
+// the batch, on inputs of up to kLinesColumnRows rows. The TMA kernel falls behind as the
+// matrices grow, and most on wide inputs. GB/s on H200s, two rounds, TMA / this / Sgeam: 4004x30004
+// 3136-3137 / 3630-3631 / 3605-3609, 19996² 3370-3372 / 3656-3657 / 3574, 18004² 3415-3417 / 3658
+// / 3584, 8004x16004 3442-3446 / 3621-3623 / 3615-3617, 14004² 3473-3480 / 3649 / 3594-3597,
+// 12004² 3453-3454 / 3623 / 3589-3591, 10000x30004 3586-3587 / 3729-3731 / 3712, 10004² (94 an
+// SM) 3504-3506 / 3592-3597 / 3566-3567, 20000x30000 3703-3704 / 3799 / 3666, two of 8004²
+// 3568-3570 / 3633-3635, 16004x8004 3546-3553 / 3601-3604 / 3548-3549, 20000x12004 3689-3691 /
+// 3714-3716 / 3599-3600, 8004² (60 an SM) 3511-3520 / 3527-3537 / 3492-3498; below, the TMA
+// kernel leads: 6004² (33) 3436-3442 / 3407-3424, 4004² (15) 3200-3207 / 3111-3144.
+using F32HighBandwidthLines =
+    PreferFromTilesOnHighBandwidth<BoundedLines<F32PitchLinesConfig>, F32HighBandwidth,
+                                   F32PitchLinesConfig::TR, F32PitchLinesConfig::TC, 6000>;
+// HB, HBA: those entries (HB F32HighBandwidthLines, or F32HighBandwidth in the bench's "pre42"
+// and older lists; HBA F32HighBandwidthAlignedPitch, or F32HighBandwidthAligned in "pre41" and
+// older), or Never (the bench's "notma", the list before run 34); LAST:
 // F32LinesOnHighBandwidth<F32SkewSmall>, or F32SkewSmall (the bench's "pre39"), or
 // F32SkewOrder ("pre38" and "notma").
-template <class HB = F32HighBandwidth, class HBA = F32HighBandwidthAlignedPitch,
+template <class HB = F32HighBandwidthLines, class HBA = F32HighBandwidthAlignedPitch,
           class LAST = F32LinesOnHighBandwidth<F32SkewSmall>>
 using F32TilesWith =
     KernelList<OffOneStack<PreferOnHighBandwidth<HBA, Tiled<F32Tile, 256>>, F32SkewOrder>,
@@ -1506,6 +1521,7 @@ const Entry kEntries[] = {
     {8, "pre41",
      run_kernel<FirstOf<Prepend<F64Thin, F64TilesWith<F64LinesOnHighBandwidth, F64SmallLinesAny,
                                                       F64AlignedLinesOnHighBandwidth>>::type>>},
+    {4, "pre42", run_kernel<FirstOf<Prepend<F32Thin, F32TilesWith<F32HighBandwidth>>::type>>},
     {16, "pre42",
      run_kernel<FirstOf<Prepend<C128Thin, C128TilesWith<C128ManyOnHighBandwidth, C128Small,
                                                         C128ManyOnAlignedHighBandwidth>>::type>>},

@@ -1466,7 +1466,7 @@ TEST_F(CudaKernels, HighBandwidthManyTiles) {
 // dense, batched, pitched with gaps, the input shifted by an element, only the output's rows off
 // 16 bytes; every element checked, the entry asserted on every device. f64 (run 39 call 8) where
 // its rows are off 256 bytes, the same way; and on 256-byte output rows (runs 40-41); c128 between
-// 12 and 20 tiles an SM (run 42).
+// 12 and 20 tiles an SM and f32 in front of the TMA kernel (run 42).
 TEST_F(CudaKernels, HighBandwidthLines) {
   std::printf("  the line-aligned kernel %s on this device\n",
               xpose::cuda_detail::high_bandwidth_device() ? "runs" : "does not run");
@@ -1539,6 +1539,20 @@ TEST_F(CudaKernels, HighBandwidthLines) {
                                   {16, 1620, 1620, 1, 0, 0, 0},   // 2601: lines
                                   {16, 1650, 1650, 1, 0, 0, 0}};  // 2704: many-tile kernel
   for (const EntryCase& c : c128_cases) expect_entry(c, 2);
+  // f32 where the TMA kernel runs (rows on 16 bytes, the output's off 256; run 42): the same
+  // two-phase 64 x 128 form in front of it inside entry 3, from 60 of its tiles an SM (7920
+  // tiles), up to 20000 rows; where the TMA entry does not run (other devices, input shifted off
+  // 16 bytes) entry 4.
+  const int tma = device_runs_tma_dispatch() ? 3 : 4;
+  const EntryCase f32_tma[] = {{4, 8004, 8004, 1, 0, 0, 0},   // 7938 tiles: lines
+                               {4, 7940, 8004, 1, 0, 0, 0},   // 7875: TMA
+                               {4, 8004, 8004, 1, 4, 8, 0},   // 7938, pitched: lines
+                               {4, 4004, 4004, 4, 0, 0, 0},   // 8064, batched: lines
+                               {4, 4004, 30004, 1, 0, 0, 0},  // 14805, wide: lines
+                               {4, 20000, 4004, 1, 0, 0, 0},  // 10016, 20000 rows: lines
+                               {4, 20004, 4004, 1, 0, 0, 0},  // taller: TMA
+                               {4, 8004, 8004, 1, 0, 0, 1}};  // input shifted: entry 4
+  for (const EntryCase& c : f32_tma) expect_entry(c, c.in_off != 0 ? 4 : tma);
 }
 
 // u8 / u16 output rows 320 KiB apart behind inputs of more than 32000 rows: the narrow kernels'
