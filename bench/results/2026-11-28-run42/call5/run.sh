@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Run 42, call 5 (kernels/NOTES.md "Run 42"): f32 where the TMA kernel runs on H200s (rows on 16
-# bytes, the output's off 256), the x2 / x4 lines forms against it on inputs taller than 20000 rows. Two rounds.
+# bytes, the output's off 256), the x2 / x4 lines forms against it on inputs taller than 20000
+# rows. Two rounds.
 set -uo pipefail
 [ -d .gpu-bundle/bin ] || tar xJf .gpu-bundle.txz
 source .gpu-bundle/env.sh
