@@ -1188,7 +1188,7 @@ using F32HighBandwidthAlignedPitch =
                        F32PitchLinesConfig::TC, 10000, kNoTileLimit>;
 // Since run 42 (NOTES.md calls 2-3), in front of the TMA kernel where the output's rows are off
 // 256 bytes (entry 3): the same two-phase lines kernel from 60 of its 64 x 128 tiles an SM over
-// the batch, on inputs of up to kLinesColumnRows rows. The TMA kernel falls behind as the
+// the batch, on inputs of up to kF32TmaLinesRows rows. The TMA kernel falls behind as the
 // matrices grow, and most on wide inputs. GB/s on H200s, two rounds, TMA / this / Sgeam: 4004x30004
 // 3136-3137 / 3630-3631 / 3605-3609, 19996² 3370-3372 / 3656-3657 / 3574, 18004² 3415-3417 / 3658
 // / 3584, 8004x16004 3442-3446 / 3621-3623 / 3615-3617, 14004² 3473-3480 / 3649 / 3594-3597,
@@ -1197,9 +1197,16 @@ using F32HighBandwidthAlignedPitch =
 // 3568-3570 / 3633-3635, 16004x8004 3546-3553 / 3601-3604 / 3548-3549, 20000x12004 3689-3691 /
 // 3714-3716 / 3599-3600, 8004² (60 an SM) 3511-3520 / 3527-3537 / 3492-3498; below, the TMA
 // kernel leads: 6004² (33) 3436-3442 / 3407-3424, 4004² (15) 3200-3207 / 3111-3144.
+// Inputs of at most this many rows (call 5): the TMA kernel's own bound, not the one the lines
+// kernels have against the skewed kernel (kLinesColumnRows). Up to it, TMA / this: 26004²
+// 3237 / 3625, 32004x16004 3457-3460 / 3567-3568, 24004x12004 3508-3512 / 3616-3618, 30000x20000
+// 3734 / 3839; taller, the TMA kernel leads: 40004x8004 3554 / 3515-3517, 60004x6004 3504-3505 /
+// 3459, 100004x4004 3546-3551 / 3407, 50004x2004 3563-3564 / 3410-3415.
+constexpr std::int64_t kF32TmaLinesRows = 32768;
 using F32HighBandwidthLines =
-    PreferFromTilesOnHighBandwidth<BoundedLines<F32PitchLinesConfig>, F32HighBandwidth,
-                                   F32PitchLinesConfig::TR, F32PitchLinesConfig::TC, 6000>;
+    PreferFromTilesOnHighBandwidth<BoundedLines<F32PitchLinesConfig, kF32TmaLinesRows>,
+                                   F32HighBandwidth, F32PitchLinesConfig::TR,
+                                   F32PitchLinesConfig::TC, 6000>;
 // HB, HBA: those entries (HB F32HighBandwidthLines, or F32HighBandwidth in the bench's "pre42"
 // and older lists; HBA F32HighBandwidthAlignedPitch, or F32HighBandwidthAligned in "pre41" and
 // older), or Never (the bench's "notma", the list before run 34); LAST:
