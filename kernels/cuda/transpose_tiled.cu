@@ -1186,27 +1186,27 @@ using F32PitchLines = FirstOf<KernelList<OnOutPitch<F32PitchLinesKernel, 16384, 
 using F32HighBandwidthAlignedPitch =
     PreferInTileWindow<F32PitchLines, F32HighBandwidthAligned, F32PitchLinesConfig::TR,
                        F32PitchLinesConfig::TC, 10000, kNoTileLimit>;
-// Since run 42 (NOTES.md calls 2-3), in front of the TMA kernel where the output's rows are off
+// Since run 42 (NOTES.md calls 2-7), in front of the TMA kernel where the output's rows are off
 // 256 bytes (entry 3): the same two-phase lines kernel from 60 of its 64 x 128 tiles an SM over
-// the batch, on inputs of up to kF32TmaLinesRows rows. The TMA kernel falls behind as the
-// matrices grow, and most on wide inputs. GB/s on H200s, two rounds, TMA / this / Sgeam: 4004x30004
-// 3136-3137 / 3630-3631 / 3605-3609, 19996² 3370-3372 / 3656-3657 / 3574, 18004² 3415-3417 / 3658
-// / 3584, 8004x16004 3442-3446 / 3621-3623 / 3615-3617, 14004² 3473-3480 / 3649 / 3594-3597,
-// 12004² 3453-3454 / 3623 / 3589-3591, 10000x30004 3586-3587 / 3729-3731 / 3712, 10004² (94 an
-// SM) 3504-3506 / 3592-3597 / 3566-3567, 20000x30000 3703-3704 / 3799 / 3666, two of 8004²
-// 3568-3570 / 3633-3635, 16004x8004 3546-3553 / 3601-3604 / 3548-3549, 20000x12004 3689-3691 /
-// 3714-3716 / 3599-3600, 8004² (60 an SM) 3511-3520 / 3527-3537 / 3492-3498; below, the TMA
-// kernel leads: 6004² (33) 3436-3442 / 3407-3424, 4004² (15) 3200-3207 / 3111-3144.
-// Inputs of at most this many rows (call 5): the TMA kernel's own bound, not the one the lines
-// kernels have against the skewed kernel (kLinesColumnRows). Up to it, TMA / this: 26004²
-// 3237 / 3625, 32004x16004 3457-3460 / 3567-3568, 24004x12004 3508-3512 / 3616-3618, 30000x20000
-// 3734 / 3839; taller, the TMA kernel leads: 40004x8004 3554 / 3515-3517, 60004x6004 3504-3505 /
-// 3459, 100004x4004 3546-3551 / 3407, 50004x2004 3563-3564 / 3410-3415.
-constexpr std::int64_t kF32TmaLinesRows = 32768;
+// the batch, on inputs of up to kLinesColumnRows rows. The TMA kernel falls behind as the
+// matrices grow, and most on wide inputs. GB/s on H200s, two rounds, TMA / this / Sgeam:
+// 4004x30004 3136-3137 / 3630-3631 / 3605-3609, 19996² 3370-3372 / 3656-3657 / 3574, 18004²
+// 3415-3417 / 3658 / 3584, 8004x16004 3442-3446 / 3621-3623 / 3615-3617, 14004² 3473-3480 / 3649
+// / 3594-3597, 12004² 3453-3454 / 3623 / 3589-3591, 10000x30004 3586-3587 / 3729-3731 / 3712,
+// 10004² (94 an SM) 3504-3506 / 3592-3597 / 3566-3567, 20000x30000 3703-3704 / 3799 / 3666, two
+// of 8004² 3568-3570 / 3633-3635, 16004x8004 3546-3553 / 3601-3604 / 3548-3549, 20000x12004
+// 3689-3691 / 3714-3716 / 3599-3600, 8004² (60 an SM) 3511-3520 / 3527-3537 / 3492-3498; below,
+// the TMA kernel leads: 6004² (33) 3436-3442 / 3407-3424, 4004² (15) 3200-3207 / 3111-3144.
+// Held out (call 4): 2004x60004 2909 / 3590, 11004x25004 3234 / 3669, 16004² 3454 / 3645, 9004²
+// 3504 / 3576, 12004x6004 3486 / 3538, three of 6004² 3590 / 3624 (+6.5 % over nine shapes).
+// Taller inputs (calls 5-6): up to 32004 rows it led on wide inputs (26004² 3237 / 3625,
+// 21004x30004 3166 / 3662, 25004x18004 3420 / 3630) but less on narrower ones (28004x10004 3564
+// / 3584, 32764x8004 3560 / 3576) and lost held out at 30004x4004 (3595 / 3518), so the bound
+// stays; from 40004 rows the TMA kernel led at all four shapes measured (100004x4004 3548 /
+// 3407). Narrow inputs under the bound run level (call 7: 20000x4004, 16004x4004, 18004x6004).
 using F32HighBandwidthLines =
-    PreferFromTilesOnHighBandwidth<BoundedLines<F32PitchLinesConfig, kF32TmaLinesRows>,
-                                   F32HighBandwidth, F32PitchLinesConfig::TR,
-                                   F32PitchLinesConfig::TC, 6000>;
+    PreferFromTilesOnHighBandwidth<BoundedLines<F32PitchLinesConfig>, F32HighBandwidth,
+                                   F32PitchLinesConfig::TR, F32PitchLinesConfig::TC, 6000>;
 // HB, HBA: those entries (HB F32HighBandwidthLines, or F32HighBandwidth in the bench's "pre42"
 // and older lists; HBA F32HighBandwidthAlignedPitch, or F32HighBandwidthAligned in "pre41" and
 // older), or Never (the bench's "notma", the list before run 34); LAST:
