@@ -1154,9 +1154,10 @@ constexpr std::int64_t kLinesColumnRows = 20000;
 // The line-aligned kernel of configuration C on inputs of up to ROWS rows.
 template <class C, std::int64_t ROWS = kLinesColumnRows>
 using BoundedLines = MaxRows<Lines<C>, ROWS>;
-// That kernel by the rule above, its own tiles counted.
-template <class C, class K, int LO>
-using LinesOnHighBandwidth = PreferFromTilesOnHighBandwidth<BoundedLines<C>, K, C::TR, C::TC, LO>;
+// That kernel by the rule above, its own tiles counted (from LO / 100 to under HI / 100 an SM).
+template <class C, class K, int LO, int HI = kNoTileLimit>
+using LinesOnHighBandwidth =
+    PreferFromTilesOnHighBandwidth<BoundedLines<C>, K, C::TR, C::TC, LO, HI>;
 template <class K>
 using F32LinesOnHighBandwidth = LinesOnHighBandwidth<F32LinesConfig, K, 125>;
 using F32HighBandwidth = HighBandwidthTma<4, 2, 4, 256, F32SkewOrder>;
@@ -1204,9 +1205,7 @@ using F32HighBandwidthAlignedPitch =
 // / 3584, 32764x8004 3560 / 3576) and lost held out at 30004x4004 (3595 / 3518), so the bound
 // stays; from 40004 rows the TMA kernel led at all four shapes measured (100004x4004 3548 /
 // 3407). Narrow inputs under the bound run level (call 7: 20000x4004, 16004x4004, 18004x6004).
-using F32HighBandwidthLines =
-    PreferFromTilesOnHighBandwidth<BoundedLines<F32PitchLinesConfig>, F32HighBandwidth,
-                                   F32PitchLinesConfig::TR, F32PitchLinesConfig::TC, 6000>;
+using F32HighBandwidthLines = LinesOnHighBandwidth<F32PitchLinesConfig, F32HighBandwidth, 6000>;
 // HB, HBA: those entries (HB F32HighBandwidthLines, or F32HighBandwidth in the bench's "pre42"
 // and older lists; HBA F32HighBandwidthAlignedPitch, or F32HighBandwidthAligned in "pre41" and
 // older), or Never (the bench's "notma", the list before run 34); LAST:
@@ -1386,9 +1385,7 @@ using C128ManyOnAlignedHighBandwidth =
 // kernel (1999² 3401-3408 / 3427-3433, 2501² 3564-3565 / 3592).
 using C128SmallLinesConfig = LinesConfig<16, 32, 32, 256, 8, 0, 2>;
 template <class K>
-using C128SmallLinesOnHighBandwidth =
-    PreferFromTilesOnHighBandwidth<BoundedLines<C128SmallLinesConfig>, K, C128SmallLinesConfig::TR,
-                                   C128SmallLinesConfig::TC, 1200, 2000>;
+using C128SmallLinesOnHighBandwidth = LinesOnHighBandwidth<C128SmallLinesConfig, K, 1200, 2000>;
 static_assert(C128SmallLinesConfig::TR == C128Skew::TH && C128SmallLinesConfig::TC == C128Skew::TW,
               "the small, lines and many-tile rules count the same tiles");
 using C128SmallLinesAny = C128SmallLinesOnHighBandwidth<C128Small>;
