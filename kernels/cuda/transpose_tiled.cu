@@ -572,6 +572,15 @@ struct MaxRows : K {
   }
 };
 
+// K, only on inputs of at most ROWS rows, or of at most WIDE rows with at least half as many
+// columns as rows.
+template <class K, std::int64_t ROWS, std::int64_t WIDE>
+struct MaxRowsOrWide : K {
+  static bool accepts(const void* in, const void* out, const TransposeShape& s) {
+    return (s.rows <= ROWS || (s.rows <= WIDE && 2 * s.cols >= s.rows)) && K::accepts(in, out, s);
+  }
+};
+
 // K (square tiles of K::tile_rows()), only where fewer than PCT % of its tiles are clipped by
 // the matrix's edges: the narrow kernel moves those element by element.
 template <class K, int PCT>
@@ -1205,7 +1214,18 @@ using F32HighBandwidthAlignedPitch =
 // / 3584, 32764x8004 3560 / 3576) and lost held out at 30004x4004 (3595 / 3518), so the bound
 // stays; from 40004 rows the TMA kernel led at all four shapes measured (100004x4004 3548 /
 // 3407). Narrow inputs under the bound run level (call 7: 20000x4004, 16004x4004, 18004x6004).
-using F32HighBandwidthLines = LinesOnHighBandwidth<F32PitchLinesConfig, F32HighBandwidth, 6000>;
+// Since run 43 (NOTES.md), also on inputs of up to 32768 rows with at least half as many columns
+// as rows, where run 42's taller shapes led (TMA / this: 21004x30004 3166 / 3662, 26004² 3237 /
+// 3625, 25004x18004 3420 / 3630, 30000x20000 3734 / 3839, 22004x14004 3490 / 3636, 24004x12004
+// 3510 / 3616, 32004x16004 3458 / 3568) and the narrower ones did not (28004x10004, 32764x8004,
+// 30004x4004 above).
+constexpr std::int64_t kLinesWideRows = 32768;
+using F32HighBandwidthLines = PreferFromTilesOnHighBandwidth<
+    MaxRowsOrWide<Lines<F32PitchLinesConfig>, kLinesColumnRows, kLinesWideRows>, F32HighBandwidth,
+    F32PitchLinesConfig::TR, F32PitchLinesConfig::TC, 6000>;
+// Run 42's form of that rule (the bench's "pre43"): up to kLinesColumnRows rows only.
+using F32HighBandwidthLinesPre43 =
+    LinesOnHighBandwidth<F32PitchLinesConfig, F32HighBandwidth, 6000>;
 // HB, HBA: those entries (HB F32HighBandwidthLines, or F32HighBandwidth in the bench's "pre42"
 // and older lists; HBA F32HighBandwidthAlignedPitch, or F32HighBandwidthAligned in "pre41" and
 // older), or Never (the bench's "notma", the list before run 34); LAST:
@@ -1525,6 +1545,10 @@ const Entry kEntries[] = {
     {8, "pre41",
      run_kernel<FirstOf<Prepend<F64Thin, F64TilesWith<F64LinesOnHighBandwidth, F64SmallLinesAny,
                                                       F64AlignedLinesOnHighBandwidth>>::type>>},
+    // pre43: the list before run 43's rule (f32 in the TMA class on inputs of 20001-32768 rows
+    // with at least half as many columns as rows)
+    {4, "pre43",
+     run_kernel<FirstOf<Prepend<F32Thin, F32TilesWith<F32HighBandwidthLinesPre43>>::type>>},
     {4, "pre42", run_kernel<FirstOf<Prepend<F32Thin, F32TilesWith<F32HighBandwidth>>::type>>},
     {16, "pre42",
      run_kernel<FirstOf<Prepend<C128Thin, C128TilesWith<C128ManyOnHighBandwidth, C128Small,
@@ -1634,6 +1658,8 @@ const Entry kEntries[] = {
     {4, "lines-64x128-x8-b6-cm", run_kernel<Lines<LinesConfig<4, 64, 128, 256, 6, 0, 8>>>},
     {4, "lines-64x128-x4-b7-cm", run_kernel<Lines<LinesConfig<4, 64, 128, 256, 7, 0, 4>>>},
     {4, "lines-64x128-x4-b6", run_kernel<Lines<F32LinesConfig, 1>>},
+    // run 43's survey: 128 x 128 tiles with the 64 x 128 two-phase form's registers and warps
+    {4, "lines-128x128-t512-x2-b3-cm", run_kernel<Lines<LinesConfig<4, 128, 128, 512, 3, 0, 2>>>},
     // Pruned after run 42 (call 2): f32 tiles of 128 input rows (512-byte output row pieces, as
     // f64's and c128's tiles write), lines-128x64-x4-b6-cm / -x2-b4-cm, lines-128x128-x4-b3-cm /
     // -x8-b3-cm / -t512-x2-b2-cm, 8-21 % behind the default at the aligned goal shapes and in the

@@ -1541,17 +1541,21 @@ TEST_F(CudaKernels, HighBandwidthLines) {
   for (const EntryCase& c : c128_cases) expect_entry(c, 2);
   // f32 where the TMA kernel runs (rows on 16 bytes, the output's off 256; run 42): the same
   // two-phase 64 x 128 form in front of it inside entry 3, from 60 of its tiles an SM (7920
-  // tiles), up to 20000 rows; where the TMA entry does not run (other devices, input shifted off
-  // 16 bytes) entry 4.
+  // tiles), up to 20000 rows, and (run 43) up to 32768 rows with at least half as many columns
+  // as rows; where the TMA entry does not run (other devices, input shifted off 16 bytes)
+  // entry 4.
   const int tma = device_runs_tma_dispatch() ? 3 : 4;
-  const EntryCase f32_tma[] = {{4, 8004, 8004, 1, 0, 0, 0},   // 7938 tiles: lines
-                               {4, 7940, 8004, 1, 0, 0, 0},   // 7875: TMA
-                               {4, 8004, 8004, 1, 4, 8, 0},   // 7938, pitched: lines
-                               {4, 4004, 4004, 4, 0, 0, 0},   // 8064, batched: lines
-                               {4, 4004, 30004, 1, 0, 0, 0},  // 14805, wide: lines
-                               {4, 20000, 4004, 1, 0, 0, 0},  // 10016, 20000 rows: lines
-                               {4, 20004, 4004, 1, 0, 0, 0},  // taller: TMA
-                               {4, 8004, 8004, 1, 0, 0, 1}};  // input shifted: entry 4
+  const EntryCase f32_tma[] = {{4, 8004, 8004, 1, 0, 0, 0},    // 7938 tiles: lines
+                               {4, 7940, 8004, 1, 0, 0, 0},    // 7875: TMA
+                               {4, 8004, 8004, 1, 4, 8, 0},    // 7938, pitched: lines
+                               {4, 4004, 4004, 4, 0, 0, 0},    // 8064, batched: lines
+                               {4, 4004, 30004, 1, 0, 0, 0},   // 14805, wide: lines
+                               {4, 20000, 4004, 1, 0, 0, 0},   // 10016, 20000 rows: lines
+                               {4, 20004, 4004, 1, 0, 0, 0},   // taller: TMA
+                               {4, 20004, 10004, 1, 0, 0, 0},  // taller, 2 x 10004 >= rows: lines
+                               {4, 20004, 9996, 1, 0, 0, 0},   // 2 x 9996 < rows: TMA
+                               {4, 32764, 16388, 1, 0, 0, 0},  // 32764 rows, wide: lines
+                               {4, 8004, 8004, 1, 0, 0, 1}};   // input shifted: entry 4
   for (const EntryCase& c : f32_tma) expect_entry(c, c.in_off != 0 ? 4 : tma);
 }
 
