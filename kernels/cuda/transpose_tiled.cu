@@ -1167,8 +1167,31 @@ using BoundedLines = MaxRows<Lines<C>, ROWS>;
 template <class C, class K, int LO, int HI = kNoTileLimit>
 using LinesOnHighBandwidth =
     PreferFromTilesOnHighBandwidth<BoundedLines<C>, K, C::TR, C::TC, LO, HI>;
+// Since run 43 (NOTES.md calls 1-2), f32's line-aligned rules on high-bandwidth devices run 128 x
+// 128 tiles with 512 threads, 3 blocks an SM, the read in two phases: the 64 x 128 two-phase
+// form's 40 registers, 20 loads a thread in flight and 48 warps an SM, with half the
+// partial-line accesses a byte where rows are off lines and 512-byte output pieces where they
+// are on them. GB/s on H200s (call 2, two rounds), the rules' kernels before / this: rows off 16
+// bytes 2201² 2790-2823 / 2932-2964, 4001² 2932-2939 / 3086-3109, 6001² 3241-3247 / 3440-3456,
+// 8001² 3400-3401 / 3588-3594, 14001² 3490-3494 / 3678-3681, 16386² 3554 / 3700-3701, 16411²
+// (call 1) 3518-3521 / 3713, 10007x30011 3544 / 3713-3715, 9001x40001 3560 / 3731, 20001²
+// 3136-3138 / 3671-3673, but 1601² 2132-2139 / 2087-2114 and 1201² 1505-1541 / 1381-1515; the
+// TMA class 4004x30004 3605-3614 / 3696-3697, 8004² 3514-3518 / 3609-3613, 12004² 3606-3611 /
+// 3705-3708, 20000x30000 3782-3786 / 3831-3833, 26004² 3609-3610 / 3704-3706; rows on 256 bytes
+// 16384² (call 1) 3995 / 4049-4050, 32768² 4016 / 4045-4048, 16384x24576 4004-4006 / 4056-4057,
+// 32768x16384 4004-4005 / 4057, 65536x8192 3985-3987 / 4024-4026. The same tiles with four
+// phases ran 1-9 % behind; f64 and c128 forms of the same geometry (64 x 128, 128 x 64, 64 x 64
+// with 512 threads) 0.1-17 % behind their defaults.
+using F32BigLinesConfig = LinesConfig<4, 128, 128, 512, 3, 0, 2>;
+// Rows off 16 bytes: the 128 x 128 form from 4 of the 64 x 128 tiles an SM (where it led in
+// call 2: 2201², 4.8 an SM, against 1601², 2.6), run 39's 64 x 128 four-phase form from 1.25
+// to there; both up to kLinesColumnRows rows. F32LinesOnHighBandwidthPre43: run 39's rule.
 template <class K>
-using F32LinesOnHighBandwidth = LinesOnHighBandwidth<F32LinesConfig, K, 125>;
+using F32LinesOnHighBandwidthPre43 = LinesOnHighBandwidth<F32LinesConfig, K, 125>;
+template <class K>
+using F32LinesOnHighBandwidth =
+    PreferFromTilesOnHighBandwidth<BoundedLines<F32BigLinesConfig>, F32LinesOnHighBandwidthPre43<K>,
+                                   F32LinesConfig::TR, F32LinesConfig::TC, 400>;
 using F32HighBandwidth = HighBandwidthTma<4, 2, 4, 256, F32SkewOrder>;
 using F32HighBandwidthAligned = HighBandwidthTma<4, 2, 4, 256, Tiled<F32Tile, 256>>;
 // Since run 41 (NOTES.md calls 2-10), in front of the TMA kernel on 256-byte rows: where the
@@ -1188,13 +1211,15 @@ using F32HighBandwidthAligned = HighBandwidthTma<4, 2, 4, 256, Tiled<F32Tile, 25
 // 3938 / 3966. Elsewhere the two ran level (20480² to 45056², within 1.2 %) or small sizes far
 // behind (2048² -19 %); at 384 and 512 KiB the TMA kernel led (call 6: 98304x8192 3970 / 3929,
 // 131072x6144 3968 / 3944).
+// Since run 43 the kernel is F32BigLinesConfig's; the window still counts the 64 x 128 tiles.
 using F32PitchLinesConfig = LinesConfig<4, 64, 128, 256, 6, 0, 2>;
-using F32PitchLinesKernel = Lines<F32PitchLinesConfig>;
-using F32PitchLines = FirstOf<KernelList<OnOutPitch<F32PitchLinesKernel, 16384, 131072, 262144>,
-                                         OnOutPitch<F32PitchLinesKernel, 49152, 65536>>>;
+template <class C>
+using F32PitchLinesOf = FirstOf<
+    KernelList<OnOutPitch<Lines<C>, 16384, 131072, 262144>, OnOutPitch<Lines<C>, 49152, 65536>>>;
 // The TMA entry takes only high-bandwidth devices, so the window needs no device test of its own.
-using F32HighBandwidthAlignedPitch =
-    PreferInTileWindow<F32PitchLines, F32HighBandwidthAligned, F32PitchLinesConfig::TR,
+template <class C = F32BigLinesConfig>
+using F32HighBandwidthAlignedPitchOf =
+    PreferInTileWindow<F32PitchLinesOf<C>, F32HighBandwidthAligned, F32PitchLinesConfig::TR,
                        F32PitchLinesConfig::TC, 10000, kNoTileLimit>;
 // Since run 42 (NOTES.md calls 2-7), in front of the TMA kernel where the output's rows are off
 // 256 bytes (entry 3): the same two-phase lines kernel from 60 of its 64 x 128 tiles an SM over
@@ -1219,19 +1244,25 @@ using F32HighBandwidthAlignedPitch =
 // 3625, 25004x18004 3420 / 3630, 30000x20000 3734 / 3839, 22004x14004 3490 / 3636, 24004x12004
 // 3510 / 3616, 32004x16004 3458 / 3568) and the narrower ones did not (28004x10004, 32764x8004,
 // 30004x4004 above).
+// Since run 43 the kernel is F32BigLinesConfig's (calls 1-2), the window as before.
 constexpr std::int64_t kLinesWideRows = 32768;
-using F32HighBandwidthLines = PreferFromTilesOnHighBandwidth<
-    MaxRowsOrWide<Lines<F32PitchLinesConfig>, kLinesColumnRows, kLinesWideRows>, F32HighBandwidth,
-    F32PitchLinesConfig::TR, F32PitchLinesConfig::TC, 6000>;
+template <class C = F32BigLinesConfig>
+using F32HighBandwidthLinesOf =
+    PreferFromTilesOnHighBandwidth<MaxRowsOrWide<Lines<C>, kLinesColumnRows, kLinesWideRows>,
+                                   F32HighBandwidth, F32PitchLinesConfig::TR,
+                                   F32PitchLinesConfig::TC, 6000>;
 // Run 42's form of that rule (the bench's "pre43"): up to kLinesColumnRows rows only.
 using F32HighBandwidthLinesPre43 =
     LinesOnHighBandwidth<F32PitchLinesConfig, F32HighBandwidth, 6000>;
-// HB, HBA: those entries (HB F32HighBandwidthLines, or F32HighBandwidth in the bench's "pre42"
-// and older lists; HBA F32HighBandwidthAlignedPitch, or F32HighBandwidthAligned in "pre41" and
-// older), or Never (the bench's "notma", the list before run 34); LAST:
-// F32LinesOnHighBandwidth<F32SkewSmall>, or F32SkewSmall (the bench's "pre39"), or
-// F32SkewOrder ("pre38" and "notma").
-template <class HB = F32HighBandwidthLines, class HBA = F32HighBandwidthAlignedPitch,
+// The entries of the bench's lists before run 43's 128 x 128 tiles.
+using F32AlignedPitchPre43 = F32HighBandwidthAlignedPitchOf<F32PitchLinesConfig>;
+using F32LastPre43 = F32LinesOnHighBandwidthPre43<F32SkewSmall>;
+// HB, HBA: those entries (HB F32HighBandwidthLinesOf<>, or F32HighBandwidth in the bench's "pre42"
+// and older lists; HBA F32HighBandwidthAlignedPitchOf<>, or F32HighBandwidthAligned in "pre41"
+// and older), or Never (the bench's "notma", the list before run 34); LAST:
+// F32LinesOnHighBandwidth<F32SkewSmall>, or run 39's F32LastPre43 ("pre43" to "pre40"), or
+// F32SkewSmall (the bench's "pre39"), or F32SkewOrder ("pre38" and "notma").
+template <class HB = F32HighBandwidthLinesOf<>, class HBA = F32HighBandwidthAlignedPitchOf<>,
           class LAST = F32LinesOnHighBandwidth<F32SkewSmall>>
 using F32TilesWith =
     KernelList<OffOneStack<PreferOnHighBandwidth<HBA, Tiled<F32Tile, 256>>, F32SkewOrder>,
@@ -1540,16 +1571,23 @@ const Entry kEntries[] = {
     // pre41: the list before run 41's rules (on high-bandwidth devices, f32: the line-aligned
     // kernel on output rows 128 KiB apart; f64: on inputs whose rows are on 256 bytes at both ends)
     {4, "pre41",
-     run_kernel<
-         FirstOf<Prepend<F32Thin, F32TilesWith<F32HighBandwidth, F32HighBandwidthAligned>>::type>>},
+     run_kernel<FirstOf<Prepend<
+         F32Thin, F32TilesWith<F32HighBandwidth, F32HighBandwidthAligned, F32LastPre43>>::type>>},
     {8, "pre41",
      run_kernel<FirstOf<Prepend<F64Thin, F64TilesWith<F64LinesOnHighBandwidth, F64SmallLinesAny,
                                                       F64AlignedLinesOnHighBandwidth>>::type>>},
     // pre43: the list before run 43's rule (f32 in the TMA class on inputs of 20001-32768 rows
     // with at least half as many columns as rows)
     {4, "pre43",
-     run_kernel<FirstOf<Prepend<F32Thin, F32TilesWith<F32HighBandwidthLinesPre43>>::type>>},
-    {4, "pre42", run_kernel<FirstOf<Prepend<F32Thin, F32TilesWith<F32HighBandwidth>>::type>>},
+     run_kernel<FirstOf<Prepend<F32Thin, F32TilesWith<F32HighBandwidthLinesPre43,
+                                                      F32AlignedPitchPre43, F32LastPre43>>::type>>},
+    // pre43b: run 43's first rule (call 1) without its 128 x 128 tiles (call 3)
+    {4, "pre43b",
+     run_kernel<FirstOf<Prepend<F32Thin, F32TilesWith<F32HighBandwidthLinesOf<F32PitchLinesConfig>,
+                                                      F32AlignedPitchPre43, F32LastPre43>>::type>>},
+    {4, "pre42",
+     run_kernel<FirstOf<Prepend<
+         F32Thin, F32TilesWith<F32HighBandwidth, F32AlignedPitchPre43, F32LastPre43>>::type>>},
     {16, "pre42",
      run_kernel<FirstOf<Prepend<C128Thin, C128TilesWith<C128ManyOnHighBandwidth, C128Small,
                                                         C128ManyOnAlignedHighBandwidth>>::type>>},
@@ -1659,7 +1697,7 @@ const Entry kEntries[] = {
     {4, "lines-64x128-x4-b7-cm", run_kernel<Lines<LinesConfig<4, 64, 128, 256, 7, 0, 4>>>},
     {4, "lines-64x128-x4-b6", run_kernel<Lines<F32LinesConfig, 1>>},
     // run 43's survey: 128 x 128 tiles with the 64 x 128 two-phase form's registers and warps
-    {4, "lines-128x128-t512-x2-b3-cm", run_kernel<Lines<LinesConfig<4, 128, 128, 512, 3, 0, 2>>>},
+    {4, "lines-128x128-t512-x2-b3-cm", run_kernel<Lines<F32BigLinesConfig>>},
     {4, "lines-128x128-t512-x4-b3-cm", run_kernel<Lines<LinesConfig<4, 128, 128, 512, 3, 0, 4>>>},
     // Pruned after run 42 (call 2): f32 tiles of 128 input rows (512-byte output row pieces, as
     // f64's and c128's tiles write), lines-128x64-x4-b6-cm / -x2-b4-cm, lines-128x128-x4-b3-cm /

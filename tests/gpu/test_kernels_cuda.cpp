@@ -1460,7 +1460,8 @@ TEST_F(CudaKernels, HighBandwidthManyTiles) {
 }
 
 // f32 where a matrix's rows are off 16 bytes (run 39): on high-bandwidth devices the line-aligned
-// kernel from 1.25 of its 64 x 128 tiles an SM over the batch, on inputs of up to 20000 rows,
+// kernel from 1.25 of its 64 x 128 tiles an SM over the batch (from 4, run 43, its 128 x 128
+// form: 528 tiles), on inputs of up to 20000 rows,
 // inside entry 4 (F32SkewSmall's); below that, above that height and on other devices the
 // kernels before run 39. Cases on both sides of the count (132 SMs: 165 tiles) and the height:
 // dense, batched, pitched with gaps, the input shifted by an element, only the output's rows off
@@ -1478,7 +1479,10 @@ TEST_F(CudaKernels, HighBandwidthLines) {
                                  {4, 640, 1601, 1, 0, 0, 0},    // 130: skewed
                                  {4, 20000, 131, 1, 0, 0, 0},   // 626, 20000 rows: lines
                                  {4, 20001, 131, 1, 0, 0, 0},   // taller: skewed
-                                 {4, 2001, 3001, 1, 0, 0, 0}};  // 32 x 24 = 768: lines
+                                 {4, 2001, 3001, 1, 0, 0, 0},   // 32 x 24 = 768: 128 x 128
+                                 {4, 2001, 2001, 1, 0, 0, 0},   // 512: 64 x 128
+                                 {4, 2201, 2201, 1, 0, 0, 0},   // 630: 128 x 128
+                                 {4, 2201, 2199, 3, 3, 5, 0}};  // 1890, pitched, gaps: 128 x 128
   for (const EntryCase& c : f32_cases) expect_entry(c, 4);
   // f64 on rows off 256 bytes: from 12 of its 64 x 64 tiles an SM (1584 tiles), up to 20000
   // rows, inside entry 2 (the skewed kernel's), in front of run 38's many-tile kernel; from 2.5
