@@ -20,6 +20,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <iterator>
+#include <limits>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -1183,15 +1184,18 @@ using LinesOnHighBandwidth =
 // phases ran 1-9 % behind; f64 and c128 forms of the same geometry (64 x 128, 128 x 64, 64 x 64
 // with 512 threads) 0.1-17 % behind their defaults.
 using F32BigLinesConfig = LinesConfig<4, 128, 128, 512, 3, 0, 2>;
-// Rows off 16 bytes: the 128 x 128 form from 4 of the 64 x 128 tiles an SM (where it led in
-// call 2: 2201², 4.8 an SM, against 1601², 2.6), run 39's 64 x 128 four-phase form from 1.25
-// to there; both up to kLinesColumnRows rows. F32LinesOnHighBandwidthPre43: run 39's rule.
+// Rows off 16 bytes: the 128 x 128 form from 10 of the 64 x 128 tiles an SM, on inputs of any
+// height (call 3: held out 3501² (11.7 an SM) +5.7 %, 5001x7001 +4.7 %, 11001² +7 to +12 %,
+// 19001² +4.9 %; taller than run 39's bound, against the skewed kernel, 27001x15001 +16 %,
+// 60001x8001 +12.5 %, 100001x5003 +11 %); under 10 run 39's 64 x 128 four-phase form from 1.25
+// up to kLinesColumnRows rows (the 128 x 128 form at 2101², 4.25 an SM, -4.8 %; 2601² and
+// 3001², 6.5-8.5, +0.5 to +1.5 %). F32LinesOnHighBandwidthPre43: run 39's rule.
 template <class K>
 using F32LinesOnHighBandwidthPre43 = LinesOnHighBandwidth<F32LinesConfig, K, 125>;
 template <class K>
 using F32LinesOnHighBandwidth =
-    PreferFromTilesOnHighBandwidth<BoundedLines<F32BigLinesConfig>, F32LinesOnHighBandwidthPre43<K>,
-                                   F32LinesConfig::TR, F32LinesConfig::TC, 400>;
+    PreferFromTilesOnHighBandwidth<Lines<F32BigLinesConfig>, F32LinesOnHighBandwidthPre43<K>,
+                                   F32LinesConfig::TR, F32LinesConfig::TC, 1000>;
 using F32HighBandwidth = HighBandwidthTma<4, 2, 4, 256, F32SkewOrder>;
 using F32HighBandwidthAligned = HighBandwidthTma<4, 2, 4, 256, Tiled<F32Tile, 256>>;
 // Since run 41 (NOTES.md calls 2-10), in front of the TMA kernel on 256-byte rows: where the
@@ -1211,16 +1215,27 @@ using F32HighBandwidthAligned = HighBandwidthTma<4, 2, 4, 256, Tiled<F32Tile, 25
 // 3938 / 3966. Elsewhere the two ran level (20480² to 45056², within 1.2 %) or small sizes far
 // behind (2048² -19 %); at 384 and 512 KiB the TMA kernel led (call 6: 98304x8192 3970 / 3929,
 // 131072x6144 3968 / 3944).
-// Since run 43 the kernel is F32BigLinesConfig's; the window still counts the 64 x 128 tiles.
+// Run 43 replaced that rule (the bench's lists before it keep it: F32AlignedPitchPre43).
 using F32PitchLinesConfig = LinesConfig<4, 64, 128, 256, 6, 0, 2>;
-template <class C>
-using F32PitchLinesOf = FirstOf<
-    KernelList<OnOutPitch<Lines<C>, 16384, 131072, 262144>, OnOutPitch<Lines<C>, 49152, 65536>>>;
+using F32PitchLinesKernel = Lines<F32PitchLinesConfig>;
+using F32PitchLines = FirstOf<KernelList<OnOutPitch<F32PitchLinesKernel, 16384, 131072, 262144>,
+                                         OnOutPitch<F32PitchLinesKernel, 49152, 65536>>>;
 // The TMA entry takes only high-bandwidth devices, so the window needs no device test of its own.
-template <class C = F32BigLinesConfig>
-using F32HighBandwidthAlignedPitchOf =
-    PreferInTileWindow<F32PitchLinesOf<C>, F32HighBandwidthAligned, F32PitchLinesConfig::TR,
+using F32AlignedPitchPre43 =
+    PreferInTileWindow<F32PitchLines, F32HighBandwidthAligned, F32PitchLinesConfig::TR,
                        F32PitchLinesConfig::TC, 10000, kNoTileLimit>;
+// Since run 43 (calls 2-4), on any pitch: the 128 x 128 form from 60 of the 64 x 128 tiles an
+// SM, the TMA kernel under it. Against run 41's pitch rule it led by 0.7-1.4 % (call 3, held out:
+// 16384x12288 4033-4040 / 3981, 32768x8192 4034-4035 / 3994-3995, 65536x4096 4012-4017 /
+// 3965-3968, 32768x24576 4071 / 4031, 16384x32768 4030 / 4002-4005), against the TMA kernel on
+// the other pitches by more (call 3, TMA / this: 10240² 3917-3918 / 3974-3975, 16384x8192
+// 3914-3916 / 3994, 12288x24576 3950-3951 / 4071, 24576x12288 3964-3965 / 4045-4046, 40960x8192
+// 3961 / 4022-4024, 98304x8192 3894-3896 / 3976, 131072x6144 3887-3888 / 3999, 32768x2048 (62 an
+// SM) 3837-3843 / 3881-3883; under 60 it did not lead: 6144² (35) 3733-3741 / 3727-3733, 4096²
+// (16) 3504-3512 / 3366-3386).
+using F32HighBandwidthAlignedLines =
+    PreferInTileWindow<Lines<F32BigLinesConfig>, F32HighBandwidthAligned, F32PitchLinesConfig::TR,
+                       F32PitchLinesConfig::TC, 6000, kNoTileLimit>;
 // Since run 42 (NOTES.md calls 2-7), in front of the TMA kernel where the output's rows are off
 // 256 bytes (entry 3): the same two-phase lines kernel from 60 of its 64 x 128 tiles an SM over
 // the batch, on inputs of up to kLinesColumnRows rows. The TMA kernel falls behind as the
@@ -1244,25 +1259,29 @@ using F32HighBandwidthAlignedPitchOf =
 // 3625, 25004x18004 3420 / 3630, 30000x20000 3734 / 3839, 22004x14004 3490 / 3636, 24004x12004
 // 3510 / 3616, 32004x16004 3458 / 3568) and the narrower ones did not (28004x10004, 32764x8004,
 // 30004x4004 above).
-// Since run 43 the kernel is F32BigLinesConfig's (calls 1-2), the window as before.
-constexpr std::int64_t kLinesWideRows = 32768;
-template <class C = F32BigLinesConfig>
+// Since run 43 the kernel is F32BigLinesConfig's (calls 1-3: held out, 10004x14004 +2.4 %,
+// 15004x22004 +2.5 %, 18004x8004 +2.6 %, 24004x30004 +2.6 %, 28004x20004 +2.6 %), the window as
+// before, and the wide inputs' bound lifted (call 4; the survey of call 3, TMA / this:
+// 32772x20004 3379-3380 / 3688, 33004² 3085 / 3686-3687; narrower ones: 40004x12004 3535-3538 /
+// 3623-3625, 50004x8004 3592-3597 / 3579-3580, 100004x4004 3525-3529 / 3501-3502).
+constexpr std::int64_t kLinesWideRows = std::numeric_limits<std::int64_t>::max();
+template <class C = F32BigLinesConfig, std::int64_t WIDE = kLinesWideRows>
 using F32HighBandwidthLinesOf =
-    PreferFromTilesOnHighBandwidth<MaxRowsOrWide<Lines<C>, kLinesColumnRows, kLinesWideRows>,
+    PreferFromTilesOnHighBandwidth<MaxRowsOrWide<Lines<C>, kLinesColumnRows, WIDE>,
                                    F32HighBandwidth, F32PitchLinesConfig::TR,
                                    F32PitchLinesConfig::TC, 6000>;
 // Run 42's form of that rule (the bench's "pre43"): up to kLinesColumnRows rows only.
 using F32HighBandwidthLinesPre43 =
     LinesOnHighBandwidth<F32PitchLinesConfig, F32HighBandwidth, 6000>;
 // The entries of the bench's lists before run 43's 128 x 128 tiles.
-using F32AlignedPitchPre43 = F32HighBandwidthAlignedPitchOf<F32PitchLinesConfig>;
 using F32LastPre43 = F32LinesOnHighBandwidthPre43<F32SkewSmall>;
 // HB, HBA: those entries (HB F32HighBandwidthLinesOf<>, or F32HighBandwidth in the bench's "pre42"
-// and older lists; HBA F32HighBandwidthAlignedPitchOf<>, or F32HighBandwidthAligned in "pre41"
-// and older), or Never (the bench's "notma", the list before run 34); LAST:
-// F32LinesOnHighBandwidth<F32SkewSmall>, or run 39's F32LastPre43 ("pre43" to "pre40"), or
-// F32SkewSmall (the bench's "pre39"), or F32SkewOrder ("pre38" and "notma").
-template <class HB = F32HighBandwidthLinesOf<>, class HBA = F32HighBandwidthAlignedPitchOf<>,
+// and older lists; HBA F32HighBandwidthAlignedLines, or F32AlignedPitchPre43 in "pre43b" to
+// "pre42", or F32HighBandwidthAligned in "pre41" and older), or Never (the bench's "notma", the
+// list before run 34); LAST: F32LinesOnHighBandwidth<F32SkewSmall>, or run 39's F32LastPre43
+// ("pre43b" to "pre40"), or F32SkewSmall (the bench's "pre39"), or F32SkewOrder ("pre38" and
+// "notma").
+template <class HB = F32HighBandwidthLinesOf<>, class HBA = F32HighBandwidthAlignedLines,
           class LAST = F32LinesOnHighBandwidth<F32SkewSmall>>
 using F32TilesWith =
     KernelList<OffOneStack<PreferOnHighBandwidth<HBA, Tiled<F32Tile, 256>>, F32SkewOrder>,
@@ -1583,8 +1602,9 @@ const Entry kEntries[] = {
                                                       F32AlignedPitchPre43, F32LastPre43>>::type>>},
     // pre43b: run 43's first rule (call 1) without its 128 x 128 tiles (call 3)
     {4, "pre43b",
-     run_kernel<FirstOf<Prepend<F32Thin, F32TilesWith<F32HighBandwidthLinesOf<F32PitchLinesConfig>,
-                                                      F32AlignedPitchPre43, F32LastPre43>>::type>>},
+     run_kernel<
+         FirstOf<Prepend<F32Thin, F32TilesWith<F32HighBandwidthLinesOf<F32PitchLinesConfig, 32768>,
+                                               F32AlignedPitchPre43, F32LastPre43>>::type>>},
     {4, "pre42",
      run_kernel<FirstOf<Prepend<
          F32Thin, F32TilesWith<F32HighBandwidth, F32AlignedPitchPre43, F32LastPre43>>::type>>},

@@ -1460,8 +1460,8 @@ TEST_F(CudaKernels, HighBandwidthManyTiles) {
 }
 
 // f32 where a matrix's rows are off 16 bytes (run 39): on high-bandwidth devices the line-aligned
-// kernel from 1.25 of its 64 x 128 tiles an SM over the batch (from 4, run 43, its 128 x 128
-// form: 528 tiles), on inputs of up to 20000 rows,
+// kernel from 1.25 of its 64 x 128 tiles an SM over the batch, on inputs of up to 20000 rows
+// (from 10 of them, 1320 tiles, its 128 x 128 form on inputs of any height: run 43),
 // inside entry 4 (F32SkewSmall's); below that, above that height and on other devices the
 // kernels before run 39. Cases on both sides of the count (132 SMs: 165 tiles) and the height:
 // dense, batched, pitched with gaps, the input shifted by an element, only the output's rows off
@@ -1479,9 +1479,10 @@ TEST_F(CudaKernels, HighBandwidthLines) {
                                  {4, 640, 1601, 1, 0, 0, 0},    // 130: skewed
                                  {4, 20000, 131, 1, 0, 0, 0},   // 626, 20000 rows: lines
                                  {4, 20001, 131, 1, 0, 0, 0},   // taller: skewed
-                                 {4, 2001, 3001, 1, 0, 0, 0},   // 32 x 24 = 768: 128 x 128
-                                 {4, 2001, 2001, 1, 0, 0, 0},   // 512: 64 x 128
-                                 {4, 2201, 2201, 1, 0, 0, 0},   // 630: 128 x 128
+                                 {4, 24001, 1301, 1, 0, 0, 0},  // taller, 4136: 128 x 128
+                                 {4, 2001, 3001, 1, 0, 0, 0},   // 32 x 24 = 768: lines
+                                 {4, 3101, 3101, 1, 0, 0, 0},   // 1225: 64 x 128
+                                 {4, 3201, 3201, 1, 0, 0, 0},   // 1326: 128 x 128
                                  {4, 2201, 2199, 3, 3, 5, 0}};  // 1890, pitched, gaps: 128 x 128
   for (const EntryCase& c : f32_cases) expect_entry(c, 4);
   // f64 on rows off 256 bytes: from 12 of its 64 x 64 tiles an SM (1584 tiles), up to 20000
@@ -1523,14 +1524,16 @@ TEST_F(CudaKernels, HighBandwidthLines) {
                                 {8, 32768, 1024, 1, 0, 0, 0},   // 8192, 32768 rows: lines
                                 {8, 32800, 1024, 1, 0, 0, 0}};  // taller: tiled
   for (const EntryCase& c : f64_full) expect_entry(c, 1);
-  // f32 on output rows 128 or 256 KiB apart with input rows of 16 KiB or more, or 64 KiB apart
-  // with input rows of 48 KiB or more (run 41): the same kernel (64 x 128 tiles, two phases) in
-  // front of the TMA kernel inside entry 1, from 100 of its tiles an SM (13200 tiles).
+  // f32 on 256-byte rows (run 43, replacing run 41's pitch rule): the 128 x 128 form in front of
+  // the TMA kernel inside entry 1, from 60 of the 64 x 128 tiles an SM (7920 tiles), any pitch.
   const EntryCase f32_pitch[] = {{4, 32768, 4096, 1, 0, 0, 0},      // 16384 tiles: lines
-                                 {4, 32768, 2048, 1, 0, 0, 0},      // 8 KiB input rows: TMA
+                                 {4, 32768, 2048, 1, 0, 0, 0},      // 8192, 8 KiB rows: lines
                                  {4, 32704, 4160, 1, 64, 64, 0},    // 16863, pitched: lines
                                  {4, 26432, 4096, 1, 0, 39104, 0},  // 256 KiB, 13216: lines
                                  {4, 8832, 12288, 1, 0, 7552, 0},   // 64 KiB, 48 KiB: lines
+                                 {4, 6144, 6144, 1, 0, 0, 0},       // 4608: TMA
+                                 {4, 8192, 8192, 1, 0, 0, 0},       // 8192: lines
+                                 {4, 4096, 4096, 2, 0, 0, 0},       // 4096, batched: TMA
                                  {4, 32768, 4096, 1, 0, 0, 1}};     // input shifted: skewed
   for (const EntryCase& c : f32_pitch) expect_entry(c, c.in_off != 0 ? 4 : 1);
   // c128 (run 42): the 32 x 32 form (two phases) from 12 to under 20 of its tiles an SM (1584 to
