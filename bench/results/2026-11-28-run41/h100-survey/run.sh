@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Written in run 41 (run 40's survey with f32's x2 lines form added), not yet run: the first
+# Written in run 41 (run 40's survey with f32's x2 lines form added; run 43 added the 128 x 128
+# f32 form and 12001x20003), not yet run: the first
 # survey for the next session that gets an H100 (kernels/NOTES.md, "What run 41 leaves"). The
 # H200-only forms of runs 38-41 at the H100 goal shapes and the odd-pitch goal shape, against
 # the default (the H100's dispatch) and cuBLAS geam, two rounds of 20. Usage on the device: tar
@@ -11,14 +12,15 @@ B=$PWD/.gpu-bundle/bin; O=${OUT:-/tmp/out}; L=/tmp/logs-h100; mkdir -p $O $L
 nvidia-smi --query-gpu=name,uuid --format=csv,noheader | tee $L/gpu.txt
 SECONDS=0
 pack() { tar czf $O/logs.tgz -C /tmp logs-h100; }
-S=16384x16384,32768x32768,20000x30000,16411x16411
+S=16384x16384,32768x32768,20000x30000,16411x16411,12001x20003
 for r in 1 2; do
   timeout 200 $B/bench_kernels --compare --reps 20 --types f64 --shapes $S \
     --variant default,lines-64x64-x4-b6-cm,tile-64x64w8-any-cm > $L/f64-r$r.log 2>&1
   timeout 200 $B/bench_kernels --compare --reps 20 --types c128 --shapes $S \
     --variant default,tile-32x32-any-cm,lines-32x32-x2-b8-cm > $L/c128-r$r.log 2>&1
   timeout 200 $B/bench_kernels --compare --reps 20 --types f32 --shapes $S \
-    --variant default,lines-64x128-x4-b6-cm,lines-64x128-x2-b6-cm > $L/f32-r$r.log 2>&1
+    --variant default,lines-64x128-x4-b6-cm,lines-64x128-x2-b6-cm,lines-128x128-t512-x2-b3-cm \
+    > $L/f32-r$r.log 2>&1
   echo "round $r (${SECONDS}s)"; pack
 done
 grep -l -E "FAIL|mismatch" $L/*.log
