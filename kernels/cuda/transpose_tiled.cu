@@ -1254,16 +1254,16 @@ using F32HighBandwidthAlignedLines =
 // / 3584, 32764x8004 3560 / 3576) and lost held out at 30004x4004 (3595 / 3518), so the bound
 // stays; from 40004 rows the TMA kernel led at all four shapes measured (100004x4004 3548 /
 // 3407). Narrow inputs under the bound run level (call 7: 20000x4004, 16004x4004, 18004x6004).
-// Since run 43 (NOTES.md), also on inputs of up to 32768 rows with at least half as many columns
-// as rows, where run 42's taller shapes led (TMA / this: 21004x30004 3166 / 3662, 26004² 3237 /
-// 3625, 25004x18004 3420 / 3630, 30000x20000 3734 / 3839, 22004x14004 3490 / 3636, 24004x12004
-// 3510 / 3616, 32004x16004 3458 / 3568) and the narrower ones did not (28004x10004, 32764x8004,
-// 30004x4004 above).
-// Since run 43 the kernel is F32BigLinesConfig's (calls 1-3: held out, 10004x14004 +2.4 %,
-// 15004x22004 +2.5 %, 18004x8004 +2.6 %, 24004x30004 +2.6 %, 28004x20004 +2.6 %), the window as
-// before, and the wide inputs' bound lifted (call 4; the survey of call 3, TMA / this:
-// 32772x20004 3379-3380 / 3688, 33004² 3085 / 3686-3687; narrower ones: 40004x12004 3535-3538 /
-// 3623-3625, 50004x8004 3592-3597 / 3579-3580, 100004x4004 3525-3529 / 3501-3502).
+// Since run 43 (NOTES.md call 1), also on taller inputs with at least half as many columns as
+// rows (at first up to 32768 rows; the bound is lifted below), where run 42's taller shapes led
+// (TMA / this: 21004x30004 3166 / 3662, 26004² 3237 / 3625, 25004x18004 3420 / 3630, 30000x20000
+// 3734 / 3839, 22004x14004 3490 / 3636, 24004x12004 3510 / 3616, 32004x16004 3458 / 3568) and the
+// narrower ones did not (28004x10004, 32764x8004, 30004x4004 above). Since run 43 the kernel is
+// F32BigLinesConfig's (calls 1-3: held out, 10004x14004 +2.4 %, 15004x22004 +2.5 %, 18004x8004 +2.6
+// %, 24004x30004 +2.6 %, 28004x20004 +2.6 %), the window as before, and the wide inputs' bound
+// lifted (call 4; the survey of call 3, TMA / this: 32772x20004 3379-3380 / 3688, 33004² 3085 /
+// 3686-3687; narrower ones: 40004x12004 3535-3538 / 3623-3625, 50004x8004 3592-3597 / 3579-3580,
+// 100004x4004 3525-3529 / 3501-3502).
 constexpr std::int64_t kLinesWideRows = std::numeric_limits<std::int64_t>::max();
 template <class C = F32BigLinesConfig, std::int64_t WIDE = kLinesWideRows>
 using F32HighBandwidthLinesOf =

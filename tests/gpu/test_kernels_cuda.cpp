@@ -1546,11 +1546,11 @@ TEST_F(CudaKernels, HighBandwidthLines) {
                                   {16, 1620, 1620, 1, 0, 0, 0},   // 2601: lines
                                   {16, 1650, 1650, 1, 0, 0, 0}};  // 2704: many-tile kernel
   for (const EntryCase& c : c128_cases) expect_entry(c, 2);
-  // f32 where the TMA kernel runs (rows on 16 bytes, the output's off 256; run 42): the same
-  // two-phase 64 x 128 form in front of it inside entry 3, from 60 of its tiles an SM (7920
-  // tiles), up to 20000 rows, and (run 43) up to 32768 rows with at least half as many columns
-  // as rows; where the TMA entry does not run (other devices, input shifted off 16 bytes)
-  // entry 4.
+  // f32 where the TMA kernel runs (rows on 16 bytes, the output's off 256; run 42): the
+  // line-aligned kernel (128 x 128 tiles since run 43) in front of it inside entry 3, from 60 of
+  // the 64 x 128 tiles an SM (7920 tiles), up to 20000 rows, and (run 43) at any height with at
+  // least half as many columns as rows; where the TMA entry does not run (other devices, input
+  // shifted off 16 bytes) entry 4.
   const int tma = device_runs_tma_dispatch() ? 3 : 4;
   const EntryCase f32_tma[] = {{4, 8004, 8004, 1, 0, 0, 0},    // 7938 tiles: lines
                                {4, 7940, 8004, 1, 0, 0, 0},    // 7875: TMA
