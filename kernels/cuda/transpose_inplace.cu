@@ -300,6 +300,23 @@ using F64OddN = Strip<TileConfig<8, 8, 32, 32, 512, 2, kFetch256>, 64, 4, 128, k
 // x memcpy row-wise).
 using C128OffSector =
     Tiled<TileConfig<16, 16, 32, 32, 256, 1, kFetch256>, PairOrder::Grouped, 32, 2>;
+// K's layouts as one dispatch entry; on high-bandwidth devices (an H200) HI runs those of them it
+// takes.
+template <class HI, class K>
+struct InPlaceOnHighBandwidth : K {
+  static void launch(void* buf, std::int64_t n, std::int64_t batch, cudaStream_t st) {
+    if (cuda_detail::high_bandwidth_device() && HI::accepts(buf, n))
+      HI::launch(buf, n, batch, st);
+    else
+      K::launch(buf, n, batch, st);
+  }
+};
+// Since run 43 (NOTES.md calls 6-8), on high-bandwidth devices one 32 x 32 pair a block in groups
+// of 4 tile rows there. In place GB/s on H200s, C128OffSector / this: 16411² 3294-3306 /
+// 3571-3585, 16387² 3299 / 3565-3568, 12001² 3284-3286 / 3547-3548, 20001² 3296-3299 /
+// 3510-3512, 8191² 3232-3244 / 3521-3523.
+using C128OffSectorAny =
+    InPlaceOnHighBandwidth<Tiled<Tile32<16>, PairOrder::Grouped, 4>, C128OffSector>;
 
 // The dispatch, per element size. u8: the word kernel on 256-byte rows, the narrow kernel
 // elsewhere (run 20); u16: the narrow kernel, on 256-byte rows too (run 20); f32: the word kernels
@@ -375,7 +392,7 @@ using F32Kernels =
 using F64Kernels = KernelList<InterleavedOnOneStack<TileConfig<8, 16, 16, 16, 256>>,
                               On256<Tiled<TileConfig<8, 16, 16, 16, 256>>>, F64Small, F64OddN>;
 using C128Kernels = KernelList<InterleavedOnOneStack<Tile32<16>>, On256<Tiled<Tile32<16>>>,
-                               C128Small, C128OffSector>;
+                               C128Small, C128OffSectorAny>;
 
 template <class F>
 decltype(auto) with_kernels(std::size_t elem_size, const char* who, F&& f) {
