@@ -6,12 +6,7 @@
 # the default (the H100's dispatch) and cuBLAS geam, two rounds of 20. Usage on the device: tar
 # xJf .gpu-bundle.txz && bash THIS (bench_kernels in the bundle).
 set -uo pipefail
-[ -d .gpu-bundle/bin ] || tar xJf .gpu-bundle.txz
-source .gpu-bundle/env.sh
-B=$PWD/.gpu-bundle/bin; O=${OUT:-/tmp/out}; L=/tmp/logs-h100; mkdir -p $O $L
-nvidia-smi --query-gpu=name,uuid --format=csv,noheader | tee $L/gpu.txt
-SECONDS=0
-pack() { tar czf $O/logs.tgz -C /tmp logs-h100; }
+source tests/gpu/call_env.sh -h100  # B, O, L=/tmp/logs-h100, gpu.txt, pack (run 43)
 S=16384x16384,32768x32768,20000x30000,16411x16411,12001x20003
 for r in 1 2; do
   timeout 200 $B/bench_kernels --compare --reps 20 --types f64 --shapes $S \
