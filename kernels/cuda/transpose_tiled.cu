@@ -1270,9 +1270,9 @@ using F32HighBandwidthLinesOf =
     PreferFromTilesOnHighBandwidth<MaxRowsOrWide<Lines<C>, kLinesColumnRows, WIDE>,
                                    F32HighBandwidth, F32PitchLinesConfig::TR,
                                    F32PitchLinesConfig::TC, 6000>;
-// Run 42's form of that rule (the bench's "pre43"): up to kLinesColumnRows rows only.
-using F32HighBandwidthLinesPre43 =
-    LinesOnHighBandwidth<F32PitchLinesConfig, F32HighBandwidth, 6000>;
+// Run 42's form of that rule (the bench's "pre43"): the 64 x 128 kernel up to kLinesColumnRows
+// rows only (the wide bound at kLinesColumnRows adds nothing).
+using F32HighBandwidthLinesPre43 = F32HighBandwidthLinesOf<F32PitchLinesConfig, kLinesColumnRows>;
 // The entries of the bench's lists before run 43's 128 x 128 tiles.
 using F32LastPre43 = F32LinesOnHighBandwidthPre43<F32SkewSmall>;
 // HB, HBA: those entries (HB F32HighBandwidthLinesOf<>, or F32HighBandwidth in the bench's "pre42"
@@ -1716,9 +1716,12 @@ const Entry kEntries[] = {
     {4, "lines-64x128-x8-b6-cm", run_kernel<Lines<LinesConfig<4, 64, 128, 256, 6, 0, 8>>>},
     {4, "lines-64x128-x4-b7-cm", run_kernel<Lines<LinesConfig<4, 64, 128, 256, 7, 0, 4>>>},
     {4, "lines-64x128-x4-b6", run_kernel<Lines<F32LinesConfig, 1>>},
-    // run 43's survey: 128 x 128 tiles with the 64 x 128 two-phase form's registers and warps
+    // the library's f32 line-aligned kernel on high-bandwidth devices since run 43
     {4, "lines-128x128-t512-x2-b3-cm", run_kernel<Lines<F32BigLinesConfig>>},
-    {4, "lines-128x128-t512-x4-b3-cm", run_kernel<Lines<LinesConfig<4, 128, 128, 512, 3, 0, 4>>>},
+    // Pruned after run 43 (call 2, refuted): lines-128x128-t512-x4-b3-cm (1-9 % behind the x2
+    // form); f64 lines-64x128-t512-x2-b3-cm / lines-128x64-t512-x2-b3-cm and c128
+    // lines-64x64-t512-x2-b3-cm / -x4-b3-cm (0.1-17 % behind their defaults). Commit 42cf973 has
+    // them.
     // Pruned after run 42 (call 2): f32 tiles of 128 input rows (512-byte output row pieces, as
     // f64's and c128's tiles write), lines-128x64-x4-b6-cm / -x2-b4-cm, lines-128x128-x4-b3-cm /
     // -x8-b3-cm / -t512-x2-b2-cm, 8-21 % behind the default at the aligned goal shapes and in the
@@ -1766,9 +1769,6 @@ const Entry kEntries[] = {
     {8, "lines-64x64-x8-b6-cm", run_kernel<Lines<LinesConfig<8, 64, 64, 256, 6, 0, 8>>>},
     {8, "lines-32x64-x2-b8-cm", run_kernel<Lines<F64SmallLinesConfig>>},
     {8, "lines-64x32-x4-b8-cm", run_kernel<Lines<LinesConfig<8, 64, 32, 256, 8, 0, 4>>>},
-    // run 43's survey: twice the tiles with 512 threads, 3 blocks an SM
-    {8, "lines-64x128-t512-x2-b3-cm", run_kernel<Lines<LinesConfig<8, 64, 128, 512, 3, 0, 2>>>},
-    {8, "lines-128x64-t512-x2-b3-cm", run_kernel<Lines<LinesConfig<8, 128, 64, 512, 3, 0, 2>>>},
     {8, "peel-32x64w8-b3", run_kernel<Peeled<F64Tile, Skewed<F64Skew, kSkewOrder>>>},
     {8, "tile-32x64w8-b4", run_kernel<Tiled<TileConfig<8, 8, 32, 64, 256, 4>>>},
     {8, "tile-64x64w16-b2", run_kernel<Tiled<TileConfig<8, 16, 32, 32, 256, 2>>>},
@@ -1797,9 +1797,6 @@ const Entry kEntries[] = {
     {16, "lines-32x32-x4-b8-cm", run_kernel<Lines<LinesConfig<16, 32, 32, 256, 8, 0, 4>>>},
     {16, "lines-32x64-x4-b6-cm", run_kernel<Lines<LinesConfig<16, 32, 64, 256, 6, 0, 4>>>},
     {16, "lines-64x32-x4-b6-cm", run_kernel<Lines<LinesConfig<16, 64, 32, 256, 6, 0, 4>>>},
-    // run 43's survey: 64 x 64 tiles with 512 threads, 3 blocks an SM
-    {16, "lines-64x64-t512-x2-b3-cm", run_kernel<Lines<LinesConfig<16, 64, 64, 512, 3, 0, 2>>>},
-    {16, "lines-64x64-t512-x4-b3-cm", run_kernel<Lines<LinesConfig<16, 64, 64, 512, 3, 0, 4>>>},
     {16, "peel-16x16", run_kernel<Peeled<C128Tile, Skewed<C128Skew, kSkewOrder>>>},
     {16, "tile-16x16-t128", run_kernel<Tiled<C128TileT128>>},
     {16, "tile-32x16", run_kernel<Tiled<TileConfig<16, 16, 32, 16, 256>>>},
