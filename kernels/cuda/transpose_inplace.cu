@@ -65,6 +65,13 @@ struct Tiled {
     cuda_tile::launch_inplace<C, O, P>(buf, n, batch, st, 0, G);
   }
 };
+// K (a Tiled), only on devices that give a block its two tiles' shared memory.
+template <class K>
+struct FitsDevice : K {
+  static bool accepts(void* buf, std::int64_t n) {
+    return cuda_detail::device_smem_fits(2 * K::Config::SMEM_BYTES) && K::accepts(buf, n);
+  }
+};
 // inplace_strip_kernel: P pairs a block, grouped order, the mirror strip rotated onto ALIGN bytes.
 template <class C, int G, int P, int ALIGN = 32, int SHINT = 0>
 struct Strip {
@@ -240,6 +247,11 @@ int choose(KernelList<K...>, void* buf, std::int64_t n, std::int64_t batch) {
 // pair had been the launch's slowest block.
 using F32Rotated =
     Rotated<std::uint32_t, 128, 1024, 1, 32, kFetch256, true, PairOrder::Grouped, true>;
+// K, only from n = MIN_N up.
+template <class K, std::int64_t MIN_N>
+struct FromN : K {
+  static bool accepts(void* buf, std::int64_t n) { return n >= MIN_N && K::accepts(buf, n); }
+};
 // f32 where the words fit: 64 x 64 pairs of 16-byte words, 32 x 32 of 8-byte words.
 using F32Words16 = Tiled<TileConfig<4, 16, 16, 16, 256>>;
 using F32Words8 = Tiled<TileConfig<4, 8, 32, 32, 256>>;
@@ -317,6 +329,14 @@ struct InPlaceOnHighBandwidth : K {
 // 3510-3512, 8191² 3232-3244 / 3521-3523.
 using C128OffSectorAny =
     InPlaceOnHighBandwidth<Tiled<Tile32<16>, PairOrder::Grouped, 4>, C128OffSector>;
+// Run 44: on high-bandwidth devices from n = 12000 up, the same pairs with 512 threads (the bench's
+// rot128-t512-g32-b1-p256-fe; run 43 calls 5 and 7 on H200s, in place GB/s, F32Rotated / this:
+// 16411² 3365 / 3462-3473, 16387² 3370-3381 / 3465-3489, 12001² 3316-3333 / 3366-3374, 20001²
+// 3352-3358 / 3449-3450, 24001² 3344-3354 / 3467-3472, 30001² 3340-3345 / 3485-3486, but 8191²
+// 3235 / 3217-3221).
+using F32Rot512 =
+    Rotated<std::uint32_t, 128, 512, 1, 32, kFetch256, true, PairOrder::Grouped, true>;
+using F32RotatedAny = InPlaceOnHighBandwidth<FromN<F32Rot512, 12000>, F32Rotated>;
 
 // The dispatch, per element size. u8: the word kernel on 256-byte rows, the narrow kernel
 // elsewhere (run 20); u16: the narrow kernel, on 256-byte rows too (run 20); f32: the word kernels
@@ -388,7 +408,7 @@ using C128Small = FewBlocks<Tiled<Tile32<16>>, C128OffSector, 1300, true>;
 
 using F32Kernels =
     KernelList<InterleavedOnOneStack<F32Words16::Config>, On256<F32Words16>, On256<F32Words8>,
-               F32Small, F32Rotated, F32Words16, F32Words8, F32Strip>;
+               F32Small, F32RotatedAny, F32Words16, F32Words8, F32Strip>;
 using F64Kernels = KernelList<InterleavedOnOneStack<TileConfig<8, 16, 16, 16, 256>>,
                               On256<Tiled<TileConfig<8, 16, 16, 16, 256>>>, F64Small, F64OddN>;
 using C128Kernels = KernelList<InterleavedOnOneStack<Tile32<16>>, On256<Tiled<Tile32<16>>>,
@@ -523,8 +543,7 @@ const Entry kEntries[] = {
     // run 43's survey (H200, call 5): 128 x 128 pairs with 512 threads, +1.4 to +3.7 % over the
     // library's at odd n (short of a rule); 96 x 96 pairs with 384 / 768 threads (2 blocks an SM)
     // and 64 x 64 with 256 (4 blocks) ran 4-27 % behind and were pruned (commit 134da9e has them)
-    {4, "rot128-t512-g32-b1-p256-fe",
-     run_kernel<Rotated<std::uint32_t, 128, 512, 1, 32, kFetch256, true, kGrp, true>>},
+    {4, "rot128-t512-g32-b1-p256-fe", run_kernel<F32Rot512>},  // the library's from n = 12000
     {4, "rot64-t512-g4-b2-p256-fe",
      run_kernel<Rotated<std::uint32_t, 64, 512, 2, 4, kFetch256, true, kGrp, true>>},
     // -dg: diagonal pairs element by element (as the bench's swap)
@@ -568,6 +587,11 @@ const Entry kEntries[] = {
     {8, "realign-32-stag", run_kernel<Realigned<TileConfig<8, 16, 16, 16, 256>, kStag>>},
     {8, "realign-32-row", run_kernel<Realigned<TileConfig<8, 16, 16, 16, 256>, kRow>>},
     {8, "realign-64-row-b2", run_kernel<Realigned<TileConfig<8, 16, 32, 32, 256, 2>, kRow>>},
+    // run 44's survey: 64 x 64 pairs of 16-byte words (the f32 word kernel's bytes a thread)
+    {8, "tile-64w16-row-b3",
+     run_kernel<FitsDevice<Tiled<TileConfig<8, 16, 32, 32, 256, 3>, kRow>>>},
+    {8, "tile-64w16-t512-row-b2",
+     run_kernel<FitsDevice<Tiled<TileConfig<8, 16, 32, 32, 512, 2>, kRow>>>},
     // complex128 (one element a word: realigning has nothing to do)
     {16, "tile-32-stag", run_kernel<Tiled<Tile32<16>, kStag>>},
     {16, "tile-32-row", run_kernel<Tiled<Tile32<16>, kRow>>},
@@ -585,6 +609,10 @@ const Entry kEntries[] = {
     {16, "strip2-32-g32", run_kernel<Strip<Tile32<16>, 32, 2>>},
     {16, "tile-16-stag", run_kernel<Tiled<TileConfig<16, 16, 16, 16, 256>, kStag>>},
     {16, "tile-16-row", run_kernel<Tiled<TileConfig<16, 16, 16, 16, 256>, kRow>>},
+    // run 44's survey: 64 x 64 pairs (128 KiB of shared memory a block)
+    {16, "tile-64-t1024-row",
+     run_kernel<FitsDevice<Tiled<TileConfig<16, 16, 64, 64, 1024>, kRow>>>},
+    {16, "tile-64-t512-row", run_kernel<FitsDevice<Tiled<TileConfig<16, 16, 64, 64, 512>, kRow>>>},
 };
 
 }  // namespace
