@@ -409,8 +409,16 @@ using C128Small = FewBlocks<Tiled<Tile32<16>>, C128OffSector, 1300, true>;
 using F32Kernels =
     KernelList<InterleavedOnOneStack<F32Words16::Config>, On256<F32Words16>, On256<F32Words8>,
                F32Small, F32RotatedAny, F32Words16, F32Words8, F32Strip>;
-using F64Kernels = KernelList<InterleavedOnOneStack<TileConfig<8, 16, 16, 16, 256>>,
-                              On256<Tiled<TileConfig<8, 16, 16, 16, 256>>>, F64Small, F64OddN>;
+// f64 on 256-byte rows: 32 x 32 pairs of 16-byte words (2 x 2 elements), 256 threads; since run
+// 44 on high-bandwidth devices 64 x 64 pairs, 4 of the 2 x 2 blocks a thread, 3 blocks an SM (the
+// bench's tile-64w16-row-b3: the f32 word kernel's bytes a thread and more). Run 44 call 1 on an
+// H200, in place GB/s, two rounds, 32 x 32 / 64 x 64: 8192² 3780-3784 / 3967-3970, 16384² 3812 /
+// 3922-3924, 20480² 3834 / 4013-4014, 24576² 3811-3812 / 3992, 32768² 3808-3809 / 3938-3939.
+using F64Words32 = On256<Tiled<TileConfig<8, 16, 16, 16, 256>>>;
+using F64Words64 = FitsDevice<Tiled<TileConfig<8, 16, 32, 32, 256, 3>>>;
+using F64Words = InPlaceOnHighBandwidth<F64Words64, F64Words32>;
+using F64Kernels =
+    KernelList<InterleavedOnOneStack<TileConfig<8, 16, 16, 16, 256>>, F64Words, F64Small, F64OddN>;
 using C128Kernels = KernelList<InterleavedOnOneStack<Tile32<16>>, On256<Tiled<Tile32<16>>>,
                                C128Small, C128OffSectorAny>;
 
@@ -588,8 +596,7 @@ const Entry kEntries[] = {
     {8, "realign-32-row", run_kernel<Realigned<TileConfig<8, 16, 16, 16, 256>, kRow>>},
     {8, "realign-64-row-b2", run_kernel<Realigned<TileConfig<8, 16, 32, 32, 256, 2>, kRow>>},
     // run 44's survey: 64 x 64 pairs of 16-byte words (the f32 word kernel's bytes a thread)
-    {8, "tile-64w16-row-b3",
-     run_kernel<FitsDevice<Tiled<TileConfig<8, 16, 32, 32, 256, 3>, kRow>>>},
+    {8, "tile-64w16-row-b3", run_kernel<F64Words64>},  // the library's on 256-byte rows (run 44)
     {8, "tile-64w16-t512-row-b2",
      run_kernel<FitsDevice<Tiled<TileConfig<8, 16, 32, 32, 512, 2>, kRow>>>},
     // complex128 (one element a word: realigning has nothing to do)
@@ -609,7 +616,10 @@ const Entry kEntries[] = {
     {16, "strip2-32-g32", run_kernel<Strip<Tile32<16>, 32, 2>>},
     {16, "tile-16-stag", run_kernel<Tiled<TileConfig<16, 16, 16, 16, 256>, kStag>>},
     {16, "tile-16-row", run_kernel<Tiled<TileConfig<16, 16, 16, 16, 256>, kRow>>},
-    // run 44's survey: 64 x 64 pairs (128 KiB of shared memory a block)
+    // run 44's surveys: 32 x 32 pairs with 128 threads (8 words of a tile a thread); 64 x 64
+    // pairs (128 KiB of shared memory a block)
+    {16, "tile-32-t128-row", run_kernel<Tiled<TileConfig<16, 16, 32, 32, 128>, kRow>>},
+    {16, "tile-32-t128-i8", run_kernel<Tiled<TileConfig<16, 16, 32, 32, 128>, kIlv, 8>>},
     {16, "tile-64-t1024-row",
      run_kernel<FitsDevice<Tiled<TileConfig<16, 16, 64, 64, 1024>, kRow>>>},
     {16, "tile-64-t512-row", run_kernel<FitsDevice<Tiled<TileConfig<16, 16, 64, 64, 512>, kRow>>>},

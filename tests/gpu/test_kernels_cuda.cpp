@@ -988,6 +988,8 @@ TEST_F(CudaKernels, InPlaceLarger) {
   check_inplace(4, 4099, 1);
   check_inplace(4, 12007, 1);  // f32 odd n from 12000: 512 threads on high-bandwidth devices
   check_inplace(8, 3000, 1);
+  check_inplace(8, 4096, 1);  // f64 on 256-byte rows: 64 x 64 pairs on high-bandwidth devices
+  check_inplace(8, 2080, 2);  // the same with edge pairs (2080 = 32 x 65), a batch of 2
   check_inplace(16, 2048, 1);
   check_inplace(1, 4111, 1);
   check_inplace(2, 2500, 2);
