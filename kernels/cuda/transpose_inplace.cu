@@ -566,6 +566,13 @@ const Entry kEntries[] = {
     // library's at odd n (short of a rule); 96 x 96 pairs with 384 / 768 threads (2 blocks an SM)
     // and 64 x 64 with 256 (4 blocks) ran 4-27 % behind and were pruned (commit 134da9e has them)
     {4, "rot128-t512-g32-b1-p256-fe", run_kernel<F32Rot512>},  // the library's from n = 12000
+    // run 44's survey: 256 threads; 16 / 64 tile rows a group
+    {4, "rot128-t256-g32-b1-p256-fe",
+     run_kernel<Rotated<std::uint32_t, 128, 256, 1, 32, kFetch256, true, kGrp, true>>},
+    {4, "rot128-t512-g16-b1-p256-fe",
+     run_kernel<Rotated<std::uint32_t, 128, 512, 1, 16, kFetch256, true, kGrp, true>>},
+    {4, "rot128-t512-g64-b1-p256-fe",
+     run_kernel<Rotated<std::uint32_t, 128, 512, 1, 64, kFetch256, true, kGrp, true>>},
     {4, "rot64-t512-g4-b2-p256-fe",
      run_kernel<Rotated<std::uint32_t, 64, 512, 2, 4, kFetch256, true, kGrp, true>>},
     // -dg: diagonal pairs element by element (as the bench's swap)
@@ -634,6 +641,9 @@ const Entry kEntries[] = {
     // pairs (128 KiB of shared memory a block)
     {16, "tile-32-t128-row", run_kernel<Tiled<TileConfig<16, 16, 32, 32, 128>, kRow>>},
     {16, "tile-32-t128-i8", run_kernel<Tiled<TileConfig<16, 16, 32, 32, 128>, kIlv, 8>>},
+    {16, "tile-32-t128-g4", run_kernel<Tiled<TileConfig<16, 16, 32, 32, 128>, kGrp, 4>>},
+    {16, "tile-32-t128-g8", run_kernel<Tiled<TileConfig<16, 16, 32, 32, 128>, kGrp, 8>>},
+    {16, "tile-32-g8", run_kernel<Tiled<Tile32<16>, kGrp, 8>>},
     {16, "tile-64-t1024-row",
      run_kernel<FitsDevice<Tiled<TileConfig<16, 16, 64, 64, 1024>, kRow>>>},
     {16, "tile-64-t512-row", run_kernel<FitsDevice<Tiled<TileConfig<16, 16, 64, 64, 512>, kRow>>>},

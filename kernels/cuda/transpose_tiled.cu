@@ -1334,15 +1334,6 @@ using F64LinesConfig = LinesConfig<8, 64, 64, 256, 6, 0, 4>;
 template <class K>
 using F64LinesOnHighBandwidth =
     LinesOnHighBandwidth<F64LinesConfig, F64ManyOnHighBandwidth<K>, 1200>;
-// Since run 44 (NOTES.md calls 1-3), also on taller inputs with at least half as many columns as
-// rows, as f32's TMA-class rule (MaxRowsOrWide). GB/s on H200s, calls 1-2, two rounds, the
-// many-tile kernel (the default there before) / this / Dgeam: 22001x18001 3666-3671 / 3741 /
-// 3697-3700, 24001x16411 3675-3684 / 3736 / 3716-3753, 25001² 3684-3685 / 3734-3735 / 3694-3701;
-// narrower ones less (30001x12001 3642-3644 / 3677-3678, 40001x8001 3586-3589 / 3604-3605).
-template <class K>
-using F64LinesWideOnHighBandwidth = PreferFromTilesOnHighBandwidth<
-    MaxRowsOrWide<Lines<F64LinesConfig>, kLinesColumnRows, kLinesWideRows>,
-    F64ManyOnHighBandwidth<K>, F64LinesConfig::TR, F64LinesConfig::TC, 1200>;
 // Since run 40 (NOTES.md calls 1-2), below that count on the same devices and in the same entry:
 // the line-aligned kernel with 32 x 64 tiles, 8 blocks an SM, the read in two phases, from 2.5
 // to under 12 of F64LinesConfig's 64 x 64 tiles an SM over the batch, on inputs of up to
@@ -1402,9 +1393,8 @@ using F64FullLinesOnHighBandwidth = PreferFromTilesOnHighBandwidth<
 // Run 40's rule in front of run 41's (they take different inputs).
 template <class K>
 using F64LinesOnOutputLines = F64AlignedLinesOnHighBandwidth<F64FullLinesOnHighBandwidth<K>>;
-// M, SM, AM: F64LinesWideOnHighBandwidth, F64SmallLinesAny and F64LinesOnOutputLines; or the
-// same with F64LinesOnHighBandwidth (the bench's "pre44"); or that with
-// F64AlignedLinesOnHighBandwidth (the bench's "pre41"); or the
+// M, SM, AM: F64LinesOnHighBandwidth, F64SmallLinesAny and F64LinesOnOutputLines; or the same
+// with F64AlignedLinesOnHighBandwidth (the bench's "pre41"); or the
 // same with F64SmallAny and Unchanged (the bench's "pre40"); or F64ManyOnHighBandwidth,
 // F64SmallAny, Unchanged ("pre39"); or Unchanged, F64Small, Unchanged ("pre38", the list before
 // run 38).
@@ -1413,7 +1403,7 @@ using F64TilesWith = KernelList<
     OffOneStack<AM<PreferOnHighBandwidth<Tiled<F64TileW16, 256>, F64Small<Tiled<F64Tile, 256>>>>,
                 F64SkewOrder>,
     M<SM<F64SkewOrder>>>;
-using F64Tiles = F64TilesWith<F64LinesWideOnHighBandwidth, F64SmallLinesAny, F64LinesOnOutputLines>;
+using F64Tiles = F64TilesWith<F64LinesOnHighBandwidth, F64SmallLinesAny, F64LinesOnOutputLines>;
 // Small c128 matrices off 256-byte rows (run 37, calls 10-11): under 12 of the skewed kernel's
 // 32 x 32 tiles an SM over the batch, 16 x 16 tiles with 128 threads where the output rows are
 // on 32 bytes. GB/s on an H100, call 10, five rounds, default / these: 700² 1877 / 2323, 1000²
@@ -1605,11 +1595,6 @@ const Entry kEntries[] = {
     {8, "pre41",
      run_kernel<FirstOf<Prepend<F64Thin, F64TilesWith<F64LinesOnHighBandwidth, F64SmallLinesAny,
                                                       F64AlignedLinesOnHighBandwidth>>::type>>},
-    // pre44: the list before run 44's rule (f64 on rows off 256 bytes on inputs taller than 20000
-    // rows with at least half as many columns as rows)
-    {8, "pre44",
-     run_kernel<FirstOf<Prepend<F64Thin, F64TilesWith<F64LinesOnHighBandwidth, F64SmallLinesAny,
-                                                      F64LinesOnOutputLines>>::type>>},
     // pre43: the list before run 43's rule (f32 in the TMA class on inputs of 20001-32768 rows
     // with at least half as many columns as rows)
     {4, "pre43",
