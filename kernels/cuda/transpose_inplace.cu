@@ -21,7 +21,10 @@
 // the f32 rotated kernel moves the pairs the matrix edge clips under guards, a row's loads
 // together (rotated_swap_edge), instead of element by element. The
 // staggered numbering of seed 002 is built and tested too (the "-stag" candidates), but measured
-// 2-4 % slower than row-wise on an H100 on every shape (run 5).
+// 2-4 % slower than row-wise on an H100 on every shape (run 5). On high-bandwidth devices (an
+// H200; the H100 keeps the kernels above): c128 off 256-byte rows one 32 x 32 pair a block (run
+// 43), f32's rotated kernel with 512 threads from n = 12000 and f64 64 x 64 word pairs on
+// 256-byte rows (run 44).
 // (inplace_words_kernel, which keeps 16-byte words for any n, measured slower: kernels/NOTES.md.)
 #include <cstdint>
 #include <string>
@@ -566,13 +569,6 @@ const Entry kEntries[] = {
     // library's at odd n (short of a rule); 96 x 96 pairs with 384 / 768 threads (2 blocks an SM)
     // and 64 x 64 with 256 (4 blocks) ran 4-27 % behind and were pruned (commit 134da9e has them)
     {4, "rot128-t512-g32-b1-p256-fe", run_kernel<F32Rot512>},  // the library's from n = 12000
-    // run 44's survey: 256 threads; 16 / 64 tile rows a group
-    {4, "rot128-t256-g32-b1-p256-fe",
-     run_kernel<Rotated<std::uint32_t, 128, 256, 1, 32, kFetch256, true, kGrp, true>>},
-    {4, "rot128-t512-g16-b1-p256-fe",
-     run_kernel<Rotated<std::uint32_t, 128, 512, 1, 16, kFetch256, true, kGrp, true>>},
-    {4, "rot128-t512-g64-b1-p256-fe",
-     run_kernel<Rotated<std::uint32_t, 128, 512, 1, 64, kFetch256, true, kGrp, true>>},
     {4, "rot64-t512-g4-b2-p256-fe",
      run_kernel<Rotated<std::uint32_t, 64, 512, 2, 4, kFetch256, true, kGrp, true>>},
     // -dg: diagonal pairs element by element (as the bench's swap)
@@ -616,10 +612,10 @@ const Entry kEntries[] = {
     {8, "realign-32-stag", run_kernel<Realigned<TileConfig<8, 16, 16, 16, 256>, kStag>>},
     {8, "realign-32-row", run_kernel<Realigned<TileConfig<8, 16, 16, 16, 256>, kRow>>},
     {8, "realign-64-row-b2", run_kernel<Realigned<TileConfig<8, 16, 32, 32, 256, 2>, kRow>>},
-    // run 44's survey: 64 x 64 pairs of 16-byte words (the f32 word kernel's bytes a thread)
-    {8, "tile-64w16-row-b3", run_kernel<F64Words64>},  // the library's on 256-byte rows (run 44)
-    {8, "tile-64w16-t512-row-b2",
-     run_kernel<FitsDevice<Tiled<TileConfig<8, 16, 32, 32, 512, 2>, kRow>>>},
+    // 64 x 64 pairs of 16-byte words (the f32 word kernel's bytes a thread and more): the
+    // library's on 256-byte rows on high-bandwidth devices since run 44 (F64Words). Run 44's
+    // survey also had 512 threads, 2 blocks an SM (0.3-0.9 % behind it; commit 98448bb has it).
+    {8, "tile-64w16-row-b3", run_kernel<F64Words64>},
     // complex128 (one element a word: realigning has nothing to do)
     {16, "tile-32-stag", run_kernel<Tiled<Tile32<16>, kStag>>},
     {16, "tile-32-row", run_kernel<Tiled<Tile32<16>, kRow>>},
@@ -637,16 +633,15 @@ const Entry kEntries[] = {
     {16, "strip2-32-g32", run_kernel<Strip<Tile32<16>, 32, 2>>},
     {16, "tile-16-stag", run_kernel<Tiled<TileConfig<16, 16, 16, 16, 256>, kStag>>},
     {16, "tile-16-row", run_kernel<Tiled<TileConfig<16, 16, 16, 16, 256>, kRow>>},
-    // run 44's surveys: 32 x 32 pairs with 128 threads (8 words of a tile a thread); 64 x 64
-    // pairs (128 KiB of shared memory a block)
+    // run 44's survey (H200, calls 1-2, on 256-byte rows): 32 x 32 pairs with 128 threads (8
+    // words of a tile a thread), +0.3 to +1.2 % over the default row-wise, the interleaved form
+    // +3.1 to +3.7 % at 8192² and 16384² and behind at 4096², 12288², 20480², 32768² (no rule).
+    // Pruned (commit 98448bb has them): 64 x 64 pairs with 1024 / 512 threads (128 KiB a block:
+    // 0.4-2.6 % behind the default), and off 256-byte rows (call 4) 128-thread forms in groups of
+    // 4 / 8 tile rows (1.5-2 % behind tile-32-g4) and tile-32-g8 (level); f32 rot128 forms with
+    // 256 threads (8-11 % behind) and 16 / 64 tile rows a group (within 0.6 % of 32).
     {16, "tile-32-t128-row", run_kernel<Tiled<TileConfig<16, 16, 32, 32, 128>, kRow>>},
     {16, "tile-32-t128-i8", run_kernel<Tiled<TileConfig<16, 16, 32, 32, 128>, kIlv, 8>>},
-    {16, "tile-32-t128-g4", run_kernel<Tiled<TileConfig<16, 16, 32, 32, 128>, kGrp, 4>>},
-    {16, "tile-32-t128-g8", run_kernel<Tiled<TileConfig<16, 16, 32, 32, 128>, kGrp, 8>>},
-    {16, "tile-32-g8", run_kernel<Tiled<Tile32<16>, kGrp, 8>>},
-    {16, "tile-64-t1024-row",
-     run_kernel<FitsDevice<Tiled<TileConfig<16, 16, 64, 64, 1024>, kRow>>>},
-    {16, "tile-64-t512-row", run_kernel<FitsDevice<Tiled<TileConfig<16, 16, 64, 64, 512>, kRow>>>},
 };
 
 }  // namespace
