@@ -616,6 +616,11 @@ const Entry kEntries[] = {
     // library's on 256-byte rows on high-bandwidth devices since run 44 (F64Words). Run 44's
     // survey also had 512 threads, 2 blocks an SM (0.3-0.9 % behind it; commit 98448bb has it).
     {8, "tile-64w16-row-b3", run_kernel<F64Words64>},
+    // run 44's survey: the rotated kernel (f32's off 256-byte rows) with 64 x 64 f64 pairs
+    {8, "rot64-t512-g32-b2-p256-fe",
+     run_kernel<Rotated<std::uint64_t, 64, 512, 2, 32, kFetch256, true, kGrp, true>>},
+    {8, "rot64-t256-g32-b3-p256-fe",
+     run_kernel<Rotated<std::uint64_t, 64, 256, 3, 32, kFetch256, true, kGrp, true>>},
     // complex128 (one element a word: realigning has nothing to do)
     {16, "tile-32-stag", run_kernel<Tiled<Tile32<16>, kStag>>},
     {16, "tile-32-row", run_kernel<Tiled<Tile32<16>, kRow>>},
@@ -640,6 +645,13 @@ const Entry kEntries[] = {
     // 0.4-2.6 % behind the default), and off 256-byte rows (call 4) 128-thread forms in groups of
     // 4 / 8 tile rows (1.5-2 % behind tile-32-g4) and tile-32-g8 (level); f32 rot128 forms with
     // 256 threads (8-11 % behind) and 16 / 64 tile rows a group (within 0.6 % of 32).
+    // and the rotated kernel with 64 x 64 c128 pairs (130 KiB a block), off 256-byte rows
+    {16, "rot64-t512-g32-b1-p256-fe",
+     run_kernel<Rotated<uint4, 64, 512, 1, 32, kFetch256, true, kGrp, true>>},
+    {16, "rot64-t1024-g32-b1-p256-fe",
+     run_kernel<Rotated<uint4, 64, 1024, 1, 32, kFetch256, true, kGrp, true>>},
+    {16, "rot64-t512-g4-b1-p256-fe",
+     run_kernel<Rotated<uint4, 64, 512, 1, 4, kFetch256, true, kGrp, true>>},
     {16, "tile-32-t128-row", run_kernel<Tiled<TileConfig<16, 16, 32, 32, 128>, kRow>>},
     {16, "tile-32-t128-i8", run_kernel<Tiled<TileConfig<16, 16, 32, 32, 128>, kIlv, 8>>},
 };
