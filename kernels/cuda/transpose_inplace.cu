@@ -22,9 +22,9 @@
 // together (rotated_swap_edge), instead of element by element. The
 // staggered numbering of seed 002 is built and tested too (the "-stag" candidates), but measured
 // 2-4 % slower than row-wise on an H100 on every shape (run 5). On high-bandwidth devices (an
-// H200; the H100 keeps the kernels above): c128 off 256-byte rows one 32 x 32 pair a block (run
-// 43), f32's rotated kernel with 512 threads from n = 12000 and f64 64 x 64 word pairs on
-// 256-byte rows (run 44).
+// H200; the H100 keeps the kernels above), since run 44: f32's rotated kernel with 512 threads
+// from n = 12000, the rotated kernel for c128 off 256-byte rows (64 x 64 pairs), and f64 64 x 64
+// word pairs on 256-byte rows.
 // (inplace_words_kernel, which keeps 16-byte words for any n, measured slower: kernels/NOTES.md.)
 #include <cstdint>
 #include <string>
@@ -335,12 +335,18 @@ struct InPlaceOnHighBandwidth : K {
       K::launch(buf, n, batch, st);
   }
 };
-// Since run 43 (NOTES.md calls 6-8), on high-bandwidth devices one 32 x 32 pair a block in groups
-// of 4 tile rows there. In place GB/s on H200s, C128OffSector / this: 16411² 3294-3306 /
-// 3571-3585, 16387² 3299 / 3565-3568, 12001² 3284-3286 / 3547-3548, 20001² 3296-3299 /
+// Run 43 (NOTES.md calls 6-8): on high-bandwidth devices one 32 x 32 pair a block in groups of 4
+// tile rows there (the bench's tile-32-g4). In place GB/s on H200s, C128OffSector / this: 16411²
+// 3294-3306 / 3571-3585, 16387² 3299 / 3565-3568, 12001² 3284-3286 / 3547-3548, 20001² 3296-3299 /
 // 3510-3512, 8191² 3232-3244 / 3521-3523.
-using C128OffSectorAny =
-    InPlaceOnHighBandwidth<Tiled<Tile32<16>, PairOrder::Grouped, 4>, C128OffSector>;
+// Since run 44 (NOTES.md calls 6-7), there the rotated kernel instead (f32's off 256-byte rows:
+// both tiles' rows read and written from 128-byte line boundaries) with 64 x 64 pairs, 512
+// threads, one block an SM (130 KiB), groups of 32 tile rows (the bench's
+// rot64-t512-g32-b1-p256-fe). Call 6, in place GB/s on an H200, two rounds, tile-32-g4 / this:
+// 16411² 3562-3566 / 3762, 16387² 3531-3532 / 3732-3733, 12001² 3537-3539 / 3681-3682, 20001²
+// 3499-3502 / 3647-3649, 8191² 3482 / 3647-3648.
+using C128Rot64 = Rotated<uint4, 64, 512, 1, 32, kFetch256, true, PairOrder::Grouped, true>;
+using C128OffSectorAny = InPlaceOnHighBandwidth<C128Rot64, C128OffSector>;
 // Run 44: on high-bandwidth devices from n = 12000 up, the same pairs with 512 threads (the bench's
 // rot128-t512-g32-b1-p256-fe; run 43 calls 5 and 7 on H200s, in place GB/s, F32Rotated / this:
 // 16411² 3365 / 3462-3473, 16387² 3370-3381 / 3465-3489, 12001² 3316-3333 / 3366-3374, 20001²
@@ -616,11 +622,6 @@ const Entry kEntries[] = {
     // library's on 256-byte rows on high-bandwidth devices since run 44 (F64Words). Run 44's
     // survey also had 512 threads, 2 blocks an SM (0.3-0.9 % behind it; commit 98448bb has it).
     {8, "tile-64w16-row-b3", run_kernel<F64Words64>},
-    // run 44's survey: the rotated kernel (f32's off 256-byte rows) with 64 x 64 f64 pairs
-    {8, "rot64-t512-g32-b2-p256-fe",
-     run_kernel<Rotated<std::uint64_t, 64, 512, 2, 32, kFetch256, true, kGrp, true>>},
-    {8, "rot64-t256-g32-b3-p256-fe",
-     run_kernel<Rotated<std::uint64_t, 64, 256, 3, 32, kFetch256, true, kGrp, true>>},
     // complex128 (one element a word: realigning has nothing to do)
     {16, "tile-32-stag", run_kernel<Tiled<Tile32<16>, kStag>>},
     {16, "tile-32-row", run_kernel<Tiled<Tile32<16>, kRow>>},
@@ -646,8 +647,9 @@ const Entry kEntries[] = {
     // 4 / 8 tile rows (1.5-2 % behind tile-32-g4) and tile-32-g8 (level); f32 rot128 forms with
     // 256 threads (8-11 % behind) and 16 / 64 tile rows a group (within 0.6 % of 32).
     // and the rotated kernel with 64 x 64 c128 pairs (130 KiB a block), off 256-byte rows
-    {16, "rot64-t512-g32-b1-p256-fe",
-     run_kernel<Rotated<uint4, 64, 512, 1, 32, kFetch256, true, kGrp, true>>},
+    // (call 6; the same kernel with 64 x 64 f64 pairs, 512 / 256 threads, 2 / 3 blocks an SM,
+    // ran 5 % / 40 % behind the strip kernel and was pruned: commit 5d454ea has it)
+    {16, "rot64-t512-g32-b1-p256-fe", run_kernel<C128Rot64>},  // the library's since run 44
     {16, "rot64-t1024-g32-b1-p256-fe",
      run_kernel<Rotated<uint4, 64, 1024, 1, 32, kFetch256, true, kGrp, true>>},
     {16, "rot64-t512-g4-b1-p256-fe",

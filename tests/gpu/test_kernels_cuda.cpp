@@ -991,6 +991,8 @@ TEST_F(CudaKernels, InPlaceLarger) {
   check_inplace(8, 4096, 1);  // f64 on 256-byte rows: 64 x 64 pairs on high-bandwidth devices
   check_inplace(8, 2080, 2);  // the same with edge pairs (2080 = 32 x 65), a batch of 2
   check_inplace(16, 2048, 1);
+  check_inplace(16, 3001, 2);  // c128 off 256-byte rows: the rotated kernel on high-bandwidth
+  check_inplace(16, 4099, 1);  // devices (64 x 64 pairs; edge pairs 3 wide)
   check_inplace(1, 4111, 1);
   check_inplace(2, 2500, 2);
 }
