@@ -1092,8 +1092,17 @@ using U8Tiles = KernelList<FewTiles<PartialBothWays<U8Tiny, 128>, U8Narrow, 60>,
                            OutRowsOn<MostlyWhole<SpreadOnOneStack<U8Narrow256>, 4>, 16>,
                            FewTiles<U8Narrow, U8SkewAny, 150>, U8SkewAny, U8Narrow>;
 using U16SkewSwept = Swept<U16NarrowSkew>;
+// Since run 44 (NOTES.md calls 10-11), on high-bandwidth devices where the rows of both matrices
+// start on 256-byte boundaries: the word kernel (64 x 64 tiles of 16-byte words, 64 threads), as
+// u16 ran before run 20. GB/s on an H200, call 10, two rounds, the narrow kernel / this: 16384²
+// 3426-3428 / 3699-3701, 8192² 3216-3221 / 3578-3589, 12288x20480 3426-3429 / 3689-3693, 32768²
+// 3468-3470 / 3655-3657.
+struct U16Words : Tiled<U16Tile> {
+  using Elem = std::uint16_t;
+};
+using U16NarrowOn16 = RowsOn<PreferOnHighBandwidth<RowsOn<U16Words, 256>, U16Narrow>, 16>;
 using U16Tiles =
-    KernelList<RowsOn<U16Narrow, 16>, OutRowsOn<SpreadOnOneStack<U16Narrow>, 16>,
+    KernelList<U16NarrowOn16, OutRowsOn<SpreadOnOneStack<U16Narrow>, 16>,
                FewTiles<U16Tiny, U16Narrow, 50>, FewTiles<U16Narrow, U16SkewSwept, 150>,
                U16SkewSwept, U16Rotated, Skewed<U16Skew>>;
 using F32SkewOrder = SkewGroups<F32Skew, 64, F32SkewPlain>;
@@ -1625,6 +1634,8 @@ const Entry kEntries[] = {
     {8, "nocopy", run_kernel<FirstOf<F64Kernels>>},
     {16, "nocopy", run_kernel<FirstOf<C128Kernels>>},
     {1, "tile-128x128w16", run_kernel<Tiled<U8Tile>>},
+    // run 44's survey: 256 x 256 tiles of 16-byte words, 256 threads (64 KiB of shared memory)
+    {1, "tile-256x256w16-t256", run_kernel<Tiled<TileConfig<1, 16, 16, 16, 256>>>},
     // -any: small tiles for small matrices (run 35), output rows on any byte
     {1, "tile-32x32w1-any", run_kernel<U8Tiny>},
     {1, "tile-32x32w4-any", run_kernel<Tiled<TileConfig<1, 4, 8, 8, 64>, 1>>},
@@ -1668,7 +1679,9 @@ const Entry kEntries[] = {
     {1, "nskew-256x256-t512-b2-n3-sweep-sp5", run_kernel<SpreadSweeps<U8NarrowSkew>>},
     {1, "narrow-256-t512-b2-sweep-eledge-sp5", run_kernel<SpreadSweeps<U8Narrow256Elem>>},
     {1, "narrow-256-t512-b2-sweep-sp5", run_kernel<SpreadSweeps<U8Narrow256>>},
-    {2, "tile-64x64w16", run_kernel<Tiled<U16Tile>>},
+    {2, "tile-64x64w16", run_kernel<Tiled<U16Tile>>},  // the library's on 256-byte rows (run 44)
+    // run 44's survey: 128 x 128 tiles of 16-byte words, 256 threads (f32's word kernel's geometry)
+    {2, "tile-128x128w16-t256", run_kernel<Tiled<TileConfig<2, 16, 16, 16, 256>>>},
     {2, "tile-32x32w2-any", run_kernel<U16Tiny>},
     {2, "tile-32x32w4-any", run_kernel<Tiled<TileConfig<2, 4, 16, 16, 256>, 1>>},
     {2, "tile-64x64w4-any", run_kernel<Tiled<TileConfig<2, 4, 32, 32, 256>, 1>>},
