@@ -1092,12 +1092,17 @@ using U8Tiles = KernelList<FewTiles<PartialBothWays<U8Tiny, 128>, U8Narrow, 60>,
                            OutRowsOn<MostlyWhole<SpreadOnOneStack<U8Narrow256>, 4>, 16>,
                            FewTiles<U8Narrow, U8SkewAny, 150>, U8SkewAny, U8Narrow>;
 using U16SkewSwept = Swept<U16NarrowSkew>;
-// Since run 44 (NOTES.md calls 10-11), on high-bandwidth devices where the rows of both matrices
-// start on 256-byte boundaries: the word kernel (64 x 64 tiles of 16-byte words, 64 threads), as
-// u16 ran before run 20. GB/s on an H200, call 10, two rounds, the narrow kernel / this: 16384²
-// 3426-3428 / 3699-3701, 8192² 3216-3221 / 3578-3589, 12288x20480 3426-3429 / 3689-3693, 32768²
-// 3468-3470 / 3655-3657.
-struct U16Words : Tiled<U16Tile> {
+// Since run 44 (NOTES.md calls 10-12), on high-bandwidth devices where the rows of both matrices
+// start on 256-byte boundaries: the word kernel, as u16 ran before run 20, in 128 x 128 tiles of
+// 16-byte words with 256 threads (f32's word kernel's geometry). GB/s on an H200, call 10, two
+// rounds, the narrow kernel / the 64 x 64 word kernel (64 threads): 16384² 3426-3428 / 3699-3701,
+// 8192² 3216-3221 / 3578-3589, 12288x20480 3426-3429 / 3689-3693, 32768² 3468-3470 / 3655-3657;
+// held out (call 11): 4096² 2659-2666 / 3366-3371, 10240² 3328-3331 / 3643-3647, 40960x8192
+// 3434-3436 / 3668-3669, three of 4096x2048 2880-2884 / 3453-3458 (+12.7 % over eight shapes).
+// Call 11, the 64 x 64 / 128 x 128 word kernels: 8192² 3583-3587 / 3765-3766, 16384² 3698-3699
+// / 3979-3980, 32768² 3656 / 4001.
+using U16Words128 = TileConfig<2, 16, 16, 16, 256>;
+struct U16Words : Tiled<U16Words128> {
   using Elem = std::uint16_t;
 };
 using U16NarrowOn16 = RowsOn<PreferOnHighBandwidth<RowsOn<U16Words, 256>, U16Narrow>, 16>;
@@ -1634,8 +1639,9 @@ const Entry kEntries[] = {
     {8, "nocopy", run_kernel<FirstOf<F64Kernels>>},
     {16, "nocopy", run_kernel<FirstOf<C128Kernels>>},
     {1, "tile-128x128w16", run_kernel<Tiled<U8Tile>>},
-    // run 44's survey: 256 x 256 tiles of 16-byte words, 256 threads (64 KiB of shared memory)
-    {1, "tile-256x256w16-t256", run_kernel<Tiled<TileConfig<1, 16, 16, 16, 256>>>},
+    // run 44's survey: 128 x 128 tiles of 8-byte words, 256 threads (the 256 x 256 tiles of
+    // 16-byte words, 64 KiB a block, ran 6-21 % behind the default; commit 9cd93f4 has them)
+    {1, "tile-128x128w8-t256", run_kernel<Tiled<TileConfig<1, 8, 16, 16, 256>>>},
     // -any: small tiles for small matrices (run 35), output rows on any byte
     {1, "tile-32x32w1-any", run_kernel<U8Tiny>},
     {1, "tile-32x32w4-any", run_kernel<Tiled<TileConfig<1, 4, 8, 8, 64>, 1>>},
@@ -1679,9 +1685,10 @@ const Entry kEntries[] = {
     {1, "nskew-256x256-t512-b2-n3-sweep-sp5", run_kernel<SpreadSweeps<U8NarrowSkew>>},
     {1, "narrow-256-t512-b2-sweep-eledge-sp5", run_kernel<SpreadSweeps<U8Narrow256Elem>>},
     {1, "narrow-256-t512-b2-sweep-sp5", run_kernel<SpreadSweeps<U8Narrow256>>},
-    {2, "tile-64x64w16", run_kernel<Tiled<U16Tile>>},  // the library's on 256-byte rows (run 44)
-    // run 44's survey: 128 x 128 tiles of 16-byte words, 256 threads (f32's word kernel's geometry)
-    {2, "tile-128x128w16-t256", run_kernel<Tiled<TileConfig<2, 16, 16, 16, 256>>>},
+    {2, "tile-64x64w16", run_kernel<Tiled<U16Tile>>},
+    // 128 x 128 tiles of 16-byte words, 256 threads (f32's word kernel's geometry): the library's
+    // on 256-byte rows on high-bandwidth devices since run 44
+    {2, "tile-128x128w16-t256", run_kernel<Tiled<U16Words128>>},
     {2, "tile-32x32w2-any", run_kernel<U16Tiny>},
     {2, "tile-32x32w4-any", run_kernel<Tiled<TileConfig<2, 4, 16, 16, 256>, 1>>},
     {2, "tile-64x64w4-any", run_kernel<Tiled<TileConfig<2, 4, 32, 32, 256>, 1>>},
