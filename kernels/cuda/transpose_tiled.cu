@@ -410,6 +410,9 @@ struct PreferInTileWindow : K {
   }
 };
 
+// No upper bound for PreferInTileWindow (tiles an SM, in hundredths).
+constexpr int kNoTileLimit = 2000000000;
+
 using cuda_detail::pitch_on_one_stack;
 // Whether the skewed kernel of configuration C runs in plain column order rather than in groups
 // of rows (run 30, H100, kernels/NOTES.md): up to kSkewColumnRows input rows always (run 21).
@@ -1092,20 +1095,28 @@ using U8Tiles = KernelList<FewTiles<PartialBothWays<U8Tiny, 128>, U8Narrow, 60>,
                            OutRowsOn<MostlyWhole<SpreadOnOneStack<U8Narrow256>, 4>, 16>,
                            FewTiles<U8Narrow, U8SkewAny, 150>, U8SkewAny, U8Narrow>;
 using U16SkewSwept = Swept<U16NarrowSkew>;
-// Since run 44 (NOTES.md calls 10-12), on high-bandwidth devices where the rows of both matrices
+// Since run 44 (NOTES.md calls 10-13), on high-bandwidth devices where the rows of both matrices
 // start on 256-byte boundaries: the word kernel, as u16 ran before run 20, in 128 x 128 tiles of
 // 16-byte words with 256 threads (f32's word kernel's geometry). GB/s on an H200, call 10, two
 // rounds, the narrow kernel / the 64 x 64 word kernel (64 threads): 16384² 3426-3428 / 3699-3701,
 // 8192² 3216-3221 / 3578-3589, 12288x20480 3426-3429 / 3689-3693, 32768² 3468-3470 / 3655-3657;
 // held out (call 11): 4096² 2659-2666 / 3366-3371, 10240² 3328-3331 / 3643-3647, 40960x8192
 // 3434-3436 / 3668-3669, three of 4096x2048 2880-2884 / 3453-3458 (+12.7 % over eight shapes).
-// Call 11, the 64 x 64 / 128 x 128 word kernels: 8192² 3583-3587 / 3765-3766, 16384² 3698-3699
-// / 3979-3980, 32768² 3656 / 4001.
+// The 128 x 128 tiles from 16 of them an SM over the batch, the 64 x 64 tiles below. Calls
+// 11-12, the 64 x 64 / 128 x 128 word kernels, by 128 x 128 tiles an SM: 8192² (31) 3583-3587 /
+// 3765-3766, 16384² 3698-3699 / 3979-3980, 32768² 3656 / 4001, 12288² (70) 3655-3659 / 3882-3895,
+// 14336x10240 3665-3678 / 3895-3904, 28672² 3683 / 4001, 49152x4096 3716-3718 / 3919-3923; 5120²
+// (12.1) 3366-3393 / 3388-3406; behind under 5: 3072² (4.4) 3715-3787 / 3323-3375, 2048²
+// 2745-2796 / 2557-2621, four of 2048x1024 3883-3912 / 3597-3628.
 using U16Words128 = TileConfig<2, 16, 16, 16, 256>;
-struct U16Words : Tiled<U16Words128> {
+template <class C>
+struct U16Words : Tiled<C> {
   using Elem = std::uint16_t;
 };
-using U16NarrowOn16 = RowsOn<PreferOnHighBandwidth<RowsOn<U16Words, 256>, U16Narrow>, 16>;
+using U16WordsOn256 =
+    PreferInTileWindow<RowsOn<U16Words<U16Words128>, 256>, RowsOn<U16Words<U16Tile>, 256>, 128, 128,
+                       1600, kNoTileLimit>;
+using U16NarrowOn16 = RowsOn<PreferOnHighBandwidth<U16WordsOn256, U16Narrow>, 16>;
 using U16Tiles =
     KernelList<U16NarrowOn16, OutRowsOn<SpreadOnOneStack<U16Narrow>, 16>,
                FewTiles<U16Tiny, U16Narrow, 50>, FewTiles<U16Narrow, U16SkewSwept, 150>,
@@ -1142,8 +1153,6 @@ using C128SkewOrder = SkewGroups<C128Skew, 32, C128Skew, true, 10>;
 // rounds disagree. Sgeam: 1500² 2163, 1800² 2687, 2400² 2230.
 using F32SkewSmall = PreferInTileWindow<TmaLoad<4, 1, 2, 128, F32SkewOrder>, F32SkewOrder,
                                         F32Skew::TH, F32Skew::TW, 250, 1200>;
-// No upper bound for PreferInTileWindow (tiles an SM, in hundredths).
-constexpr int kNoTileLimit = 2000000000;
 // On high-bandwidth devices, BIG where K's launch would have from LO / 100 to under HI / 100 tiles
 // of TR x TC an SM over the batch and BIG takes the layout; K elsewhere (the many-tile and
 // line-aligned rules).

@@ -956,8 +956,9 @@ TEST_F(CudaKernels, LargerSquareAndRectangular) {
   check_transpose(8, TransposeShape::dense(2048, 3072));
   check_transpose(16, TransposeShape::dense(1500, 1700));
   check_transpose(2, TransposeShape::dense(3001, 4096));
-  // u16 on 256-byte rows both ways: the word kernel on high-bandwidth devices (run 44), dense,
-  // batched, pitched with gaps.
+  // u16 on 256-byte rows both ways: the word kernels on high-bandwidth devices (run 44; 128 x 128
+  // tiles from 16 an SM, 64 x 64 below), dense, batched, pitched with gaps.
+  check_transpose(2, TransposeShape::dense(4096, 8192, 2));
   check_transpose(2, TransposeShape::dense(2048, 4096, 3));
   check_transpose(2, pitched(1920, 1152, 2, 1280, 2048, 128, 256));
   check_transpose(1, TransposeShape::dense(4096, 4095));
