@@ -347,11 +347,14 @@ struct InPlaceOnHighBandwidth : K {
 // 3499-3502 / 3647-3649, 8191² 3482 / 3647-3648.
 using C128Rot64 = Rotated<uint4, 64, 512, 1, 32, kFetch256, true, PairOrder::Grouped, true>;
 using C128OffSectorAny = InPlaceOnHighBandwidth<C128Rot64, C128OffSector>;
-// Run 44: on high-bandwidth devices from n = 12000 up, the same pairs with 512 threads (the bench's
-// rot128-t512-g32-b1-p256-fe; run 43 calls 5 and 7 on H200s, in place GB/s, F32Rotated / this:
+// f32 where F32Rotated runs (rows off 256 bytes), since run 44 on high-bandwidth devices from n =
+// 12000 up: its 128 x 128 pairs with 512 threads instead of 1024 (the bench's
+// rot128-t512-g32-b1-p256-fe). Run 43 calls 5 and 7 on H200s, in place GB/s, F32Rotated / this:
 // 16411² 3365 / 3462-3473, 16387² 3370-3381 / 3465-3489, 12001² 3316-3333 / 3366-3374, 20001²
 // 3352-3358 / 3449-3450, 24001² 3344-3354 / 3467-3472, 30001² 3340-3345 / 3485-3486, but 8191²
-// 3235 / 3217-3221).
+// 3235 / 3217-3221; held out (run 44 call 1): 12289² 3369-3372 / 3449-3451, 14003² 3334-3346 /
+// 3425-3434, 22003² 3346-3350 / 3432-3434, 36001² 3361-3372 / 3502-3505, 16400² 3456-3476 / 3588,
+// 20002² 3366 / 3417-3418, 30000² 3462-3470 / 3597-3599 (+2.9 % over ten shapes).
 using F32Rot512 =
     Rotated<std::uint32_t, 128, 512, 1, 32, kFetch256, true, PairOrder::Grouped, true>;
 using F32RotatedAny = InPlaceOnHighBandwidth<FromN<F32Rot512, 12000>, F32Rotated>;
@@ -433,6 +436,7 @@ using F32Kernels =
 // H200, in place GB/s, two rounds, 32 x 32 / 64 x 64: 8192² 3780-3784 / 3967-3970, 16384² 3812 /
 // 3922-3924, 20480² 3834 / 4013-4014, 24576² 3811-3812 / 3992, 32768² 3808-3809 / 3938-3939.
 using F64Words32 = On256<Tiled<TileConfig<8, 16, 16, 16, 256>>>;
+// (F64Words64 runs only inside F64Words, whose accepts is F64Words32's: rows on 256 bytes.)
 using F64Words64 = FitsDevice<Tiled<TileConfig<8, 16, 32, 32, 256, 3>>>;
 // Held out (call 2), 32 x 32 / 64 x 64: 3072² 3432-3449 / 3523-3536, 4096² 3611-3640 /
 // 3762-3765, 6144² 3750-3763 / 3922-3926, 10240² 3821 / 3943-3948, 12288² 3855-3857 / 4024-4029,
@@ -639,21 +643,21 @@ const Entry kEntries[] = {
     {16, "strip2-32-g32", run_kernel<Strip<Tile32<16>, 32, 2>>},
     {16, "tile-16-stag", run_kernel<Tiled<TileConfig<16, 16, 16, 16, 256>, kStag>>},
     {16, "tile-16-row", run_kernel<Tiled<TileConfig<16, 16, 16, 16, 256>, kRow>>},
-    // run 44's survey (H200, calls 1-2, on 256-byte rows): 32 x 32 pairs with 128 threads (8
-    // words of a tile a thread), +0.3 to +1.2 % over the default row-wise, the interleaved form
-    // +3.1 to +3.7 % at 8192² and 16384² and behind at 4096², 12288², 20480², 32768² (no rule).
-    // Pruned (commit 98448bb has them): 64 x 64 pairs with 1024 / 512 threads (128 KiB a block:
-    // 0.4-2.6 % behind the default), and off 256-byte rows (call 4) 128-thread forms in groups of
-    // 4 / 8 tile rows (1.5-2 % behind tile-32-g4) and tile-32-g8 (level); f32 rot128 forms with
-    // 256 threads (8-11 % behind) and 16 / 64 tile rows a group (within 0.6 % of 32).
-    // and the rotated kernel with 64 x 64 c128 pairs (130 KiB a block), off 256-byte rows
-    // (call 6; the same kernel with 64 x 64 f64 pairs, 512 / 256 threads, 2 / 3 blocks an SM,
+    // the rotated kernel with 64 x 64 c128 pairs (130 KiB a block), off 256-byte rows (run 44,
+    // calls 6-7; the same kernel with 64 x 64 f64 pairs, 512 / 256 threads, 2 / 3 blocks an SM,
     // ran 5 % / 40 % behind the strip kernel and was pruned: commit 5d454ea has it)
     {16, "rot64-t512-g32-b1-p256-fe", run_kernel<C128Rot64>},  // the library's since run 44
     {16, "rot64-t1024-g32-b1-p256-fe",
      run_kernel<Rotated<uint4, 64, 1024, 1, 32, kFetch256, true, kGrp, true>>},
     {16, "rot64-t512-g4-b1-p256-fe",
      run_kernel<Rotated<uint4, 64, 512, 1, 4, kFetch256, true, kGrp, true>>},
+    // run 44's survey (H200, calls 1-2 and 8, on 256-byte rows): 32 x 32 pairs with 128 threads
+    // (8 words of a tile a thread), +0.3 to +1.2 % over the default row-wise, the interleaved form
+    // +3.1 to +3.7 % at 8192² and 16384² and behind at 4096², 12288², 20480², 32768² (no rule).
+    // Pruned (commit 98448bb has them): 64 x 64 pairs with 1024 / 512 threads (128 KiB a block:
+    // 0.4-2.6 % behind the default), and off 256-byte rows (call 4) 128-thread forms in groups of
+    // 4 / 8 tile rows (1.5-2 % behind tile-32-g4) and tile-32-g8 (level); f32 rot128 forms with
+    // 256 threads (8-11 % behind) and 16 / 64 tile rows a group (within 0.6 % of 32).
     {16, "tile-32-t128-row", run_kernel<Tiled<TileConfig<16, 16, 32, 32, 128>, kRow>>},
     {16, "tile-32-t128-i8", run_kernel<Tiled<TileConfig<16, 16, 32, 32, 128>, kIlv, 8>>},
 };
