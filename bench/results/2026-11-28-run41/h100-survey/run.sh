@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Written in run 41 (run 40's survey with f32's x2 lines form added; run 43 added the 128 x 128
-# f32 form and 12001x20003), not yet run: the first
+# f32 form and 12001x20003; run 44 its in-place forms and u16's word kernels), not yet run: the first
 # survey for the next session that gets an H100 (kernels/NOTES.md, "What run 41 leaves"). The
 # H200-only forms of runs 38-41 at the H100 goal shapes and the odd-pitch goal shape, against
 # the default (the H100's dispatch) and cuBLAS geam, two rounds of 20. Usage on the device: tar
@@ -16,8 +16,18 @@ for r in 1 2; do
   timeout 200 $B/bench_kernels --compare --reps 20 --types f32 --shapes $S \
     --variant default,lines-64x128-x4-b6-cm,lines-64x128-x2-b6-cm,lines-128x128-t512-x2-b3-cm \
     > $L/f32-r$r.log 2>&1
+  # run 44's H200 rules, in place (square shapes only) and u16 on 256-byte rows
+  timeout 200 $B/bench_kernels --compare --reps 20 --types f32 --shapes 16411x16411,20001x20001 \
+    --variant default,rot128-t1024-g32-p256-fe,rot128-t512-g32-b1-p256-fe > $L/f32ip-r$r.log 2>&1
+  timeout 200 $B/bench_kernels --compare --reps 20 --types f64 --shapes 16384x16384,32768x32768 \
+    --variant default,tile-32w16-row,tile-64w16-row-b3 > $L/f64ip-r$r.log 2>&1
+  timeout 200 $B/bench_kernels --compare --reps 20 --types c128 --shapes 16411x16411,12001x12001 \
+    --variant default,multi2-32-g32-p256,rot64-t512-g32-b1-p256-fe > $L/c128ip-r$r.log 2>&1
+  timeout 200 $B/bench_kernels --compare --reps 20 --types u16 --shapes 16384x16384,32768x32768 \
+    --variant default,tile-64x64w16,tile-128x128w16-t256 > $L/u16-r$r.log 2>&1
   echo "round $r (${SECONDS}s)"; pack
 done
 grep -l -E "FAIL|mismatch" $L/*.log
 bench/compare_table.sh $L/*-r?.log | tee $L/table.txt
+bench/compare_table.sh --inplace $L/*-r?.log | tee $L/inplace.txt
 pack; echo "total ${SECONDS}s"
