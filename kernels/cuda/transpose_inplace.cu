@@ -62,17 +62,15 @@ inline std::int64_t pair_blocks(std::int64_t n, int side, int per_block) {
 template <class C, PairOrder O = PairOrder::RowWise, int G = 1, int P = 1>
 struct Tiled {
   using Config = C;
-  static bool accepts(void* buf, std::int64_t n) { return cuda_tile::inplace_accepts<C>(buf, n); }
+  // Past the default 48 KiB (2 P tiles of C), only on devices that let a block opt in to it.
+  static bool accepts(void* buf, std::int64_t n) {
+    constexpr std::size_t smem = 2 * P * C::SMEM_BYTES;
+    return cuda_tile::inplace_accepts<C>(buf, n) &&
+           (smem <= 48 * 1024 || cuda_detail::device_smem_fits(smem));
+  }
   static std::int64_t blocks(std::int64_t n) { return pair_blocks(n, C::TH, P); }
   static void launch(void* buf, std::int64_t n, std::int64_t batch, cudaStream_t st) {
     cuda_tile::launch_inplace<C, O, P>(buf, n, batch, st, 0, G);
-  }
-};
-// K (a Tiled), only on devices that give a block its two tiles' shared memory.
-template <class K>
-struct FitsDevice : K {
-  static bool accepts(void* buf, std::int64_t n) {
-    return cuda_detail::device_smem_fits(2 * K::Config::SMEM_BYTES) && K::accepts(buf, n);
   }
 };
 // inplace_strip_kernel: P pairs a block, grouped order, the mirror strip rotated onto ALIGN bytes.
@@ -437,7 +435,7 @@ using F32Kernels =
 // 3922-3924, 20480² 3834 / 4013-4014, 24576² 3811-3812 / 3992, 32768² 3808-3809 / 3938-3939.
 using F64Words32 = On256<Tiled<TileConfig<8, 16, 16, 16, 256>>>;
 // (F64Words64 runs only inside F64Words, whose accepts is F64Words32's: rows on 256 bytes.)
-using F64Words64 = FitsDevice<Tiled<TileConfig<8, 16, 32, 32, 256, 3>>>;
+using F64Words64 = Tiled<TileConfig<8, 16, 32, 32, 256, 3>>;
 // Held out (call 2), 32 x 32 / 64 x 64: 3072² 3432-3449 / 3523-3536, 4096² 3611-3640 /
 // 3762-3765, 6144² 3750-3763 / 3922-3926, 10240² 3821 / 3943-3948, 12288² 3855-3857 / 4024-4029,
 // 14336² 3871 / 4022-4023, 18432² 3880-3882 / 4032-4034, 28672² 3892 / 4033, 40000² 3867-3868 /

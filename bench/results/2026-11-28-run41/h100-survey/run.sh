@@ -6,24 +6,24 @@
 # the default (the H100's dispatch) and cuBLAS geam, two rounds of 20. Usage on the device: tar
 # xJf .gpu-bundle.txz && bash THIS (bench_kernels in the bundle).
 set -uo pipefail
-source tests/gpu/call_env.sh -h100  # B, O, L=/tmp/logs-h100, gpu.txt, pack (run 43)
+source tests/gpu/call_env.sh -h100  # B, O, L=/tmp/logs-h100, gpu.txt, pack, bk (runs 43-44)
 S=16384x16384,32768x32768,20000x30000,16411x16411,12001x20003
 for r in 1 2; do
-  timeout 200 $B/bench_kernels --compare --reps 20 --types f64 --shapes $S \
+  bk --types f64 --shapes $S \
     --variant default,lines-64x64-x4-b6-cm,tile-64x64w8-any-cm > $L/f64-r$r.log 2>&1
-  timeout 200 $B/bench_kernels --compare --reps 20 --types c128 --shapes $S \
+  bk --types c128 --shapes $S \
     --variant default,tile-32x32-any-cm,lines-32x32-x2-b8-cm > $L/c128-r$r.log 2>&1
-  timeout 200 $B/bench_kernels --compare --reps 20 --types f32 --shapes $S \
+  bk --types f32 --shapes $S \
     --variant default,lines-64x128-x4-b6-cm,lines-64x128-x2-b6-cm,lines-128x128-t512-x2-b3-cm \
     > $L/f32-r$r.log 2>&1
   # run 44's H200 rules, in place (square shapes only) and u16 on 256-byte rows
-  timeout 200 $B/bench_kernels --compare --reps 20 --types f32 --shapes 16411x16411,20001x20001 \
+  bk --types f32 --shapes 16411x16411,20001x20001 \
     --variant default,rot128-t1024-g32-p256-fe,rot128-t512-g32-b1-p256-fe > $L/f32ip-r$r.log 2>&1
-  timeout 200 $B/bench_kernels --compare --reps 20 --types f64 --shapes 16384x16384,32768x32768 \
+  bk --types f64 --shapes 16384x16384,32768x32768 \
     --variant default,tile-32w16-row,tile-64w16-row-b3 > $L/f64ip-r$r.log 2>&1
-  timeout 200 $B/bench_kernels --compare --reps 20 --types c128 --shapes 16411x16411,12001x12001 \
+  bk --types c128 --shapes 16411x16411,12001x12001 \
     --variant default,multi2-32-g32-p256,rot64-t512-g32-b1-p256-fe > $L/c128ip-r$r.log 2>&1
-  timeout 200 $B/bench_kernels --compare --reps 20 --types u16 --shapes 16384x16384,32768x32768 \
+  bk --types u16 --shapes 16384x16384,32768x32768 \
     --variant default,tile-64x64w16,tile-128x128w16-t256 > $L/u16-r$r.log 2>&1
   echo "round $r (${SECONDS}s)"; pack
 done
