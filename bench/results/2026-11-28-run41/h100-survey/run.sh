@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Written in run 41 (run 40's survey with f32's x2 lines form added; run 43 added the 128 x 128
-# f32 form and 12001x20003; run 44 its in-place forms and u16's word kernels), not yet run: the first
-# survey for the next session that gets an H100 (kernels/NOTES.md, "What run 41 leaves"). The
+# f32 form and 12001x20003; run 44 its in-place forms and u16's word kernels), not yet run on an
+# H100: the first survey for the next session that gets one (kernels/NOTES.md, "What run 41
+# leaves"). Run 45 ran it as it stands on an H200 (bench/results/2026-12-03-run45/call1/h100-dry/):
+# every candidate named here exists, ran and was verified, in 22 s for both rounds. The
 # H200-only forms of runs 38-41 at the H100 goal shapes and the odd-pitch goal shape, against
 # the default (the H100's dispatch) and cuBLAS geam, two rounds of 20. Usage on the device: tar
 # xJf .gpu-bundle.txz && bash THIS (bench_kernels in the bundle).
