@@ -1099,6 +1099,16 @@ void OutputFile::copy_attributes_from(const Dataset& source) {
   });
 }
 
+void copy_attributes(hid_t source, hid_t target, const std::string& label, const std::vector<std::string>& skip) {
+  std::vector<std::string> names;
+  hsize_t index = 0;
+  XPOSE_H5(IoError, label, H5Aiterate2(source, H5_INDEX_NAME, H5_ITER_INC, &index, collect_attribute_name, &names));
+  for (const auto& name : names)
+    if (std::find(skip.begin(), skip.end(), name) == skip.end()) copy_attribute(source, target, name, label);
+}
+
+std::string hdf5_error_message() { return hdf5_message(); }
+
 void OutputFile::set_attribute(const std::string& name, const std::string& value) {
   mpi::collectively(comm_, [&] {
     const std::string what = cat(dataset_.label(), " attribute '", name, "'");

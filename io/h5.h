@@ -150,6 +150,8 @@ class OutputFile {
   ~OutputFile();
 
   Dataset& dataset() { return dataset_; }
+  hid_t id() const { return file_.get(); }
+  MPI_Comm comm() const { return comm_; }
   const std::string& temporary_path() const { return temp_path_; }
   const std::string& final_path() const { return final_path_; }
 
@@ -210,5 +212,14 @@ std::vector<Box> boxes_for_range(const Shape& shape, std::int64_t first, std::in
 
 /// A one-line description of an HDF5 datatype, e.g. "float32 (IEEE, big-endian)".
 std::string describe_type(hid_t type);
+
+/// HDF5's own account of its last failure (then cleared), for error messages.
+std::string hdf5_error_message();
+
+/// Copies the attributes of HDF5 object `source` (a dataset or group) onto object `target`, but
+/// those named in `skip` and those holding references (which point into the source's file).
+/// `label` names the target in messages. In a file open through MPI-IO every rank must call.
+void copy_attributes(hid_t source, hid_t target, const std::string& label,
+                     const std::vector<std::string>& skip = {});
 
 }  // namespace xpose::io

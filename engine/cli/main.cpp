@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/src/axes.h"
 #include "engine/src/json.h"
 #include "engine/src/tools.h"
 #include "engine/src/transpose_job.h"
@@ -96,7 +97,12 @@ void add_transpose_options(po::options_description& d) {
       ("resume", "continue an interrupted run of the same input, output, ranks and options from its "
        "journal (.OUT.xpose-journal); without one, start from the beginning")
       ("max-stage-width", po::value<std::int64_t>()->default_value(0),
-       "cap the columns per destination per stage (0: as the budget allows); for tests and tuning");
+       "cap the columns per destination per stage (0: as the budget allows); for tests and tuning")
+      ("axes", po::value<std::string>(),
+       "the output's axis order: axis numbers with NumPy's meaning (2,0,1: output axis i is input "
+       "axis i of the list) or dimension names (lat,lon,time, from the input's dimension scales, as "
+       "netCDF-4 has them; naming some dimensions reorders just those, as ncpdq -a does). Default: "
+       "the last two axes swapped");
 }
 
 io::Transfer parse_transfer(const std::string& s) {
@@ -126,6 +132,7 @@ TransposeOptions transpose_options(const po::variables_map& vm) {
   o.quiet = vm.count("quiet") > 0;
   o.max_width = vm["max-stage-width"].as<std::int64_t>();
   if (vm.count("progress-interval")) o.progress_interval = vm["progress-interval"].as<double>();
+  if (vm.count("axes")) o.axes = split_axes(vm["axes"].as<std::string>());
   return o;
 }
 

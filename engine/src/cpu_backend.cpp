@@ -29,6 +29,8 @@ StageGeometry StageGeometry::make(const Plan& plan, const Stage& stage, int me) 
     g.row_offset[q] = plan.in_rows.offset(q);
   }
   g.my_w = g.widths[me];
+  g.in_batch_outer = plan.axes.in_batch_outer();
+  g.out_batch_outer = plan.axes.out_batch_outer();
   return g;
 }
 
@@ -71,12 +73,12 @@ class CpuBackend final : public StageBackend {
     StageViews own;
     if (!views) {  // the slots as views: pieces side by side, output rows [nb][my_w][R]
       own.in = in_[slot].data();
-      own.in_pitch = g.sum_w;
-      own.in_batch_stride = g.my_rows * g.sum_w;
+      own.in_pitch = g.slot_in_pitch();
+      own.in_batch_stride = g.slot_in_batch_stride();
       own.in_col = g.col_prefix;
       own.out = out_[slot].data();
-      own.out_pitch = g.rows_total;
-      own.out_batch_stride = g.my_w * g.rows_total;
+      own.out_pitch = g.slot_out_pitch();
+      own.out_batch_stride = g.slot_out_batch_stride();
       views = &own;
     }
     const StageViews& v = *views;

@@ -12,19 +12,30 @@ std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; 
 }  // namespace
 
 Plan make_plan(const PlanRequest& req) {
-  const auto& shape = req.shape;
-  if (shape.size() < 2)
-    throw UnsupportedInputError(cat("cannot transpose a dataset of rank ", shape.size(), " (need >= 2)"));
+  if (req.shape.size() < 2)
+    throw UnsupportedInputError(cat("cannot transpose a dataset of rank ", req.shape.size(), " (need >= 2)"));
   if (!is_supported_element_size(req.elem_size))
     throw UnsupportedInputError(cat("element size ", req.elem_size, " bytes is not supported (1, 2, 4, 8 or 16)"));
   if (req.nranks < 1) throw InternalError("make_plan: nranks < 1");
-  element_count(shape);  // overflow check
+  element_count(req.shape);  // overflow check
+  if (!req.perm.empty() && req.shape.size() > kMaxAxesRank)
+    throw UnsupportedInputError(cat("rank ", req.shape.size(), ": --axes supports ranks 2 to ", kMaxAxesRank));
 
   Plan p;
-  p.shape = shape;
-  p.out_shape = shape;
-  std::swap(p.out_shape[shape.size() - 1], p.out_shape[shape.size() - 2]);
-  p.elem_size = req.elem_size;
+  p.shape = req.shape;
+  p.axes = req.perm.empty() ? AxisMap::swap_last_two(req.shape) : AxisMap::make(req.shape, req.perm);
+  p.explicit_axes = !req.perm.empty();
+  p.dim_names = req.dim_names;
+  p.out_shape = p.axes.out_shape();
+  p.engine = p.axes.engine_shape();
+  const Shape& shape = p.engine;
+  p.dataset_elem_size = req.elem_size;
+  // A wide element moves as one: the MPI datatype and the kernels take its size as an int.
+  const std::int64_t elem = checked_mul(static_cast<std::int64_t>(req.elem_size), p.axes.element_extent());
+  if (elem > (1ll << 30))
+    throw ResourceError(cat("the axis order moves ", format_size(static_cast<double>(elem)),
+                            " blocks as one element; at most 1 GiB is supported"));
+  p.elem_size = static_cast<std::size_t>(elem);
   p.nranks = req.nranks;
   p.host_buffers = req.host_buffers;
   p.device_buffers = req.device_buffers;
@@ -39,13 +50,13 @@ Plan make_plan(const PlanRequest& req) {
   // One unit of (width x matrices) costs rows_block x P elements in the largest buffer: the read
   // buffer holds rows_block rows of P pieces, the receive buffer w rows of R <= rows_block x P.
   const std::int64_t unit = checked_mul(p.in_rows.block, req.nranks);
-  const std::int64_t unit_bytes = checked_mul(unit, static_cast<std::int64_t>(req.elem_size));
+  const std::int64_t unit_bytes = checked_mul(unit, static_cast<std::int64_t>(p.elem_size));
   const std::int64_t host_unit = checked_mul(unit_bytes, req.host_buffers);
   std::int64_t units = req.host_mem / host_unit;
   if (units < 1) {
     throw ResourceError(cat("host memory budget too small: one stage needs at least ",
                             format_size(static_cast<double>(host_unit)), " per rank (", req.host_buffers,
-                            " buffers of ", p.in_rows.block, " rows x ", req.nranks, " ranks x ", req.elem_size,
+                            " buffers of ", p.in_rows.block, " rows x ", req.nranks, " ranks x ", p.elem_size,
                             " B), the budget is ", format_size(static_cast<double>(req.host_mem)),
                             "; raise --host-mem"));
   }
@@ -101,7 +112,7 @@ std::int64_t Plan::total_width(const Stage& s) const {
 }
 
 std::int64_t Plan::total_bytes() const {
-  return element_count(shape) * static_cast<std::int64_t>(elem_size);
+  return element_count(engine) * static_cast<std::int64_t>(elem_size);
 }
 
 std::int64_t Plan::exchanged_bytes(int rank) const {
@@ -112,9 +123,13 @@ std::int64_t Plan::exchanged_bytes(int rank) const {
 std::string Plan::describe() const {
   std::ostringstream os;
   const double total = static_cast<double>(total_bytes());
-  os << "input shape      " << format_shape(shape) << "  (" << format_size(total) << ", " << elem_size
+  os << "input shape      " << format_shape(shape) << "  (" << format_size(total) << ", " << dataset_elem_size
      << " B elements)\n"
      << "output shape     " << format_shape(out_shape) << "\n"
+     << "axes             " << format_axes(axes.perm()) << "  " << axes.describe(dim_names)
+     << (explicit_axes ? "" : ", the last two swapped") << "\n"
+     << "pass             1 of 1, a batched 2-D transpose: " << axes.roles(dim_names) << "; " << elem_size
+     << " B elements\n"
      << "ranks            " << nranks << "  (input rows per rank " << in_rows.block << ", output rows per rank "
      << out_rows.block << ")\n"
      << "stages           " << num_stages() << "  (" << col_stages << " per matrix x " << inner_stages * batch_outer

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/src/axes.h"
 #include "xpose/distribution.h"
 #include "xpose/types.h"
 
@@ -19,7 +20,9 @@ namespace xpose {
 
 struct PlanRequest {
   Shape shape;                      ///< input shape, rank >= 2, HDF5 order
-  std::size_t elem_size = 0;        ///< bytes
+  std::size_t elem_size = 0;        ///< bytes of a dataset element
+  Permutation perm;                 ///< the axis order (axes.h); empty: the last two axes swapped
+  std::vector<std::string> dim_names;  ///< dimension names for messages ("" where none)
   int nranks = 1;
   std::int64_t host_mem = 0;        ///< per-rank bytes for host stage buffers
   int host_buffers = 4;             ///< stage-sized host buffers alive at once
@@ -43,12 +46,17 @@ struct Stage {
 
 struct Plan {
   Shape shape;             ///< input shape
-  Shape out_shape;         ///< output shape: last two axes swapped
-  std::size_t elem_size = 0;
+  Shape out_shape;         ///< output shape: the input's axes in the order of `axes`
+  AxisMap axes;            ///< how the permutation maps onto the engine's [outer..., batch, R, C]
+  Shape engine;            ///< the engine's view: axes.engine_shape()
+  std::vector<std::string> dim_names;
+  bool explicit_axes = false;             ///< an axis order was given (else the last two swapped)
+  std::size_t dataset_elem_size = 0;      ///< bytes of a dataset element
+  std::size_t elem_size = 0;              ///< bytes of an engine element (wide: a whole axis group)
   int nranks = 1;
   std::int64_t rows = 0, cols = 0;        ///< R, C of each matrix
-  std::int64_t batch_outer = 1;           ///< product of batch axes but the innermost
-  std::int64_t batch_inner = 1;           ///< extent of the innermost batch axis (1 for 2-D)
+  std::int64_t batch_outer = 1;           ///< product of the outer batch axes
+  std::int64_t batch_inner = 1;           ///< extent of the stage's batch axis (1 without one)
   BlockDistribution in_rows;              ///< R over ranks: input rows each rank reads
   BlockDistribution out_rows;             ///< C over ranks: output rows each rank writes
   std::int64_t width = 0;                 ///< w: columns per destination per stage

@@ -20,6 +20,7 @@
 #include "engine/src/stop_signals.h"
 #include "engine/src/progress.h"
 #include "engine/src/trace.h"
+#include "io/dimension_scales.h"
 #include "io/raw_storage.h"
 #include "kernels/transpose.h"
 #include "mpi/comm.h"
@@ -46,44 +47,75 @@ std::int64_t mem_available_bytes() {
   return pages > 0 && page > 0 ? static_cast<std::int64_t>(pages) * page : (4ll << 30);
 }
 
-/// Start and count of a box over [outer batch axes..., inner, row, col] for a stage.
-io::Box stage_box(const Plan& plan, const Stage& s, std::int64_t row0, std::int64_t nrows, std::int64_t col0,
-                  std::int64_t ncols) {
-  const std::size_t rank = plan.shape.size();
-  io::Box box;
-  box.start.assign(rank, 0);
-  box.count.assign(rank, 1);
-  // Unravel the flattened outer index over the batch axes before the innermost one.
+/// The region of a stage in engine coordinates [outer..., batch, rows, cols] (planner.h): input
+/// rows [row0, row0 + nrows) and columns [col0, col0 + ncols) of the stage's matrices. An output
+/// band is the same region with every row and the columns that become its output rows.
+Region stage_region(const Plan& plan, const Stage& s, std::int64_t row0, std::int64_t nrows, std::int64_t col0,
+                    std::int64_t ncols) {
+  const std::size_t rank = plan.engine.size();
+  Region r;
+  r.start.assign(rank, 0);
+  r.count.assign(rank, 1);
+  // Unravel the flattened outer index over the outer batch axes.
   std::int64_t outer = s.outer;
   for (std::size_t d = rank >= 3 ? rank - 3 : 0; d-- > 0;) {
-    box.start[d] = outer % plan.shape[d];
-    outer /= plan.shape[d];
+    r.start[d] = outer % plan.engine[d];
+    outer /= plan.engine[d];
   }
   if (rank >= 3) {
-    box.start[rank - 3] = s.inner_begin;
-    box.count[rank - 3] = s.inner_count;
+    r.start[rank - 3] = s.inner_begin;
+    r.count[rank - 3] = s.inner_count;
   }
-  box.start[rank - 2] = row0;
-  box.count[rank - 2] = nrows;
-  box.start[rank - 1] = col0;
-  box.count[rank - 1] = ncols;
-  return box;
+  r.start[rank - 2] = row0;
+  r.count[rank - 2] = nrows;
+  r.start[rank - 1] = col0;
+  r.count[rank - 1] = ncols;
+  return r;
+}
+
+io::Box as_box(Region r) { return io::Box{std::move(r.start), std::move(r.count)}; }
+
+/// Engine regions as boxes of the raw storage, which views the data as the merged axes (in file
+/// order) of wide elements (AxisMap::merged_in_shape / merged_out_shape).
+std::vector<io::Box> raw_in_boxes(const Plan& plan, const std::vector<Region>& regions) {
+  std::vector<io::Box> boxes;
+  for (const auto& r : regions) boxes.push_back(as_box(plan.axes.merged_in(r)));
+  return boxes;
+}
+std::vector<io::Box> raw_out_boxes(const Plan& plan, const std::vector<Region>& regions) {
+  std::vector<io::Box> boxes;
+  for (const auto& r : regions) boxes.push_back(as_box(plan.axes.merged_out(r)));
+  return boxes;
+}
+/// Engine regions as hyperslabs of the datasets themselves (a merged range may take several).
+std::vector<io::Box> h5_in_boxes(const Plan& plan, const std::vector<Region>& regions) {
+  std::vector<Region> parts;
+  for (const auto& r : regions) plan.axes.dataset_in(r, parts);
+  std::vector<io::Box> boxes;
+  for (auto& r : parts) boxes.push_back(as_box(std::move(r)));
+  return boxes;
+}
+std::vector<io::Box> h5_out_boxes(const Plan& plan, const std::vector<Region>& regions) {
+  std::vector<Region> parts;
+  for (const auto& r : regions) plan.axes.dataset_out(r, parts);
+  std::vector<io::Box> boxes;
+  for (auto& r : parts) boxes.push_back(as_box(std::move(r)));
+  return boxes;
 }
 
 /// The stage's pieces and output rows inside the mapped input and output files.
 StageViews mapped_views(const Plan& plan, const Stage& st, const io::RawStorage& in,
                         const io::RawStorage& out, std::int64_t my_row0, std::int64_t my_out0) {
   StageViews v;
-  const io::Box in_first = stage_box(plan, st, my_row0, 1, 0, 1);
-  const io::Box out_first = stage_box(plan, st, my_out0 + st.col_offset, 1, 0, 1);
-  v.in = in.address(in_first.start);
-  v.in_pitch = plan.cols;
-  v.in_batch_stride = plan.rows * plan.cols;
+  const std::size_t n = plan.engine.size();
+  v.in = in.address(plan.axes.merged_in(stage_region(plan, st, my_row0, 1, 0, 1)).start);
+  v.in_pitch = plan.axes.in_stride(n - 2);
+  v.in_batch_stride = n >= 3 ? plan.axes.in_stride(n - 3) : plan.rows * plan.cols;
   v.in_col.resize(static_cast<std::size_t>(plan.nranks));
   for (int q = 0; q < plan.nranks; ++q) v.in_col[q] = plan.out_rows.offset(q) + st.col_offset;
-  v.out = out.address(out_first.start);
-  v.out_pitch = plan.rows;
-  v.out_batch_stride = plan.cols * plan.rows;
+  v.out = out.address(plan.axes.merged_out(stage_region(plan, st, 0, 1, my_out0 + st.col_offset, 1)).start);
+  v.out_pitch = plan.axes.out_stride(n - 1);
+  v.out_batch_stride = n >= 3 ? plan.axes.out_stride(n - 3) : plan.cols * plan.rows;
   return v;
 }
 
@@ -94,6 +126,16 @@ void write_provenance(io::OutputFile& out, const TransposeOptions& o, const Shap
   out.set_attribute("xpose_source_path", o.in.path);
   out.set_attribute("xpose_source_shape", std::vector<std::int64_t>(in_shape.begin(), in_shape.end()));
   out.set_attribute("xpose_version", std::string(XPOSE_VERSION));
+}
+
+/// netCDF-4 in, netCDF-4 out: the output gets copies of the input dataset's dimension scales,
+/// attached in the output's axis order, and the input file's global attributes.
+void rebuild_dimension_scales(const io::InputFile& input, io::OutputFile& output, const Plan& plan) {
+  if (io::dimension_scales(input.dataset()).empty()) return;
+  io::DimensionScaleCopier copier(input.id(), output.id(), output.comm());
+  copier.copy_root_attributes();
+  copier.attach(input.dataset(), output.dataset().id(), plan.axes.perm());
+  copier.finish();
 }
 
 RunIdentity run_identity(const TransposeOptions& o, const Plan& plan, const io::Dataset& in) {
@@ -138,11 +180,14 @@ struct Prepared {
   Plan plan;
 };
 
-PlanRequest plan_request(const io::Dataset& in, int nranks, std::int64_t host_mem, const BackendChoice& choice,
-                         std::int64_t gpu_mem, std::int64_t max_width) {
+PlanRequest plan_request(const io::Dataset& in, const std::vector<std::string>& axes, int nranks,
+                         std::int64_t host_mem, const BackendChoice& choice, std::int64_t gpu_mem,
+                         std::int64_t max_width) {
   PlanRequest req;
   req.shape = in.info().shape;
   req.elem_size = in.info().element.size;
+  req.dim_names = io::dimension_names(in);
+  if (!axes.empty()) req.perm = resolve_axes(axes, req.shape, req.dim_names, in.label());
   req.nranks = nranks;
   req.host_mem = host_mem;
   req.host_buffers = choice.host_buffers;
@@ -159,7 +204,7 @@ Prepared prepare(MPI_Comm comm, MPI_Comm io_comm, const TransposeOptions& o, std
   mpi::collectively(comm, [&] { p.input = io::InputFile::open(o.in, io_comm); });
   mpi::collectively(comm, [&] {
     io::check_transposable(p.input.dataset());
-    p.plan = make_plan(plan_request(p.input.dataset(), mpi::size(comm), host_mem, choice, gpu_mem, o.max_width));
+    p.plan = make_plan(plan_request(p.input.dataset(), o.axes, mpi::size(comm), host_mem, choice, gpu_mem, o.max_width));
     if (!o.chunk.empty() && o.chunk.size() != p.plan.shape.size())
       throw UsageError(cat("--chunk ", format_shape(o.chunk), " has ", o.chunk.size(), " axes; the output has ",
                            p.plan.shape.size()));
@@ -225,7 +270,7 @@ Plan plan_for(MPI_Comm comm, const io::Dataset& dataset, const TransposeOptions&
   Plan plan;
   mpi::collectively(comm, [&] {
     io::check_transposable(dataset);
-    plan = make_plan(plan_request(dataset, mpi::size(comm), o.host_mem > 0 ? o.host_mem : default_host_mem(comm),
+    plan = make_plan(plan_request(dataset, o.axes, mpi::size(comm), o.host_mem > 0 ? o.host_mem : default_host_mem(comm),
                                   choice.first, choice.second, o.max_width));
   });
   return plan;
@@ -336,6 +381,7 @@ TransposeReport run_transpose(MPI_Comm comm, const TransposeOptions& o) {
       });
       mpi::collectively(comm, [&] {
         output.copy_attributes_from(in);
+        rebuild_dimension_scales(prep.input, output, plan);
         write_provenance(output, o, plan.shape);
         output.set_fixed_attribute("xpose_complete", "no", 3);
         // On disk before the journal names it: from here the file stays valid whatever happens.
@@ -351,6 +397,9 @@ TransposeReport run_transpose(MPI_Comm comm, const TransposeOptions& o) {
       io::RawStorage::also_remove_on_write_failure(journal_path);
       raw_in = io::RawStorage::open(o.in.file, in, false);
       raw_out = io::RawStorage::open(output.temporary_path(), output.dataset(), true);
+      // Merged axes of wide elements: the same bytes at the same offsets.
+      if (raw_in) raw_in->view_as(plan.axes.merged_in_shape(), plan.elem_size);
+      if (raw_out) raw_out->view_as(plan.axes.merged_out_shape(), plan.elem_size);
       if (mpi::allreduce_max(comm, std::int64_t{raw_in ? 0 : 1}) != 0) raw_in.reset();
       if (mpi::allreduce_max(comm, std::int64_t{raw_out ? 0 : 1}) != 0) raw_out.reset();
     }
@@ -413,15 +462,16 @@ TransposeReport run_transpose(MPI_Comm comm, const TransposeOptions& o) {
                     : cat(raw_in ? (bound_input ? "direct (pread)" : "direct (mmap)") : transfer_name(o.read_transfer),
                           " read, ", raw_out ? cat("direct (", raw_out->method(), ")") : transfer_name(o.write_transfer),
                           " write");
-  auto read_boxes = [&](std::int64_t k) {  // one piece per destination, from this rank's rows
+  auto read_regions = [&](std::int64_t k) {  // one piece per destination, from this rank's rows
     const Stage st = plan.stage(k);
     const StageGeometry g = StageGeometry::make(plan, st, me);
-    std::vector<io::Box> boxes;
+    std::vector<Region> regions;
     if (g.my_rows > 0)
       for (int q = 0; q < nranks; ++q)
         if (g.widths[q] > 0)
-          boxes.push_back(stage_box(plan, st, my_row0, g.my_rows, plan.out_rows.offset(q) + st.col_offset, g.widths[q]));
-    return boxes;
+          regions.push_back(
+              stage_region(plan, st, my_row0, g.my_rows, plan.out_rows.offset(q) + st.col_offset, g.widths[q]));
+    return regions;
   };
   auto submit_read = [&](std::int64_t k) {
     return io.submit([&, k] {
@@ -431,17 +481,19 @@ TransposeReport run_transpose(MPI_Comm comm, const TransposeOptions& o) {
         PhaseScope scope(trace, "map", "io", t.read, k);
         const Stage st = plan.stage(k);
         const StageGeometry g = StageGeometry::make(plan, st, me);
-        if (g.my_w > 0) raw_out->populate({stage_box(plan, st, my_out0 + st.col_offset, g.my_w, 0, plan.rows)}, true);
+        if (g.my_w > 0)
+          raw_out->populate(raw_out_boxes(plan, {stage_region(plan, st, 0, plan.rows, my_out0 + st.col_offset, g.my_w)}),
+                            true);
         return;
       }
       PhaseScope scope(trace, "read", "io", t.read, k);
-      const std::vector<io::Box> boxes = read_boxes(k);
-      // The union in file order: [nb][my_rows][sum_w], the pieces side by side.
-      if (raw_in) {
-        raw_in->read(boxes, backend->input_slot(static_cast<int>(k % 2)), threads, bound_input);
-      }
+      const std::vector<Region> regions = read_regions(k);
+      // The union in file order: [nb][my_rows][sum_w] (or [my_rows][nb][sum_w] where the batch
+      // axis is inside the rows: AxisMap::in_batch_outer), the pieces side by side.
+      if (raw_in)
+        raw_in->read(raw_in_boxes(plan, regions), backend->input_slot(static_cast<int>(k % 2)), threads, bound_input);
       else
-        in.read(boxes, backend->input_slot(static_cast<int>(k % 2)), o.read_transfer);
+        in.read(h5_in_boxes(plan, regions), backend->input_slot(static_cast<int>(k % 2)), o.read_transfer);
     });
   };
   auto submit_write = [&](std::int64_t k) {
@@ -449,19 +501,22 @@ TransposeReport run_transpose(MPI_Comm comm, const TransposeOptions& o) {
       const Stage st = plan.stage(k);
       const StageGeometry g = StageGeometry::make(plan, st, me);
       PhaseScope scope(trace, "write", "io", t.write, k);
-      std::vector<io::Box> boxes;
-      if (g.my_w > 0) boxes.push_back(stage_box(plan, st, my_out0 + st.col_offset, g.my_w, 0, plan.rows));
+      std::vector<Region> regions;
+      if (g.my_w > 0) regions.push_back(stage_region(plan, st, 0, plan.rows, my_out0 + st.col_offset, g.my_w));
       // Durable before the journal counts it: a lost node must not lose a counted stage.
       if (fused) {
+        const std::vector<io::Box> boxes = raw_out_boxes(plan, regions);
         raw_out->mark_written(boxes);  // the transform wrote them through the map
         raw_out->sync();
         raw_out->release(boxes);
       } else if (raw_out) {
+        const std::vector<io::Box> boxes = raw_out_boxes(plan, regions);
         raw_out->write(boxes, backend->output_slot(static_cast<int>(k % 2)), threads);
         raw_out->sync();
         raw_out->release(boxes);
       } else {
-        output.dataset().write(boxes, backend->output_slot(static_cast<int>(k % 2)), o.write_transfer);
+        output.dataset().write(h5_out_boxes(plan, regions), backend->output_slot(static_cast<int>(k % 2)),
+                               o.write_transfer);
         output.flush();
       }
     });
@@ -498,7 +553,7 @@ TransposeReport run_transpose(MPI_Comm comm, const TransposeOptions& o) {
         if (bound_input) {
           views.band_rows = std::max<std::int64_t>(1, (16ll << 20) / (plan.cols * es));
           views.release_input = [&](std::int64_t first, std::int64_t rows) {
-            raw_in->release({stage_box(plan, st, my_row0 + first, rows, 0, plan.cols)});
+            raw_in->release(raw_in_boxes(plan, {stage_region(plan, st, my_row0 + first, rows, 0, plan.cols)}));
           };
         }
         backend->transform(g, static_cast<int>(k % 2), &views, t, trace);

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "engine/src/planner.h"
 #include "io/h5.h"
@@ -34,6 +35,9 @@ struct TransposeOptions {
   std::int64_t max_width = 0;       ///< cap on the stage width (testing and tuning)
   std::string trace_path;           ///< write a Chrome trace-event timeline here
   bool resume = false;              ///< continue an interrupted run from its journal
+  /// The output's axis order (axes.h): axis numbers ("2", "0", "1", NumPy's meaning) or dimension
+  /// names ("lat", "lon", "time"); empty: the last two axes swapped.
+  std::vector<std::string> axes;
 };
 
 struct TransposeReport {
