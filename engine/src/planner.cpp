@@ -38,7 +38,8 @@ Plan make_plan(const PlanRequest& req) {
   p.elem_size = static_cast<std::size_t>(elem);
   p.nranks = req.nranks;
   p.host_buffers = req.host_buffers;
-  p.device_buffers = req.device_buffers;
+  // The CUDA kernels take a wide element as a short row, through a scratch buffer (cuda_backend).
+  p.device_buffers = req.device_buffers + (req.device_buffers > 0 && !is_supported_element_size(p.elem_size) ? 1 : 0);
   p.rows = shape[shape.size() - 2];
   p.cols = shape[shape.size() - 1];
   p.batch_inner = shape.size() > 2 ? shape[shape.size() - 3] : 1;
@@ -60,12 +61,12 @@ Plan make_plan(const PlanRequest& req) {
                             " B), the budget is ", format_size(static_cast<double>(req.host_mem)),
                             "; raise --host-mem"));
   }
-  if (req.device_buffers > 0) {
-    const std::int64_t device_unit = checked_mul(unit_bytes, req.device_buffers);
+  if (p.device_buffers > 0) {
+    const std::int64_t device_unit = checked_mul(unit_bytes, p.device_buffers);
     const std::int64_t device_units = req.device_mem / device_unit;
     if (device_units < 1)
       throw ResourceError(cat("GPU memory budget too small: one stage needs at least ",
-                              format_size(static_cast<double>(device_unit)), " per rank (", req.device_buffers,
+                              format_size(static_cast<double>(device_unit)), " per rank (", p.device_buffers,
                               " buffers), the budget is ", format_size(static_cast<double>(req.device_mem)),
                               "; raise --gpu-mem"));
     units = std::min(units, device_units);
