@@ -875,10 +875,17 @@ OutputFile OutputFile::create(const DatasetRef& ref, const Shape& shape, hid_t t
   XPOSE_H5(IoError, label, H5Pset_create_intermediate_group(lcpl.get(), 1));
   auto dcpl = XPOSE_H5_ID(IoError, label, H5Pcreate(H5P_DATASET_CREATE));
   if (chunk.empty()) {
+    if (options.deflate >= 0) throw UsageError(cat("output '", label, "': compression needs a chunked layout"));
     XPOSE_H5(IoError, label, H5Pset_layout(dcpl.get(), H5D_CONTIGUOUS));
   } else {
     auto dims = to_hsize(chunk);
     XPOSE_H5(IoError, label, H5Pset_chunk(dcpl.get(), static_cast<int>(dims.size()), dims.data()));
+  }
+  if (options.deflate >= 0) {
+    if (options.deflate > 9) throw UsageError(cat("gzip level ", options.deflate, " (0 to 9)"));
+    // Shuffle first: bytes of equal significance side by side compress far better.
+    XPOSE_H5(IoError, label, H5Pset_shuffle(dcpl.get()));
+    XPOSE_H5(IoError, label, H5Pset_deflate(dcpl.get(), static_cast<unsigned>(options.deflate)));
   }
   // Early: the space (and a chunked dataset's index) exists at create time, so every rank sees
   // the same addresses and the file's metadata does not change while data is written; a file

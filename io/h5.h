@@ -131,7 +131,8 @@ void check_free_space(const std::string& file, std::int64_t bytes);
 
 /// Options for a created dataset.
 struct CreateOptions {
-  Shape chunk;  ///< empty: contiguous
+  Shape chunk;      ///< empty: contiguous
+  int deflate = -1; ///< gzip level 0-9 with the shuffle filter before it (needs `chunk`); -1: none
 };
 
 /// An output file written under a temporary name in the output's directory and renamed to its

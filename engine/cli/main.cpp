@@ -80,6 +80,9 @@ void add_transpose_options(po::options_description& d) {
        "rows exceed it)")
       ("force,f", "replace the output file if it exists")
       ("chunk", po::value<std::string>(), "chunk the output dataset, e.g. 1024x1024 (default: contiguous)")
+      ("compress", po::value<std::string>(),
+       "compress the output: gzip or gzip:LEVEL (0-9, default 4), with the shuffle filter; chunked "
+       "by --chunk or in chunks of about 1 MiB of whole trailing rows")
       ("threads", po::value<int>()->default_value(0), "CPU threads per rank (0: the node's cores over its ranks)")
       ("io", po::value<std::string>()->default_value("auto"),
        "how data is read and written: auto (direct memory-mapped reads and positioned writes of "
@@ -103,6 +106,13 @@ void add_transpose_options(po::options_description& d) {
        "axis i of the list) or dimension names (lat,lon,time, from the input's dimension scales, as "
        "netCDF-4 has them; naming some dimensions reorders just those, as ncpdq -a does). Default: "
        "the last two axes swapped");
+}
+
+int parse_compress(const std::string& s) {
+  if (s == "none") return -1;
+  if (s == "gzip") return 4;
+  if (s.size() == 6 && s.compare(0, 5, "gzip:") == 0 && s[5] >= '0' && s[5] <= '9') return s[5] - '0';
+  throw UsageError(cat("--compress must be gzip, gzip:LEVEL (0-9) or none, not '", s, "'"));
 }
 
 io::Transfer parse_transfer(const std::string& s) {
@@ -133,6 +143,7 @@ TransposeOptions transpose_options(const po::variables_map& vm) {
   o.max_width = vm["max-stage-width"].as<std::int64_t>();
   if (vm.count("progress-interval")) o.progress_interval = vm["progress-interval"].as<double>();
   if (vm.count("axes")) o.axes = split_axes(vm["axes"].as<std::string>());
+  if (vm.count("compress")) o.compress_level = parse_compress(vm["compress"].as<std::string>());
   return o;
 }
 

@@ -128,6 +128,20 @@ void write_provenance(io::OutputFile& out, const TransposeOptions& o, const Shap
   out.set_attribute("xpose_version", std::string(XPOSE_VERSION));
 }
 
+/// Chunks for a compressed output without --chunk: about 1 MiB of whole trailing rows, so a
+/// stage's band of output rows covers whole chunks where it can.
+Shape default_chunk(const Plan& plan) {
+  Shape chunk(plan.out_shape.size(), 1);
+  std::int64_t bytes = static_cast<std::int64_t>(plan.dataset_elem_size);
+  for (std::size_t d = chunk.size(); d-- > 0;) {
+    const std::int64_t take = std::max<std::int64_t>(1, std::min<std::int64_t>(plan.out_shape[d], (std::int64_t{1} << 20) / bytes));
+    chunk[d] = take;
+    bytes *= take;
+    if (take < plan.out_shape[d]) break;
+  }
+  return chunk;
+}
+
 /// netCDF-4 in, netCDF-4 out: the output gets copies of the input dataset's dimension scales,
 /// attached in the output's axis order, and the input file's global attributes.
 void rebuild_dimension_scales(const io::InputFile& input, io::OutputFile& output, const Plan& plan) {
@@ -205,6 +219,8 @@ Prepared prepare(MPI_Comm comm, MPI_Comm io_comm, const TransposeOptions& o, std
   mpi::collectively(comm, [&] {
     io::check_transposable(p.input.dataset());
     p.plan = make_plan(plan_request(p.input.dataset(), o.axes, mpi::size(comm), host_mem, choice, gpu_mem, o.max_width));
+    if (o.compress_level >= 0 && mpi::size(comm) > 1 && o.write_transfer == io::Transfer::Independent)
+      throw UsageError("--compress with --io independent: parallel HDF5 writes compressed data collectively only");
     if (!o.chunk.empty() && o.chunk.size() != p.plan.shape.size())
       throw UsageError(cat("--chunk ", format_shape(o.chunk), " has ", o.chunk.size(), " axes; the output has ",
                            p.plan.shape.size()));
@@ -376,7 +392,8 @@ TransposeReport run_transpose(MPI_Comm comm, const TransposeOptions& o) {
       });
       mpi::collectively(comm, [&] {
         io::CreateOptions create;
-        create.chunk = o.chunk;
+        create.chunk = o.chunk.empty() && o.compress_level >= 0 ? default_chunk(plan) : o.chunk;
+        create.deflate = o.compress_level;
         output = io::OutputFile::create(o.out, plan.out_shape, in.type(), create, io_comm.get());
       });
       mpi::collectively(comm, [&] {

@@ -23,6 +23,7 @@ struct TransposeOptions {
   std::int64_t gpu_mem = 0;         ///< per-rank GPU stage buffer budget; 0 = default_gpu_mem()
   bool force = false;
   Shape chunk;                      ///< output chunking; empty = contiguous
+  int compress_level = -1;          ///< gzip level (with shuffle) for the output; -1: none
   int threads = 0;                  ///< CPU threads per rank; 0 = cores / ranks per node
   io::Transfer read_transfer = io::Transfer::Collective;
   io::Transfer write_transfer = io::Transfer::Collective;

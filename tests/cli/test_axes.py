@@ -199,6 +199,30 @@ def group_resume(tmp):
     no_leftovers(tmp, ["in.h5", "out.h5"])
 
 
+def group_compress(tmp):
+    """--compress gzip[:LEVEL] with shuffle, in the same pass: chunks picked or given, stages that
+    cut through chunks, several ranks writing one compressed dataset."""
+    rng = np.random.default_rng(9)
+    src, dst = os.path.join(tmp, "in.h5"), os.path.join(tmp, "out.h5")
+    data = (np.arange(7 * 30 * 50, dtype=np.float32).reshape(7, 30, 50) % 97).astype(np.float32)
+    with h5py.File(src, "w") as f:
+        f.create_dataset("/data", data=data)
+    for extra, level in [(["--compress", "gzip"], 4), (["--compress", "gzip:9", "--chunk", "8x5x3"], 9),
+                         (["--compress", "gzip:1", "--max-stage-width", "3"], 1)]:
+        run("transpose", f"{src}:/data", f"{dst}:/data", "--axes", "2,0,1", "--quiet", *extra)
+        expect_permuted(data, dst, [2, 0, 1])
+        with h5py.File(dst, "r") as f:
+            d = f["/data"]
+            check(d.compression == "gzip" and d.compression_opts == level and d.shuffle,
+                  f"{extra}: compression {d.compression} {d.compression_opts} shuffle {d.shuffle}")
+            check(d.id.get_storage_size() < data.nbytes / 2, f"{extra}: {d.id.get_storage_size()} bytes stored")
+            if "--chunk" in extra:
+                check(d.chunks == (8, 5, 3), f"chunks {d.chunks}")
+        os.remove(dst)
+    run("transpose", f"{src}:/data", f"{dst}:/data", "--compress", "zstd", expect=USAGE)
+    no_leftovers(tmp, ["in.h5"])
+
+
 def make_netcdf(path, rng, shape=(6, 5, 7), unlimited=True, compress=False):
     """A netCDF-4 file as climate data has it: tas(time, lat, lon) with coordinate variables
     time (unlimited) and lat, a dimension without one (lon), and packing attributes."""
