@@ -382,7 +382,7 @@ TransposeReport run_transpose(MPI_Comm comm, const TransposeOptions& o) {
   io::OutputFile output;
   std::unique_ptr<io::RawStorage> raw_in, raw_out;
   std::unique_ptr<StageBackend> backend;
-  bool fused = false;
+  bool fused = false, shared = false;
   try {
     if (first_stage > 0) {
       mpi::collectively(comm, [&] { output = io::OutputFile::reopen(o.out, io_comm.get()); });
@@ -423,9 +423,14 @@ TransposeReport run_transpose(MPI_Comm comm, const TransposeOptions& o) {
     // The CPU backend works straight on mapped files when both sides are mapped: the transpose
     // reads the input's pages and writes the output's, with no read or write copies.
     fused = choice.backend == "cpu" && raw_in && raw_out && raw_out->address(Shape{}) != nullptr;
+    // Ranks of one node map the same output file: each writes its pieces straight into every
+    // destination's rows, and the exchange (two more copies of most of the data) goes away.
+    const char* shared_env = std::getenv("XPOSE_SHARED_OUTPUT");
+    shared = fused && nranks > 1 && mpi::local_rank(comm).size == nranks &&
+             !(shared_env && std::string(shared_env) == "0");
     mpi::collectively(comm, [&] {
       backend = choice.backend == "cuda" ? make_cuda_backend(plan, comm, choice, threads)
-                                         : make_cpu_backend(plan, comm, threads, fused);
+                                         : make_cpu_backend(plan, comm, threads, fused, shared);
     });
   } catch (const Error&) {
     // Every rank is here with the same error (each step above agrees collectively), so the
@@ -475,10 +480,23 @@ TransposeReport run_transpose(MPI_Comm comm, const TransposeOptions& o) {
   const std::int64_t buffers_bytes = plan.buffer_bytes() * (fused ? 2 : plan.host_buffers);
   const bool bound_input = raw_in && o.host_mem > 0 && slab_bytes + buffers_bytes > o.host_mem;
   auto transfer_name = [](io::Transfer t) { return t == io::Transfer::Collective ? "collective" : "independent"; };
-  report.io = fused ? std::string("mapped input and output: the transpose reads and writes the files' pages")
+  report.io = shared ? std::string("mapped input and output shared by the node's ranks: each transposes its rows "
+                                   "straight into every destination's pages, no exchange")
+            : fused ? std::string("mapped input and output: the transpose reads and writes the files' pages")
                     : cat(raw_in ? (bound_input ? "direct (pread)" : "direct (mmap)") : transfer_name(o.read_transfer),
                           " read, ", raw_out ? cat("direct (", raw_out->method(), ")") : transfer_name(o.write_transfer),
                           " write");
+  // The output rows a stage writes from this rank: its own band, or with a shared output the
+  // bands of every destination (this rank's columns in them).
+  auto write_regions = [&](std::int64_t k) {
+    const Stage st = plan.stage(k);
+    const StageGeometry g = StageGeometry::make(plan, st, me);
+    std::vector<Region> regions;
+    for (int q = 0; q < nranks; ++q)
+      if ((q == me || shared) && g.widths[q] > 0)
+        regions.push_back(stage_region(plan, st, 0, plan.rows, plan.out_rows.offset(q) + st.col_offset, g.widths[q]));
+    return regions;
+  };
   auto read_regions = [&](std::int64_t k) {  // one piece per destination, from this rank's rows
     const Stage st = plan.stage(k);
     const StageGeometry g = StageGeometry::make(plan, st, me);
@@ -496,11 +514,7 @@ TransposeReport run_transpose(MPI_Comm comm, const TransposeOptions& o) {
         // The transform reads and writes the mapped files itself; map the stage's output band
         // (and once, a slab that may stay resident) ahead of it, off the critical path.
         PhaseScope scope(trace, "map", "io", t.read, k);
-        const Stage st = plan.stage(k);
-        const StageGeometry g = StageGeometry::make(plan, st, me);
-        if (g.my_w > 0)
-          raw_out->populate(raw_out_boxes(plan, {stage_region(plan, st, 0, plan.rows, my_out0 + st.col_offset, g.my_w)}),
-                            true);
+        for (const io::Box& box : raw_out_boxes(plan, write_regions(k))) raw_out->populate({box}, true);
         return;
       }
       PhaseScope scope(trace, "read", "io", t.read, k);
@@ -515,17 +529,15 @@ TransposeReport run_transpose(MPI_Comm comm, const TransposeOptions& o) {
   };
   auto submit_write = [&](std::int64_t k) {
     return io.submit([&, k] {
-      const Stage st = plan.stage(k);
-      const StageGeometry g = StageGeometry::make(plan, st, me);
       PhaseScope scope(trace, "write", "io", t.write, k);
-      std::vector<Region> regions;
-      if (g.my_w > 0) regions.push_back(stage_region(plan, st, 0, plan.rows, my_out0 + st.col_offset, g.my_w));
+      const std::vector<Region> regions = write_regions(k);
       // Durable before the journal counts it: a lost node must not lose a counted stage.
       if (fused) {
+        // One band at a time: the bands of a shared output lie in different rows.
         const std::vector<io::Box> boxes = raw_out_boxes(plan, regions);
-        raw_out->mark_written(boxes);  // the transform wrote them through the map
+        for (const io::Box& box : boxes) raw_out->mark_written({box});  // the transform wrote them through the map
         raw_out->sync();
-        raw_out->release(boxes);
+        for (const io::Box& box : boxes) raw_out->release({box});
       } else if (raw_out) {
         const std::vector<io::Box> boxes = raw_out_boxes(plan, regions);
         raw_out->write(boxes, backend->output_slot(static_cast<int>(k % 2)), threads);
@@ -565,6 +577,12 @@ TransposeReport run_transpose(MPI_Comm comm, const TransposeOptions& o) {
       if (k >= first_stage + 2 && writes[k - 2].valid()) writes[k - 2].get();  // its slot is reused next
       if (fused) {
         StageViews views = mapped_views(plan, plan.stage(k), *raw_in, *raw_out, my_row0, my_out0);
+        if (shared)
+          for (int q = 0; q < nranks; ++q)
+            views.out_of.push_back(g.widths[q] == 0 ? nullptr
+                                                    : raw_out->address(plan.axes.merged_out(stage_region(
+                                                          plan, plan.stage(k), 0, 1,
+                                                          plan.out_rows.offset(q) + plan.stage(k).col_offset, 1)).start));
         // Bands of about 16 MiB of input rows: the kernel's fault-around maps whole rows.
         const Stage st = plan.stage(k);
         if (bound_input) {
