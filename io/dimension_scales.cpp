@@ -107,6 +107,8 @@ bool file_is_mpio(hid_t file) {
 
 }  // namespace
 
+const std::vector<std::string>& dimension_scale_attributes() { return kScaleAttributes; }
+
 bool is_dimension_scale(hid_t dataset) {
   const htri_t scale = H5DSis_scale(dataset);
   if (scale < 0) H5Eclear2(H5E_DEFAULT);
@@ -178,9 +180,17 @@ void DimensionScaleCopier::copy_scale(const std::string& path) {
   check(H5Pset_create_intermediate_group(lcpl.get(), 1), "H5Pset_create_intermediate_group", what);
   H5Id space = checked_id(H5Screate_simple(rank, dims.data(), maxdims.data()), "H5Screate_simple", what);
   const htri_t exists = H5Lexists(output_, path.c_str(), H5P_DEFAULT);
-  if (exists > 0)
-    throw UsageError(cat("the output already holds '", path, "', the path of a dimension of the input: name the "
-                         "output dataset differently"));
+  if (exists < 0) H5Eclear2(H5E_DEFAULT);
+  if (exists > 0) {
+    // Copied by an earlier copier into this file (a whole file is assembled variable by
+    // variable): the same dimension, renumbered with the rest by finish().
+    H5Id out = checked_id(H5Dopen2(output_, path.c_str(), H5P_DEFAULT), "H5Dopen2", what);
+    if (!is_dimension_scale(out.get()))
+      throw UsageError(cat("the output already holds '", path, "', the path of a dimension of the input: name the "
+                           "output dataset differently"));
+    scales_[path] = Scale{int_attribute(in.get(), "_Netcdf4Dimid", -1), has_attribute(in.get(), "_Netcdf4Coordinates")};
+    return;
+  }
   H5Id out = checked_id(H5Dcreate2(output_, path.c_str(), type.get(), space.get(), lcpl.get(), dcpl.get(), H5P_DEFAULT),
                         "H5Dcreate2", what);
 
@@ -227,6 +237,7 @@ void DimensionScaleCopier::attach(const Dataset& source, hid_t target, const std
     if (s.path.empty()) continue;
     copy_scale(s.path);
     H5Id scale = checked_id(H5Dopen2(output_, s.path.c_str(), H5P_DEFAULT), "H5Dopen2", s.path);
+    if (check(H5DSis_attached(target, scale.get(), static_cast<unsigned>(i)), "H5DSis_attached", a.path) > 0) continue;
     check(H5DSattach_scale(target, scale.get(), static_cast<unsigned>(i)), "H5DSattach_scale", a.path);
   }
   attached_.push_back(std::move(a));

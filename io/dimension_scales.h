@@ -34,6 +34,10 @@ std::vector<DimensionScale> dimension_scales(const Dataset& dataset);
 std::vector<std::string> dimension_names(const Dataset& dataset);
 /// Whether a dataset is itself a dimension scale (a netCDF dimension or coordinate variable).
 bool is_dimension_scale(hid_t dataset);
+/// The attributes the dimension-scale machinery owns (CLASS, NAME, REFERENCE_LIST,
+/// DIMENSION_LIST, _Netcdf4Dimid, _Netcdf4Coordinates): a copy of a dataset leaves them out and
+/// lets DimensionScaleCopier write them for the copy's file.
+const std::vector<std::string>& dimension_scale_attributes();
 
 /// Copies scales from an input file into an output file and attaches output datasets to the
 /// copies. Every call is collective over `comm` (the output file's communicator): every rank

@@ -752,6 +752,40 @@ InputFile InputFile::open(const DatasetRef& ref, MPI_Comm comm) {
   return in;
 }
 
+namespace {
+herr_t visit_object(hid_t, const char* name, const H5O_info_t* info, void* data) {
+  auto* out = static_cast<std::vector<FileObject>*>(data);
+  const std::string path = std::string(name) == "." ? "/" : "/" + std::string(name);
+  switch (info->type) {
+    case H5O_TYPE_GROUP:
+      out->push_back({path, FileObject::Group});
+      break;
+    case H5O_TYPE_DATASET:
+      out->push_back({path, FileObject::Dataset});
+      break;
+    case H5O_TYPE_NAMED_DATATYPE:
+      out->push_back({path, FileObject::Datatype});
+      break;
+    default:
+      break;
+  }
+  return 0;
+}
+}  // namespace
+
+std::vector<FileObject> list_objects(const std::string& file) {
+  ensure_init();
+  check_input_file(file);
+  hid_t id = H5Fopen(file.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  if (id < 0)
+    throw InputUnreadableError(cat("input '", file, "': cannot be opened (truncated or corrupt?): ", hdf5_message()));
+  H5Id f(id);
+  std::vector<FileObject> objects;
+  XPOSE_H5(InputUnreadableError, file,
+           H5Ovisit2(f.get(), H5_INDEX_NAME, H5_ITER_INC, visit_object, &objects, H5O_INFO_BASIC));
+  return objects;
+}
+
 void check_transposable(const Dataset& dataset) {
   const DatasetInfo& info = dataset.info();
   const std::string& label = dataset.label();

@@ -115,6 +115,15 @@ class InputFile {
   Dataset dataset_;
 };
 
+/// What a file holds, every object once, in name order: groups (the root "/" first), datasets and
+/// named datatypes. The file is opened read-only on the calling rank alone; errors are classified
+/// as for InputFile::open.
+struct FileObject {
+  std::string path;
+  enum Kind { Group, Dataset, Datatype } kind = Group;
+};
+std::vector<FileObject> list_objects(const std::string& file);
+
 /// Throws UnsupportedInputError unless the dataset can be transposed: rank >= 2, a fixed-size
 /// datatype with no variable-length or reference parts, element size in {1, 2, 4, 8, 16}.
 void check_transposable(const Dataset& dataset);

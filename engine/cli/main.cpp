@@ -15,6 +15,7 @@
 #include "engine/src/json.h"
 #include "engine/src/tools.h"
 #include "engine/src/transpose_job.h"
+#include "engine/src/whole_file.h"
 #include "mpi/comm.h"
 #include "xpose/config.h"
 #include "xpose/error.h"
@@ -123,8 +124,14 @@ io::Transfer parse_transfer(const std::string& s) {
 
 TransposeOptions transpose_options(const po::variables_map& vm) {
   TransposeOptions o;
-  o.in = io::DatasetRef::parse(vm["in"].as<std::string>());
-  o.out = io::DatasetRef::parse(vm["out"].as<std::string>());
+  const std::string in = vm["in"].as<std::string>(), out = vm["out"].as<std::string>();
+  if (names_whole_file(in) && names_whole_file(out)) {
+    o.in = io::DatasetRef{in, ""};  // whole files: every variable (whole_file.h)
+    o.out = io::DatasetRef{out, ""};
+  } else {
+    o.in = io::DatasetRef::parse(in);
+    o.out = io::DatasetRef::parse(out);
+  }
   if (vm.count("host-mem")) o.host_mem = parse_size(vm["host-mem"].as<std::string>());
   if (vm.count("host-mem") && o.host_mem <= 0) throw UsageError("--host-mem must be positive");
   o.force = vm.count("force") > 0;
@@ -216,8 +223,18 @@ void json_summary(JsonWriter& j, const TransposeOptions& o, const TransposeRepor
   j.end_object();
 }
 
+int cmd_transpose_file(const TransposeOptions& o) {
+  const WholeFileReport r = run_whole_file(MPI_COMM_WORLD, o);
+  if (is_root() && !o.quiet)
+    std::printf("xpose: %s -> %s in %.2f s: %zu variable(s) reordered (%s), %zu copied\n", o.in.file.c_str(),
+                o.out.file.c_str(), r.wall, r.reordered.size(), format_size(static_cast<double>(r.bytes)).c_str(),
+                r.copied.size());
+  return 0;
+}
+
 int cmd_transpose(const po::variables_map& vm) {
   TransposeOptions o = transpose_options(vm);
+  if (o.in.path.empty()) return cmd_transpose_file(o);
   const std::string json_path = vm.count("json") ? vm["json"].as<std::string>() : "";
   TransposeReport report;
   try {
@@ -245,6 +262,11 @@ int cmd_transpose(const po::variables_map& vm) {
 
 int cmd_plan(const po::variables_map& vm) {
   TransposeOptions o = transpose_options(vm);
+  if (o.in.path.empty()) {
+    const std::string text = plan_whole_file(MPI_COMM_WORLD, o);
+    if (is_root()) std::printf("%s", text.c_str());
+    return 0;
+  }
   Plan plan = plan_transpose(MPI_COMM_WORLD, o);
   if (is_root()) {
     std::printf("plan for %s -> %s\n%s", o.in.str().c_str(), o.out.str().c_str(), plan.describe().c_str());
@@ -326,7 +348,10 @@ int cmd_verify(const po::variables_map& vm) {
 std::map<std::string, Command> make_commands() {
   std::map<std::string, Command> cmds;
   {
-    Command c{"transpose", "xpose transpose IN.h5:/path OUT.h5:/path [options]", po::options_description("Options"), {}};
+    Command c{"transpose",
+              "xpose transpose IN.h5:/path OUT.h5:/path [options]\n"
+              "       xpose transpose IN.nc OUT.nc --axes lat,lon,time [options]   (every variable of a file)",
+              po::options_description("Options"), {}};
     c.options.add_options()("in", po::value<std::string>()->required(), "input FILE:/dataset")(
         "out", po::value<std::string>()->required(), "output FILE:/dataset");
     add_transpose_options(c.options);

@@ -18,13 +18,17 @@ std::string trim(const std::string& s) {
   return s.substr(b, e - b);
 }
 
-bool is_integer(const std::string& s) {
+}  // namespace
+
+bool is_axis_number(const std::string& s) {
   std::size_t i = s.size() > 1 && (s[0] == '-' || s[0] == '+') ? 1 : 0;
   if (i >= s.size() || s.size() - i > 9) return false;
   for (; i < s.size(); ++i)
     if (!std::isdigit(static_cast<unsigned char>(s[i]))) return false;
   return true;
 }
+
+namespace {
 
 std::string join(const std::vector<std::string>& parts, const char* sep) {
   std::string s;
@@ -76,8 +80,8 @@ Permutation resolve_axes(const std::vector<std::string>& axes, const Shape& shap
     throw UnsupportedInputError(cat("'", label, "' has rank ", rank, " (shape ", format_shape(shape),
                                     "): --axes supports ranks 2 to ", kMaxAxesRank));
   if (axes.empty()) throw UsageError("--axes is empty");
-  const bool numbers = std::all_of(axes.begin(), axes.end(), is_integer);
-  const bool any_number = std::any_of(axes.begin(), axes.end(), is_integer);
+  const bool numbers = std::all_of(axes.begin(), axes.end(), is_axis_number);
+  const bool any_number = std::any_of(axes.begin(), axes.end(), is_axis_number);
   if (any_number && !numbers)
     throw UsageError(cat("--axes ", join(axes, ","), " mixes axis numbers and dimension names"));
   if (numbers) {

@@ -35,6 +35,9 @@ using Permutation = std::vector<int>;
 /// UsageError on an empty list or an empty entry.
 std::vector<std::string> split_axes(const std::string& text);
 
+/// Whether an --axes entry is an axis number ("2", "-1") rather than a dimension name.
+bool is_axis_number(const std::string& entry);
+
 /// The permutation that `axes` names for a dataset of `shape` whose dimensions are called
 /// `names` (one per axis, "" where a dimension has no name; may be empty when none has).
 ///  - all entries integers: NumPy's meaning (negative ones count from the end); every axis once;

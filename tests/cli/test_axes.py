@@ -313,6 +313,93 @@ def group_netcdf(tmp):
     check("depth" in proc.stderr and "time, lat, lon" in proc.stderr, proc.stderr)
 
 
+def make_climate_file(path, rng):
+    """Several variables over time, lat, lon (and a group, and a dimension without a coordinate
+    variable), as a whole-file reorder meets them."""
+    import netCDF4
+    nt, ny, nx = 5, 6, 7
+    values = {}
+    with netCDF4.Dataset(path, "w") as f:
+        f.createDimension("time", None)
+        f.createDimension("lat", ny)
+        f.createDimension("lon", nx)
+        f.createDimension("nv", 2)
+        f.createVariable("time", "f8", ("time",))[:] = np.arange(nt) * 30.0
+        f["time"].units = "days since 1990-01-01"
+        f.createVariable("lat", "f4", ("lat",))[:] = np.linspace(-60, 60, ny)
+        f.createVariable("lon", "f4", ("lon",))[:] = np.linspace(0, 300, nx)
+        for name, dims, dtype in [("tas", ("time", "lat", "lon"), "f4"), ("pr", ("time", "lat", "lon"), "f8"),
+                                  ("orog", ("lat", "lon"), "f4"), ("series", ("time", "lon"), "i2"),
+                                  ("lat_bnds", ("lat", "nv"), "f8")]:
+            shape = tuple(len(f.dimensions[d]) if d != "time" else nt for d in dims)
+            data = (rng.standard_normal(shape) * 100).astype(dtype)
+            v = f.createVariable(name, dtype, dims, fill_value=False)
+            v.long_name = name
+            v[:] = data
+            values[name] = (dims, data)
+        g = f.createGroup("extra")
+        v = g.createVariable("mask", "u1", ("lat", "time"))
+        data = rng.integers(0, 2, size=(ny, nt)).astype(np.uint8)
+        v[:] = data
+        values["extra/mask"] = (("lat", "time"), data)
+        f.history = "made by test_axes.py"
+    return values
+
+
+def group_wholefile(tmp):
+    """A whole file, as ncpdq reorders it: every variable with some of the named dimensions
+    reordered (those dimensions in the given order, in the places they hold), the rest copied;
+    the result read back with netCDF4-python and compared with numpy and with ncpdq's output."""
+    import netCDF4
+    rng = np.random.default_rng(31)
+    src, dst, ref = os.path.join(tmp, "in.nc"), os.path.join(tmp, "out.nc"), os.path.join(tmp, "ncpdq.nc")
+    values = make_climate_file(src, rng)
+    order = ["lat", "lon", "time"]
+    proc = run("plan", src, dst, "--axes", ",".join(order))
+    check("reorder  /tas" in proc.stdout and "copy     /orog" in proc.stdout, f"plan:\n{proc.stdout}")
+    run("transpose", src, dst, "--axes", ",".join(order), "--quiet")
+    have_ncpdq = shutil.which("ncpdq") is not None
+    if have_ncpdq:
+        subprocess.run(["ncpdq", "-O", "-a", ",".join(order), src, ref], check=True, capture_output=True)
+    with netCDF4.Dataset(dst) as f:
+        check(f.history == "made by test_axes.py", "global attributes not copied")
+        for name, (dims, data) in values.items():
+            v = f[name]
+            named = [d for d in dims if d in order]
+            it = iter([d for d in order if d in named])
+            want = tuple(next(it) if d in named else d for d in dims)
+            check(tuple(v.dimensions) == want, f"{name}{tuple(v.dimensions)}, expected {want}")
+            axes = [dims.index(d) for d in want]
+            got = np.asarray(v[:])
+            check(np.array_equal(got, np.transpose(data, axes)), f"{name}: values differ from numpy.transpose")
+            check(v.long_name == name if name != "extra/mask" else True, f"{name}: attributes not copied")
+        check(np.array_equal(f["time"][:], np.arange(5) * 30.0) and f["time"].units == "days since 1990-01-01",
+              "coordinate variable time")
+    if have_ncpdq:
+        with netCDF4.Dataset(dst) as a, netCDF4.Dataset(ref) as b:
+            for name in values:
+                check(tuple(a[name].dimensions) == tuple(b[name].dimensions) and
+                      np.array_equal(np.asarray(a[name][:]), np.asarray(b[name][:])),
+                      f"{name}: xpose {a[name].dimensions} differs from ncpdq {b[name].dimensions}")
+    check(subprocess.run(["ncdump", dst], capture_output=True).returncode == 0, "ncdump cannot read the output")
+    no_leftovers(tmp, ["in.nc", "out.nc", "ncpdq.nc"])
+    # Interrupted in the first variable's run, then resumed: the same file.
+    os.remove(dst)
+    env = dict(os.environ, XPOSE_TEST_SIGNAL_AT_STAGE="0:15")
+    run("transpose", src, dst, "--axes", ",".join(order), "--max-stage-width", "2", "--quiet", expect=INTERRUPTED,
+        env=env)
+    check(not os.path.exists(dst), "an interrupted whole-file run left a final output")
+    run("transpose", src, dst, "--axes", ",".join(order), "--max-stage-width", "2", "--resume", "--quiet")
+    with netCDF4.Dataset(dst) as f:
+        dims, data = values["tas"]
+        check(np.array_equal(np.asarray(f["tas"][:]), np.transpose(data, (1, 2, 0))), "resumed whole file: tas")
+    no_leftovers(tmp, ["in.nc", "out.nc", "ncpdq.nc"])
+    # Numbers mean nothing across variables; an unknown name lists the file's dimensions.
+    run("transpose", src, dst + "2", "--axes", "1,2,0", expect=USAGE)
+    proc = run("transpose", src, dst + "2", "--axes", "lat,depth", expect=USAGE)
+    check("depth" in proc.stderr and "lon" in proc.stderr, proc.stderr)
+
+
 GROUPS = {name[len("group_"):]: fn for name, fn in globals().items() if name.startswith("group_")}
 
 
