@@ -468,9 +468,16 @@ TransposeReport run_transpose(MPI_Comm comm, const TransposeOptions& o) {
   Trace trace(!o.trace_path.empty());
   const std::string temp_path = output.temporary_path();
 
-  // Every HDF5 call below runs on the I/O worker, in the same order on every rank:
+  // Every HDF5 call below runs on one I/O worker, in the same order on every rank:
   // read 0, read 1, write 0, read 2, write 1, ... so reads and writes overlap the transforms.
-  IoWorker io(threaded);
+  // Direct reads and writes touch no HDF5 and get a worker each, so that a stage's read, the
+  // previous stage's write and the transform between them all run at once.
+  IoWorker hdf5_io(threaded);
+  std::unique_ptr<IoWorker> own_read_io, own_write_io;
+  if (o.overlap && raw_in) own_read_io = std::make_unique<IoWorker>(true);
+  if (o.overlap && raw_out) own_write_io = std::make_unique<IoWorker>(true);
+  IoWorker& read_io = own_read_io ? *own_read_io : hdf5_io;
+  IoWorker& write_io = own_write_io ? *own_write_io : hdf5_io;
   // Every stage reads the same input rows (other columns), so the mapped row slab stays mapped:
   // its pages are the file's clean page cache, which the kernel can reclaim, but they count in
   // the resident set. With an explicit --host-mem smaller than the slab and the buffers, the
@@ -479,6 +486,10 @@ TransposeReport run_transpose(MPI_Comm comm, const TransposeOptions& o) {
   const std::int64_t slab_bytes = plan.batch_outer * plan.batch_inner * plan.in_rows.count(me) * plan.cols * es;
   const std::int64_t buffers_bytes = plan.buffer_bytes() * (fused ? 2 : plan.host_buffers);
   const bool bound_input = raw_in && o.host_mem > 0 && slab_bytes + buffers_bytes > o.host_mem;
+  // Output bands mapped ahead stay resident until written: up to three bands beyond the buffers,
+  // so only where an explicit --host-mem leaves room for them.
+  const bool populate_ahead = !fused && raw_out && raw_out->address(Shape{}) != nullptr && own_read_io && own_write_io &&
+                              !(o.host_mem > 0 && buffers_bytes + 3 * plan.buffer_bytes() > o.host_mem);
   auto transfer_name = [](io::Transfer t) { return t == io::Transfer::Collective ? "collective" : "independent"; };
   report.io = shared ? std::string("mapped input and output shared by the node's ranks: each transposes its rows "
                                    "straight into every destination's pages, no exchange")
@@ -509,27 +520,35 @@ TransposeReport run_transpose(MPI_Comm comm, const TransposeOptions& o) {
     return regions;
   };
   auto submit_read = [&](std::int64_t k) {
-    return io.submit([&, k] {
+    return read_io.submit([&, k] {
       if (fused) {
         // The transform reads and writes the mapped files itself; map the stage's output band
         // (and once, a slab that may stay resident) ahead of it, off the critical path.
-        PhaseScope scope(trace, "map", "io", t.read, k);
-        for (const io::Box& box : raw_out_boxes(plan, write_regions(k))) raw_out->populate({box}, true);
+        PhaseScope scope(trace, "map", own_read_io ? "read" : "io", t.read, k);
+        for (const io::Box& box : raw_out_boxes(plan, write_regions(k))) raw_out->populate({box}, true, threads);
         return;
       }
-      PhaseScope scope(trace, "read", "io", t.read, k);
-      const std::vector<Region> regions = read_regions(k);
-      // The union in file order: [nb][my_rows][sum_w] (or [my_rows][nb][sum_w] where the batch
-      // axis is inside the rows: AxisMap::in_batch_outer), the pieces side by side.
-      if (raw_in)
-        raw_in->read(raw_in_boxes(plan, regions), backend->input_slot(static_cast<int>(k % 2)), threads, bound_input);
-      else
-        in.read(h5_in_boxes(plan, regions), backend->input_slot(static_cast<int>(k % 2)), o.read_transfer);
+      {
+        PhaseScope scope(trace, "read", own_read_io ? "read" : "io", t.read, k);
+        const std::vector<Region> regions = read_regions(k);
+        // The union in file order: [nb][my_rows][sum_w] (or [my_rows][nb][sum_w] where the batch
+        // axis is inside the rows: AxisMap::in_batch_outer), the pieces side by side.
+        if (raw_in)
+          raw_in->read(raw_in_boxes(plan, regions), backend->input_slot(static_cast<int>(k % 2)), threads, bound_input);
+        else
+          in.read(h5_in_boxes(plan, regions), backend->input_slot(static_cast<int>(k % 2)), o.read_transfer);
+      }
+      // A mapped output's pages for this stage's band, allocated here, ahead of its write:
+      // faulting them in during the write made the write phase the pipeline's slowest.
+      if (populate_ahead) {
+        PhaseScope scope(trace, "map", "read", t.read, k);
+        for (const io::Box& box : raw_out_boxes(plan, write_regions(k))) raw_out->populate({box}, true, threads);
+      }
     });
   };
   auto submit_write = [&](std::int64_t k) {
-    return io.submit([&, k] {
-      PhaseScope scope(trace, "write", "io", t.write, k);
+    return write_io.submit([&, k] {
+      PhaseScope scope(trace, "write", own_write_io ? "write" : "io", t.write, k);
       const std::vector<Region> regions = write_regions(k);
       // Durable before the journal counts it: a lost node must not lose a counted stage.
       if (fused) {
