@@ -16,6 +16,7 @@
 #include "engine/src/tools.h"
 #include "engine/src/transpose_job.h"
 #include "engine/src/whole_file.h"
+#include "io/dimension_scales.h"
 #include "mpi/comm.h"
 #include "xpose/config.h"
 #include "xpose/error.h"
@@ -284,6 +285,7 @@ int cmd_info(const po::variables_map& vm) {
   io::InputFile file;
   mpi::collectively(MPI_COMM_WORLD, [&] { file = io::InputFile::open(ref, MPI_COMM_WORLD); });
   const auto& info = file.dataset().info();
+  const std::vector<std::string> dims = io::dimension_names(file.dataset());
   std::string plan_text;
   std::string unsupported;
   try {
@@ -291,6 +293,7 @@ int cmd_info(const po::variables_map& vm) {
     if (vm.count("host-mem")) o.host_mem = parse_size(vm["host-mem"].as<std::string>());
     if (vm.count("gpu-mem")) o.gpu_mem = parse_size(vm["gpu-mem"].as<std::string>());
     o.backend = vm["backend"].as<std::string>();
+    if (vm.count("axes")) o.axes = split_axes(vm["axes"].as<std::string>());
     plan_text = plan_for(MPI_COMM_WORLD, file.dataset(), o).describe();
   } catch (const Error& e) {
     unsupported = e.what();
@@ -298,6 +301,11 @@ int cmd_info(const po::variables_map& vm) {
   if (is_root()) {
     std::printf("dataset   %s\n", ref.str().c_str());
     std::printf("shape     %s\n", format_shape(info.shape).c_str());
+    if (!dims.empty()) {
+      std::string text;
+      for (const auto& d : dims) text += (text.empty() ? "" : ", ") + (d.empty() ? std::string("?") : d);
+      std::printf("dims      %s (dimension scales: netCDF-4 dimensions)\n", text.c_str());
+    }
     std::printf("type      %s, %zu bytes per element\n", info.type_description.c_str(), info.element.size);
     std::printf("layout    %s", io::layout_name(info.layout));
     if (!info.chunk.empty()) std::printf(", chunks %s", format_shape(info.chunk).c_str());
@@ -377,11 +385,12 @@ std::map<std::string, Command> make_commands() {
     cmds.emplace(c.name, std::move(c));
   }
   {
-    Command c{"info", "xpose info FILE.h5:/path [--host-mem SIZE]", po::options_description("Options"), {}};
+    Command c{"info", "xpose info FILE.h5:/path [--host-mem SIZE] [--axes ORDER]", po::options_description("Options"), {}};
     c.options.add_options()("file", po::value<std::string>()->required(), "FILE:/dataset")(
         "host-mem", po::value<std::string>(), "SIZE per rank to plan with (default as for transpose)")(
         "gpu-mem", po::value<std::string>(), "GPU SIZE per rank to plan with (default as for transpose)")(
-        "backend", po::value<std::string>()->default_value("auto"), "backend to plan for: cuda, cpu or auto");
+        "backend", po::value<std::string>()->default_value("auto"), "backend to plan for: cuda, cpu or auto")(
+        "axes", po::value<std::string>(), "the axis order to plan for (as for transpose)");
     add_common(c.options);
     c.positional.add("file", 1);
     cmds.emplace(c.name, std::move(c));
