@@ -170,6 +170,8 @@ RunIdentity run_identity(const TransposeOptions& o, const Plan& plan, const io::
   id.stage_width = plan.width;
   id.matrices_per_stage = plan.inner_per_stage;
   id.chunk = o.chunk;
+  if (plan.explicit_axes) id.axes = format_axes(plan.axes.perm());
+  if (o.compress_level >= 0) id.compression = cat("gzip:", o.compress_level);
   return id;
 }
 

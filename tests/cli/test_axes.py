@@ -185,15 +185,16 @@ def group_resume(tmp):
     another order is refused."""
     rng = np.random.default_rng(5)
     src, dst = os.path.join(tmp, "in.h5"), os.path.join(tmp, "out.h5")
-    data = pattern((6, 40, 30), np.dtype("<f4"), rng)
+    data = pattern((30, 30, 30), np.dtype("<f4"), rng)
     with h5py.File(src, "w") as f:
         f.create_dataset("/data", data=data)
     env = dict(os.environ, XPOSE_TEST_SIGNAL_AT_STAGE="2:15")
     args = ["transpose", f"{src}:/data", f"{dst}:/data", "--axes", "2,0,1", "--max-stage-width", "3", "--quiet"]
     run(*args, expect=INTERRUPTED, env=env)
     check(not os.path.exists(dst), "a stopped run left a final output")
-    run("transpose", f"{src}:/data", f"{dst}:/data", "--axes", "1,0,2", "--max-stage-width", "3", "--resume",
-        expect=RESUME_REFUSED)
+    proc = run("transpose", f"{src}:/data", f"{dst}:/data", "--axes", "1,2,0", "--max-stage-width", "3", "--resume",
+               expect=RESUME_REFUSED)
+    check("axis order" in proc.stderr, f"the refusal names the axis order: {proc.stderr}")
     run(*args, "--resume")
     expect_permuted(data, dst, [2, 0, 1])
     no_leftovers(tmp, ["in.h5", "out.h5"])
