@@ -79,7 +79,15 @@ Plan make_plan(const PlanRequest& req) {
   std::int64_t w = std::min(units, cb);
   if (req.max_width > 0) w = std::min(w, req.max_width);
   std::int64_t nb = 1;
-  if (w == cb) nb = std::max<std::int64_t>(1, std::min(p.batch_inner, units / cb));
+  if (!p.axes.out_batch_outer()) {
+    // The batch axis lies inside the output rows ([C][B][R]): a stage of every matrix writes
+    // runs of B x R elements, one matrix at a time runs of R. All matrices first, then columns.
+    nb = std::max<std::int64_t>(1, std::min(p.batch_inner, units));
+    w = std::max<std::int64_t>(1, std::min(units / nb, cb));
+    if (req.max_width > 0) w = std::min(w, req.max_width);
+  } else if (w == cb) {
+    nb = std::max<std::int64_t>(1, std::min(p.batch_inner, units / cb));
+  }
   // Balance: equal stages rather than full ones and a short last one.
   p.col_stages = ceil_div(cb, w);
   p.width = ceil_div(cb, p.col_stages);
