@@ -233,5 +233,32 @@ TEST(AxisMap, PlannerTakesTheEngineViewAndWideElements) {
   EXPECT_THROW(make_plan(r), UnsupportedInputError);
 }
 
+TEST(AxisMap, ABatchInsideTheOutputRowsIsTakenWholeFirst) {
+  // (2, 3, 1, 0): output [C][B][R]; a stage of every matrix writes runs of B x R elements.
+  for (int ranks : {1, 2, 3})
+    for (std::int64_t mem : {std::int64_t{4} << 10, std::int64_t{64} << 10, std::int64_t{1} << 30}) {
+      PlanRequest r;
+      r.shape = {4, 6, 5, 7};
+      r.elem_size = 4;
+      r.perm = {2, 3, 1, 0};
+      r.nranks = ranks;
+      r.host_mem = mem;
+      Plan p = make_plan(r);
+      ASSERT_FALSE(p.axes.out_batch_outer());
+      EXPECT_EQ(p.inner_per_stage, p.batch_inner) << ranks << " ranks, " << mem << " B";
+      // Every column of every matrix once.
+      std::vector<int> covered(static_cast<std::size_t>(p.batch_inner * p.cols), 0);
+      for (std::int64_t k = 0; k < p.num_stages(); ++k) {
+        const Stage s = p.stage(k);
+        for (int q = 0; q < ranks; ++q)
+          for (std::int64_t c = 0; c < p.width_of(q, s); ++c)
+            for (std::int64_t b = 0; b < s.inner_count; ++b)
+              ++covered[static_cast<std::size_t>((s.inner_begin + b) * p.cols + p.out_rows.offset(q) + s.col_offset + c)];
+      }
+      for (int v : covered) ASSERT_EQ(v, 1) << ranks << " ranks, " << mem << " B";
+      EXPECT_LE(p.memory_per_rank(), std::max<std::int64_t>(mem, p.buffer_bytes() * p.host_buffers));
+    }
+}
+
 }  // namespace
 }  // namespace xpose
