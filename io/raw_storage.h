@@ -43,6 +43,9 @@ class RawStorage {
   void write(const std::vector<Box>& boxes, const void* buffer, int threads);
   /// Forces written data to stable storage (fdatasync).
   void sync();
+  /// Starts writing the data written since the last sync back to the file, without waiting
+  /// (sync_file_range); sync() still makes it durable.
+  void start_writeback();
 
   std::int64_t file_offset() const { return offset_; }
   /// The mapped address of the element at `index` (one coordinate per dimension); nullptr when

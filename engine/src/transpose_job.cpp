@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <climits>
 #include <csignal>
@@ -466,6 +467,9 @@ TransposeReport run_transpose(MPI_Comm comm, const TransposeOptions& o) {
       }
     });
   };
+  // Stages whose output is on stable storage; the write worker advances it, in stage order.
+  std::atomic<std::int64_t> durable{first_stage};
+  Clock::time_point last_sync = Clock::now();
   auto submit_write = [&](std::int64_t k) {
     return write_io.submit([&, k] {
       const Stage st = plan.stage(k);
@@ -474,17 +478,25 @@ TransposeReport run_transpose(MPI_Comm comm, const TransposeOptions& o) {
       std::vector<io::Box> boxes;
       if (g.my_w > 0) boxes.push_back(stage_box(plan, st, my_out0 + st.col_offset, g.my_w, 0, plan.rows));
       // Durable before the journal counts it: a lost node must not lose a counted stage.
-      if (fused) {
-        raw_out->mark_written(boxes);  // the transform wrote them through the map
-        raw_out->sync();
-        raw_out->release(boxes);
-      } else if (raw_out) {
-        raw_out->write(boxes, backend->output_slot(static_cast<int>(k % 2)), threads);
-        raw_out->sync();
+      if (raw_out) {
+        if (fused)
+          raw_out->mark_written(boxes);  // the transform wrote them through the map
+        else
+          raw_out->write(boxes, backend->output_slot(static_cast<int>(k % 2)), threads);
+        // A sync a stage kept the disk idle while the next band was copied: start the band's
+        // writeback now and make everything written durable about once a second.
+        if (k + 1 == stages || Clock::now() - last_sync >= std::chrono::seconds(1)) {
+          raw_out->sync();
+          last_sync = Clock::now();
+          durable = k + 1;
+        } else {
+          raw_out->start_writeback();
+        }
         raw_out->release(boxes);
       } else {
         output.dataset().write(boxes, backend->output_slot(static_cast<int>(k % 2)), o.write_transfer);
         output.flush();
+        durable = k + 1;
       }
     });
   };
@@ -540,7 +552,8 @@ TransposeReport run_transpose(MPI_Comm comm, const TransposeOptions& o) {
         return true;
       };
       while (local_done < k + 1 && write_done(local_done)) ++local_done;
-      std::int64_t mine[2] = {-static_cast<std::int64_t>(StopSignals::received()), local_done}, agreed[2];
+      std::int64_t mine[2] = {-static_cast<std::int64_t>(StopSignals::received()), std::min(local_done, durable.load())},
+                   agreed[2];
       XPOSE_CHECK_MPI(MPI_Allreduce(mine, agreed, 2, MPI_INT64_T, MPI_MIN, comm));
       if (me == 0 && agreed[1] > journaled) {
         journaled = agreed[1];
@@ -569,6 +582,9 @@ TransposeReport run_transpose(MPI_Comm comm, const TransposeOptions& o) {
     // Every rank stopped after the same stage and its writes are durable: record it, close the
     // partial file, and leave together (Open MPI's launchers end the job at the first non-zero
     // exit, so no rank may leave before all have flushed).
+    mpi::collectively(comm, [&] {
+      if (raw_out) raw_out->sync();  // the last stages' writeback may only have been started
+    });
     mpi::collectively(comm, [&] {
       if (me == 0 && !Journal{identity, stopped_after}.update(journal_path))
         throw IoError(cat("the journal '", journal_path, "' was removed during the run; the stopped run cannot be resumed"));
