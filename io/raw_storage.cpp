@@ -315,6 +315,12 @@ void RawStorage::write(const std::vector<Box>& boxes, const void* buffer, int th
   });
 }
 
+void RawStorage::start_writeback() {
+  if (!writable_ || dirty_begin_ < 0) return;
+  // Advisory: a failure here shows up again at sync().
+  ::sync_file_range(fd_, dirty_begin_, dirty_end_ - dirty_begin_, SYNC_FILE_RANGE_WRITE);
+}
+
 void RawStorage::sync() {
   if (!writable_) return;
   if (map_ && dirty_begin_ >= 0) {

@@ -43,6 +43,9 @@ class RawStorage {
   void write(const std::vector<Box>& boxes, const void* buffer, int threads);
   /// Forces written data to stable storage (fdatasync).
   void sync();
+  /// Starts writing the data written since the last sync back to the file, without waiting
+  /// (sync_file_range); sync() still makes it durable.
+  void start_writeback();
 
   /// Views the same bytes as an array of `shape` with `elem_size`-byte elements (the merged axes
   /// and wide elements of an axis order): boxes and addresses are in that shape from then on.

@@ -549,46 +549,36 @@ TransposeReport run_transpose(MPI_Comm comm, const TransposeOptions& o) {
       }
     });
   };
-  // Durable before the journal counts it: a lost node must not lose a counted stage. Direct writes
-  // are synced in batches of at least kSyncBytes or kSyncSeconds (and at the last stage): a sync
-  // per small stage (under a tight --host-mem) halved a disk's write rate. The journal counts
-  // only the stages before `synced_through`. Released pages of a shared file mapping stay dirty
-  // in the page cache until the sync writes them.
-  constexpr std::int64_t kSyncBytes = 256ll << 20;
-  constexpr double kSyncSeconds = 1.0;
-  std::atomic<std::int64_t> synced_through{first_stage};
-  std::int64_t unsynced_bytes = 0;
-  auto last_sync = Clock::now();
-  auto sync_batch = [&](std::int64_t k, std::int64_t bytes) {
-    unsynced_bytes += bytes;
-    if (k + 1 < stages && unsynced_bytes < kSyncBytes && seconds_since(last_sync) < kSyncSeconds) return;
-    raw_out->sync();
-    unsynced_bytes = 0;
-    last_sync = Clock::now();
-    synced_through = k + 1;
-  };
+  // Stages whose output is on stable storage; the write worker advances it, in stage order.
+  std::atomic<std::int64_t> durable{first_stage};
+  Clock::time_point last_sync = Clock::now();
   auto submit_write = [&](std::int64_t k) {
     return write_io.submit([&, k] {
       PhaseScope scope(trace, "write", own_write_io ? "write" : "io", t.write, k);
       const std::vector<Region> regions = write_regions(k);
-      std::int64_t bytes = 0;
-      for (const auto& r : regions) bytes += element_count(r.count) * es / (shared ? nranks : 1);  // this rank's share
-      if (fused) {
+      // Durable before the journal counts it: a lost node must not lose a counted stage.
+      if (raw_out) {
         // One band at a time: the bands of a shared output lie in different rows.
         const std::vector<io::Box> boxes = raw_out_boxes(plan, regions);
-        for (const io::Box& box : boxes) raw_out->mark_written({box});  // the transform wrote them through the map
+        if (fused)
+          for (const io::Box& box : boxes) raw_out->mark_written({box});  // the transform wrote them through the map
+        else
+          raw_out->write(boxes, backend->output_slot(static_cast<int>(k % 2)), threads);
+        // A sync a stage kept the disk idle while the next band was copied: start the band's
+        // writeback now and make everything written durable about once a second.
+        if (k + 1 == stages || Clock::now() - last_sync >= std::chrono::seconds(1)) {
+          raw_out->sync();
+          last_sync = Clock::now();
+          durable = k + 1;
+        } else {
+          raw_out->start_writeback();
+        }
         for (const io::Box& box : boxes) raw_out->release({box});
-        sync_batch(k, bytes);
-      } else if (raw_out) {
-        const std::vector<io::Box> boxes = raw_out_boxes(plan, regions);
-        raw_out->write(boxes, backend->output_slot(static_cast<int>(k % 2)), threads);
-        raw_out->release(boxes);
-        sync_batch(k, bytes);
       } else {
         output.dataset().write(h5_out_boxes(plan, regions), backend->output_slot(static_cast<int>(k % 2)),
                                o.write_transfer);
         output.flush();
-        synced_through = k + 1;
+        durable = k + 1;
       }
     });
   };
@@ -650,8 +640,7 @@ TransposeReport run_transpose(MPI_Comm comm, const TransposeOptions& o) {
         return true;
       };
       while (local_done < k + 1 && write_done(local_done)) ++local_done;
-      std::int64_t mine[2] = {-static_cast<std::int64_t>(StopSignals::received()),
-                              std::min(local_done, synced_through.load())},
+      std::int64_t mine[2] = {-static_cast<std::int64_t>(StopSignals::received()), std::min(local_done, durable.load())},
                    agreed[2];
       XPOSE_CHECK_MPI(MPI_Allreduce(mine, agreed, 2, MPI_INT64_T, MPI_MIN, comm));
       if (me == 0 && agreed[1] > journaled) {
@@ -685,7 +674,7 @@ TransposeReport run_transpose(MPI_Comm comm, const TransposeOptions& o) {
     // partial file, and leave together (Open MPI's launchers end the job at the first non-zero
     // exit, so no rank may leave before all have flushed).
     mpi::collectively(comm, [&] {
-      if (raw_out) raw_out->sync();  // the last batch (the write worker is idle: every write was collected)
+      if (raw_out) raw_out->sync();  // the last stages' writeback may only have been started
     });
     mpi::collectively(comm, [&] {
       if (me == 0 && !Journal{identity, stopped_after}.update(journal_path))
