@@ -426,11 +426,21 @@ TransposeReport run_transpose(MPI_Comm comm, const TransposeOptions& o) {
     // The CPU backend works straight on mapped files when both sides are mapped: the transpose
     // reads the input's pages and writes the output's, with no read or write copies.
     fused = choice.backend == "cpu" && raw_in && raw_out && raw_out->address(Shape{}) != nullptr;
+    // Under an explicit --host-mem that the rank's input slab exceeds, pieces of the input read
+    // through the map would keep whole page-cache folios (up to 2 MiB each on current kernels)
+    // mapped for every piece of a few KiB they touch: a stage of pieces 1 MiB apart mapped the
+    // whole 512 MiB slab. Such runs read their pieces with pread into the stage buffers instead.
+    if (fused && o.host_mem > 0) {
+      const std::int64_t slab = plan.batch_outer * plan.batch_inner * plan.in_rows.count(me) * plan.cols *
+                                static_cast<std::int64_t>(plan.elem_size);
+      if (mpi::allreduce_max(comm, slab + 2 * plan.buffer_bytes() > o.host_mem ? std::int64_t{1} : 0) != 0)
+        fused = false;
+    }
     // Ranks of one node map the same output file: each writes its pieces straight into every
     // destination's rows, and the exchange (two more copies of most of the data) goes away.
     const char* shared_env = std::getenv("XPOSE_SHARED_OUTPUT");
     shared = fused && nranks > 1 && mpi::local_rank(comm).size == nranks &&
-             !(shared_env && std::string(shared_env) == "0");
+             shared_env && std::string(shared_env) == "1";
     mpi::collectively(comm, [&] {
       backend = choice.backend == "cuda" ? make_cuda_backend(plan, comm, choice, threads)
                                          : make_cpu_backend(plan, comm, threads, fused, shared);
@@ -502,12 +512,12 @@ TransposeReport run_transpose(MPI_Comm comm, const TransposeOptions& o) {
                           " write");
   // The output rows a stage writes from this rank: its own band, or with a shared output the
   // bands of every destination (this rank's columns in them).
-  auto write_regions = [&](std::int64_t k) {
+  auto write_regions = [&](std::int64_t k, bool all = true) {
     const Stage st = plan.stage(k);
     const StageGeometry g = StageGeometry::make(plan, st, me);
     std::vector<Region> regions;
     for (int q = 0; q < nranks; ++q)
-      if ((q == me || shared) && g.widths[q] > 0)
+      if ((q == me || (shared && all)) && g.widths[q] > 0)
         regions.push_back(stage_region(plan, st, 0, plan.rows, plan.out_rows.offset(q) + st.col_offset, g.widths[q]));
     return regions;
   };
@@ -527,8 +537,10 @@ TransposeReport run_transpose(MPI_Comm comm, const TransposeOptions& o) {
       if (fused) {
         // The transform reads and writes the mapped files itself; map the stage's output band
         // (and once, a slab that may stay resident) ahead of it, off the critical path.
+        // Own band only: each page is allocated once, by its owner; the other ranks' writes to it
+        // then only map a page that exists (allocating every band in every rank doubled the cost).
         PhaseScope scope(trace, "map", own_read_io ? "read" : "io", t.read, k);
-        for (const io::Box& box : raw_out_boxes(plan, write_regions(k))) raw_out->populate({box}, true, threads);
+        for (const io::Box& box : raw_out_boxes(plan, write_regions(k, false))) raw_out->populate({box}, true, threads);
         return;
       }
       {
@@ -615,10 +627,11 @@ TransposeReport run_transpose(MPI_Comm comm, const TransposeOptions& o) {
                                                     : raw_out->address(plan.axes.merged_out(stage_region(
                                                           plan, plan.stage(k), 0, 1,
                                                           plan.out_rows.offset(q) + plan.stage(k).col_offset, 1)).start));
-        // Bands of about 16 MiB of input rows: the kernel's fault-around maps whole rows.
+        // Bands of about 16 MiB of the input the stage reads (its pieces of nb x rows rows; a
+        // band of one long row would leave the kernel a 1-row transpose scattering single elements).
         const Stage st = plan.stage(k);
         if (bound_input) {
-          views.band_rows = std::max<std::int64_t>(1, (16ll << 20) / (plan.cols * es));
+          views.band_rows = std::max<std::int64_t>(1, (16ll << 20) / std::max<std::int64_t>(1, g.nb * g.sum_w * es));
           views.release_input = [&](std::int64_t first, std::int64_t rows) {
             raw_in->release(raw_in_boxes(plan, {stage_region(plan, st, my_row0 + first, rows, 0, plan.cols)}));
           };
