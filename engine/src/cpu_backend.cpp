@@ -50,14 +50,14 @@ namespace {
 
 class CpuBackend final : public StageBackend {
  public:
-  CpuBackend(const Plan& plan, MPI_Comm comm, int threads, bool use_views, bool shared_output)
+  CpuBackend(const Plan& plan, MPI_Comm comm, int threads, bool use_views)
       : comm_(comm), elem_(plan.elem_size), threads_(threads) {
     const std::int64_t bytes = plan.buffer_bytes();
     if (!use_views) {
       for (auto& b : in_) b = HostBuffer(bytes);
       for (auto& b : out_) b = HostBuffer(bytes);
     }
-    if (plan.nranks > 1 && !shared_output) {
+    if (plan.nranks > 1) {
       send_ = HostBuffer(bytes);
       recv_ = HostBuffer(bytes);
       exchange_ = mpi::make_exchange(mpi::ExchangeKind::Mpi, comm, elem_);
@@ -65,7 +65,7 @@ class CpuBackend final : public StageBackend {
     }
   }
   std::string name() const override { return "cpu"; }
-  std::string exchange_name() const override { return exchange_ ? "mpi" : "none (a shared output)"; }
+  std::string exchange_name() const override { return exchange_ ? "mpi" : "none"; }
   std::byte* input_slot(int i) override { return in_[i].data(); }
   std::byte* output_slot(int i) override { return out_[i].data(); }
 
@@ -106,11 +106,7 @@ class CpuBackend final : public StageBackend {
           kernels::TransposeShape ts = piece_shape(q);
           ts.rows = rows;
           std::byte* dst;
-          if (!v.out_of.empty()) {  // one node: straight into the destination's rows
-            ts.out_pitch = v.out_pitch;
-            ts.out_batch_stride = v.out_batch_stride;
-            dst = v.out_of[q] + (g.row_offset[g.me] + r0) * es;
-          } else if (q == g.me) {
+          if (q == g.me) {
             ts.out_pitch = v.out_pitch;
             ts.out_batch_stride = v.out_batch_stride;
             dst = v.out + (g.row_offset[g.me] + r0) * es;
@@ -124,7 +120,7 @@ class CpuBackend final : public StageBackend {
         if (v.release_input) v.release_input(r0, rows);
       }
     }
-    if (g.nranks == 1 || !v.out_of.empty()) return;
+    if (g.nranks == 1) return;
     mpi::ExchangeLayout layout;
     {
       PhaseScope scope(trace, "exchange", "main", t.exchange, k);
@@ -165,9 +161,8 @@ class CpuBackend final : public StageBackend {
 
 }  // namespace
 
-std::unique_ptr<StageBackend> make_cpu_backend(const Plan& plan, MPI_Comm comm, int threads, bool use_views,
-                                               bool shared_output) {
-  return std::make_unique<CpuBackend>(plan, comm, threads, use_views, shared_output);
+std::unique_ptr<StageBackend> make_cpu_backend(const Plan& plan, MPI_Comm comm, int threads, bool use_views) {
+  return std::make_unique<CpuBackend>(plan, comm, threads, use_views);
 }
 
 }  // namespace xpose

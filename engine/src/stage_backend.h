@@ -67,10 +67,6 @@ struct StageViews {
   std::byte* out = nullptr;               ///< element (first matrix, first output row of the stage, 0)
   std::int64_t out_pitch = 0;
   std::int64_t out_batch_stride = 0;
-  /// Where the stage's output rows of every destination start (first matrix, column 0), when all
-  /// ranks share one node and so the mapped output: each piece is written straight into its
-  /// destination's rows, and there is no exchange. Empty otherwise.
-  std::vector<std::byte*> out_of;
   /// Work through the input in bands of this many rows and call release_input(first, rows) after
   /// each, so a mapped input never has more than about one band resident (0: one band).
   std::int64_t band_rows = 0;
@@ -101,10 +97,8 @@ class StageBackend {
 };
 
 /// Host buffers only: the cache-blocked CPU kernel and the host MPI exchange. With `use_views`
-/// the stages work on StageViews and the backend keeps no input/output slots; with
-/// `shared_output` too (StageViews::out_of) it needs no exchange buffers either.
-std::unique_ptr<StageBackend> make_cpu_backend(const Plan& plan, MPI_Comm comm, int threads, bool use_views,
-                                               bool shared_output = false);
+/// the stages work on StageViews and the backend keeps no input/output slots.
+std::unique_ptr<StageBackend> make_cpu_backend(const Plan& plan, MPI_Comm comm, int threads, bool use_views);
 
 /// The default --gpu-mem: 60% of the free memory of this rank's GPU, shared by the ranks that
 /// use the same GPU.

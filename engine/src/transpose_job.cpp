@@ -385,7 +385,7 @@ TransposeReport run_transpose(MPI_Comm comm, const TransposeOptions& o) {
   io::OutputFile output;
   std::unique_ptr<io::RawStorage> raw_in, raw_out;
   std::unique_ptr<StageBackend> backend;
-  bool fused = false, shared = false;
+  bool fused = false;
   try {
     if (first_stage > 0) {
       mpi::collectively(comm, [&] { output = io::OutputFile::reopen(o.out, io_comm.get()); });
@@ -436,14 +436,9 @@ TransposeReport run_transpose(MPI_Comm comm, const TransposeOptions& o) {
       if (mpi::allreduce_max(comm, slab + 2 * plan.buffer_bytes() > o.host_mem ? std::int64_t{1} : 0) != 0)
         fused = false;
     }
-    // Ranks of one node map the same output file: each writes its pieces straight into every
-    // destination's rows, and the exchange (two more copies of most of the data) goes away.
-    const char* shared_env = std::getenv("XPOSE_SHARED_OUTPUT");
-    shared = fused && nranks > 1 && mpi::local_rank(comm).size == nranks &&
-             shared_env && std::string(shared_env) == "1";
     mpi::collectively(comm, [&] {
       backend = choice.backend == "cuda" ? make_cuda_backend(plan, comm, choice, threads)
-                                         : make_cpu_backend(plan, comm, threads, fused, shared);
+                                         : make_cpu_backend(plan, comm, threads, fused);
     });
   } catch (const Error&) {
     // Every rank is here with the same error (each step above agrees collectively), so the
@@ -504,21 +499,16 @@ TransposeReport run_transpose(MPI_Comm comm, const TransposeOptions& o) {
   const bool populate_ahead = !fused && raw_out && raw_out->address(Shape{}) != nullptr && own_read_io && own_write_io &&
                               !(o.host_mem > 0 && buffers_bytes + 3 * plan.buffer_bytes() > o.host_mem);
   auto transfer_name = [](io::Transfer t) { return t == io::Transfer::Collective ? "collective" : "independent"; };
-  report.io = shared ? std::string("mapped input and output shared by the node's ranks: each transposes its rows "
-                                   "straight into every destination's pages, no exchange")
-            : fused ? std::string("mapped input and output: the transpose reads and writes the files' pages")
+  report.io = fused ? std::string("mapped input and output: the transpose reads and writes the files' pages")
                     : cat(raw_in ? (bound_input ? "direct (pread)" : "direct (mmap)") : transfer_name(o.read_transfer),
                           " read, ", raw_out ? cat("direct (", raw_out->method(), ")") : transfer_name(o.write_transfer),
                           " write");
-  // The output rows a stage writes from this rank: its own band, or with a shared output the
-  // bands of every destination (this rank's columns in them).
-  auto write_regions = [&](std::int64_t k, bool all = true) {
+  // The output rows a stage writes: this rank's band.
+  auto write_regions = [&](std::int64_t k) {
     const Stage st = plan.stage(k);
     const StageGeometry g = StageGeometry::make(plan, st, me);
     std::vector<Region> regions;
-    for (int q = 0; q < nranks; ++q)
-      if ((q == me || (shared && all)) && g.widths[q] > 0)
-        regions.push_back(stage_region(plan, st, 0, plan.rows, plan.out_rows.offset(q) + st.col_offset, g.widths[q]));
+    if (g.my_w > 0) regions.push_back(stage_region(plan, st, 0, plan.rows, my_out0 + st.col_offset, g.my_w));
     return regions;
   };
   auto read_regions = [&](std::int64_t k) {  // one piece per destination, from this rank's rows
@@ -537,10 +527,8 @@ TransposeReport run_transpose(MPI_Comm comm, const TransposeOptions& o) {
       if (fused) {
         // The transform reads and writes the mapped files itself; map the stage's output band
         // (and once, a slab that may stay resident) ahead of it, off the critical path.
-        // Own band only: each page is allocated once, by its owner; the other ranks' writes to it
-        // then only map a page that exists (allocating every band in every rank doubled the cost).
         PhaseScope scope(trace, "map", own_read_io ? "read" : "io", t.read, k);
-        for (const io::Box& box : raw_out_boxes(plan, write_regions(k, false))) raw_out->populate({box}, true, threads);
+        raw_out->populate(raw_out_boxes(plan, write_regions(k)), true, threads);
         return;
       }
       {
@@ -557,7 +545,7 @@ TransposeReport run_transpose(MPI_Comm comm, const TransposeOptions& o) {
       // faulting them in during the write made the write phase the pipeline's slowest.
       if (populate_ahead) {
         PhaseScope scope(trace, "map", "read", t.read, k);
-        for (const io::Box& box : raw_out_boxes(plan, write_regions(k))) raw_out->populate({box}, true, threads);
+        raw_out->populate(raw_out_boxes(plan, write_regions(k)), true, threads);
       }
     });
   };
@@ -570,10 +558,9 @@ TransposeReport run_transpose(MPI_Comm comm, const TransposeOptions& o) {
       const std::vector<Region> regions = write_regions(k);
       // Durable before the journal counts it: a lost node must not lose a counted stage.
       if (raw_out) {
-        // One band at a time: the bands of a shared output lie in different rows.
         const std::vector<io::Box> boxes = raw_out_boxes(plan, regions);
         if (fused)
-          for (const io::Box& box : boxes) raw_out->mark_written({box});  // the transform wrote them through the map
+          raw_out->mark_written(boxes);  // the transform wrote them through the map
         else
           raw_out->write(boxes, backend->output_slot(static_cast<int>(k % 2)), threads);
         // A sync a stage kept the disk idle while the next band was copied: start the band's
@@ -585,7 +572,7 @@ TransposeReport run_transpose(MPI_Comm comm, const TransposeOptions& o) {
         } else {
           raw_out->start_writeback();
         }
-        for (const io::Box& box : boxes) raw_out->release({box});
+        raw_out->release(boxes);
       } else {
         output.dataset().write(h5_out_boxes(plan, regions), backend->output_slot(static_cast<int>(k % 2)),
                                o.write_transfer);
@@ -621,12 +608,6 @@ TransposeReport run_transpose(MPI_Comm comm, const TransposeOptions& o) {
       if (k >= first_stage + 2 && writes[k - 2].valid()) writes[k - 2].get();  // its slot is reused next
       if (fused) {
         StageViews views = mapped_views(plan, plan.stage(k), *raw_in, *raw_out, my_row0, my_out0);
-        if (shared)
-          for (int q = 0; q < nranks; ++q)
-            views.out_of.push_back(g.widths[q] == 0 ? nullptr
-                                                    : raw_out->address(plan.axes.merged_out(stage_region(
-                                                          plan, plan.stage(k), 0, 1,
-                                                          plan.out_rows.offset(q) + plan.stage(k).col_offset, 1)).start));
         // Bands of about 16 MiB of the input the stage reads (its pieces of nb x rows rows; a
         // band of one long row would leave the kernel a 1-row transpose scattering single elements).
         const Stage st = plan.stage(k);
