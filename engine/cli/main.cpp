@@ -273,8 +273,10 @@ int cmd_plan(const po::variables_map& vm) {
   Plan plan = plan_transpose(MPI_COMM_WORLD, o);
   if (is_root()) {
     std::printf("plan for %s -> %s\n%s", o.in.str().c_str(), o.out.str().c_str(), plan.describe().c_str());
-    std::printf("per stage, per rank: read %d piece(s) of up to %lld x %lld, write %lld x %lld\n", plan.nranks,
-                static_cast<long long>(plan.in_rows.block), static_cast<long long>(plan.width),
+    std::printf("per stage, per rank: read %d piece(s) of up to %lld x %lld, write %lld x %lld\n",
+                plan.exchange_free ? 1 : plan.nranks,
+                static_cast<long long>(plan.exchange_free ? plan.rows : plan.in_rows.block),
+                static_cast<long long>(plan.width),
                 static_cast<long long>(plan.width), static_cast<long long>(plan.rows));
   }
   return 0;

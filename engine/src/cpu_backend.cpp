@@ -15,7 +15,8 @@ StageGeometry StageGeometry::make(const Plan& plan, const Stage& stage, int me) 
   g.nranks = plan.nranks;
   g.nb = stage.inner_count;
   g.rows_total = plan.rows;
-  g.my_rows = plan.in_rows.count(me);
+  g.my_rows = plan.rows_read(me);
+  g.exchange_free = plan.exchange_free;
   const auto n = static_cast<std::size_t>(plan.nranks);
   g.widths.resize(n);
   g.col_prefix.resize(n);
@@ -23,10 +24,10 @@ StageGeometry StageGeometry::make(const Plan& plan, const Stage& stage, int me) 
   g.row_offset.resize(n);
   for (int q = 0; q < plan.nranks; ++q) {
     g.col_prefix[q] = g.sum_w;
-    g.widths[q] = plan.width_of(q, stage);
+    g.widths[q] = plan.exchange_free && q != me ? 0 : plan.width_of(q, stage);
     g.sum_w += g.widths[q];
-    g.rows_of[q] = plan.in_rows.count(q);
-    g.row_offset[q] = plan.in_rows.offset(q);
+    g.rows_of[q] = plan.exchange_free && q != me ? 0 : plan.rows_read(q);
+    g.row_offset[q] = plan.first_row_read(q);
   }
   g.my_w = g.widths[me];
   g.in_batch_outer = plan.axes.in_batch_outer();
@@ -57,7 +58,7 @@ class CpuBackend final : public StageBackend {
       for (auto& b : in_) b = HostBuffer(bytes);
       for (auto& b : out_) b = HostBuffer(bytes);
     }
-    if (plan.nranks > 1) {
+    if (plan.nranks > 1 && !plan.exchange_free) {
       send_ = HostBuffer(bytes);
       recv_ = HostBuffer(bytes);
       exchange_ = mpi::make_exchange(mpi::ExchangeKind::Mpi, comm, elem_);
@@ -120,7 +121,7 @@ class CpuBackend final : public StageBackend {
         if (v.release_input) v.release_input(r0, rows);
       }
     }
-    if (g.nranks == 1) return;
+    if (g.nranks == 1 || g.exchange_free) return;
     mpi::ExchangeLayout layout;
     {
       PhaseScope scope(trace, "exchange", "main", t.exchange, k);

@@ -50,7 +50,8 @@ Plan make_plan(const PlanRequest& req) {
 
   // One unit of (width x matrices) costs rows_block x P elements in the largest buffer: the read
   // buffer holds rows_block rows of P pieces, the receive buffer w rows of R <= rows_block x P.
-  const std::int64_t unit = checked_mul(p.in_rows.block, req.nranks);
+  p.exchange_free = req.exchange_free && req.nranks > 1;
+  const std::int64_t unit = p.exchange_free ? p.rows : checked_mul(p.in_rows.block, req.nranks);
   const std::int64_t unit_bytes = checked_mul(unit, static_cast<std::int64_t>(p.elem_size));
   const std::int64_t host_unit = checked_mul(unit_bytes, req.host_buffers);
   std::int64_t units = req.host_mem / host_unit;
@@ -125,6 +126,7 @@ std::int64_t Plan::total_bytes() const {
 }
 
 std::int64_t Plan::exchanged_bytes(int rank) const {
+  if (exchange_free) return 0;
   return batch_outer * batch_inner * in_rows.count(rank) * (cols - out_rows.count(rank)) *
          static_cast<std::int64_t>(elem_size);
 }
@@ -139,8 +141,9 @@ std::string Plan::describe() const {
      << (explicit_axes ? "" : ", the last two swapped") << "\n"
      << "pass             1 of 1, a batched 2-D transpose: " << axes.roles(dim_names) << "; " << elem_size
      << " B elements\n"
-     << "ranks            " << nranks << "  (input rows per rank " << in_rows.block << ", output rows per rank "
-     << out_rows.block << ")\n"
+     << "ranks            " << nranks << "  (input rows per rank " << (exchange_free ? rows : in_rows.block)
+     << ", output rows per rank " << out_rows.block
+     << (exchange_free ? "; each rank reads the input rows of its own output band: no exchange" : "") << ")\n"
      << "stages           " << num_stages() << "  (" << col_stages << " per matrix x " << inner_stages * batch_outer
      << " matrix groups)\n"
      << "stage width      " << width << " columns per destination rank, " << inner_per_stage

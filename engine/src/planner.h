@@ -30,6 +30,7 @@ struct PlanRequest {
   int device_buffers = 0;           ///< stage-sized device buffers (0: no device)
   std::int64_t max_count = 2147483647;  ///< elements per peer message (MPI int counts)
   std::int64_t max_width = 0;       ///< optional cap on the stage width (0: none); for tests/tuning
+  bool exchange_free = false;       ///< Plan::exchange_free
   /// Cap on one stage buffer. Past a few hundred MiB a bigger stage buys no I/O efficiency, but
   /// costs first-touch page faults, page pinning (CUDA) and a longer pipeline fill and drain.
   std::int64_t max_buffer_bytes = 512ll << 20;
@@ -58,6 +59,10 @@ struct Plan {
   std::int64_t batch_outer = 1;           ///< product of the outer batch axes
   std::int64_t batch_inner = 1;           ///< extent of the stage's batch axis (1 without one)
   BlockDistribution in_rows;              ///< R over ranks: input rows each rank reads
+  /// Every rank reads all R input rows of its own output band's columns and writes the band: no
+  /// exchange. For files that every rank reads alike (ranks of one node share the page cache), the
+  /// same bytes are read in runs of the same length, and the exchange's copies go away.
+  bool exchange_free = false;
   BlockDistribution out_rows;             ///< C over ranks: output rows each rank writes
   std::int64_t width = 0;                 ///< w: columns per destination per stage
   std::int64_t inner_per_stage = 1;       ///< nb: matrices per stage
@@ -68,6 +73,9 @@ struct Plan {
   int device_buffers = 0;
 
   std::int64_t num_stages() const { return batch_outer * inner_stages * col_stages; }
+  /// Input rows rank p reads, and the first of them.
+  std::int64_t rows_read(int p) const { return exchange_free ? rows : in_rows.count(p); }
+  std::int64_t first_row_read(int p) const { return exchange_free ? 0 : in_rows.offset(p); }
   Stage stage(std::int64_t k) const;
   /// Columns of destination q's block handled in stage s (0 once its block is done).
   std::int64_t width_of(int q, const Stage& s) const;

@@ -44,6 +44,7 @@ struct StageGeometry {
   /// or [my_w][nb][R]): the batch axis's place in the axis order (AxisMap::in_batch_outer).
   bool in_batch_outer = true;
   bool out_batch_outer = true;
+  bool exchange_free = false;  ///< Plan::exchange_free: only this rank's own piece, no exchange
 
   /// Elements between input rows / matrices in the packed input slot.
   std::int64_t slot_in_pitch() const { return in_batch_outer ? sum_w : nb * sum_w; }
@@ -77,6 +78,7 @@ struct StageViews {
 struct BackendChoice {
   std::string backend = "cpu";                       ///< "cpu" or "cuda"
   mpi::ExchangeKind exchange = mpi::ExchangeKind::Mpi;
+  bool exchange_free = false;                        ///< Plan::exchange_free
   int host_buffers = 4;
   int device_buffers = 0;
 };

@@ -188,7 +188,7 @@ def group_resume(tmp):
     data = pattern((30, 30, 30), np.dtype("<f4"), rng)
     with h5py.File(src, "w") as f:
         f.create_dataset("/data", data=data)
-    env = dict(os.environ, XPOSE_TEST_SIGNAL_AT_STAGE="2:15")
+    env = dict(os.environ, XPOSE_TEST_SIGNAL_AT_STAGE="1:15")  # 3 stages at 4 ranks
     args = ["transpose", f"{src}:/data", f"{dst}:/data", "--axes", "2,0,1", "--max-stage-width", "3", "--quiet"]
     run(*args, expect=INTERRUPTED, env=env)
     check(not os.path.exists(dst), "a stopped run left a final output")
