@@ -263,8 +263,12 @@ TileOrder order_of(const Rule& r, const KernelSpec& k, const TransposeShape& s) 
   return o;
 }
 
-// A side of 1 whose elements are consecutive in both buffers, the matrices without gaps: a copy
-// of the elements in order.
+bool supported(std::size_t elem) {
+  return elem == 1 || elem == 2 || elem == 4 || elem == 8 || elem == 16;
+}
+
+}  // namespace
+
 bool copies_in_order(const TransposeShape& s) {
   if (s.rows != 1 && s.cols != 1) return false;
   const std::int64_t n = s.rows * s.cols;
@@ -273,6 +277,8 @@ bool copies_in_order(const TransposeShape& s) {
   if (n > 1 && (in_step != 1 || out_step != 1)) return false;
   return s.batch == 1 || (s.in_batch_stride == n && s.out_batch_stride == n);
 }
+
+namespace {
 
 std::string instantiation_of(const KernelSpec& k, const Layout& l, const TileOrder& o) {
   char buf[160];
@@ -297,10 +303,6 @@ std::string instantiation_of(const KernelSpec& k, const Layout& l, const TileOrd
     default:
       return k.instantiation;
   }
-}
-
-bool supported(std::size_t elem) {
-  return elem == 1 || elem == 2 || elem == 4 || elem == 8 || elem == 16;
 }
 
 KernelChoice choose(const Layout& l, const DeviceProfile& d) {

@@ -79,6 +79,14 @@ struct KernelChoice {
   std::string instantiation;  ///< the CUDA template with its run-time form (thin, records)
 };
 
+/// A side of 1 whose elements are consecutive in both buffers, the matrices without gaps: a
+/// copy in order (cudaMemcpyAsync), whatever the device. `shape` resolved.
+bool copies_in_order(const TransposeShape& shape);
+
+/// The current CUDA device's profile (asked once per device). CUDA builds only: elsewhere
+/// NotCompiledError.
+DeviceProfile current_device_profile();
+
 /// The out-of-place choice for `shape` (resolved) from `in` to `out` (addresses are only tested
 /// for alignment, never read). Throws DimensionMismatch where no kernel takes the layout
 /// (buffers off the element size) and UnsupportedInputError for another element size.

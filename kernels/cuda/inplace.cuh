@@ -532,13 +532,6 @@ __global__ void __launch_bounds__(NT, MINB) inplace_rotated_kernel(InplaceParams
   }
 }
 
-/// Whether the current device lets one block of inplace_rotated_kernel<T, TS> have its shared
-/// memory (128 x 128 f32 pairs: 129 KiB, which sm_80 and newer allow; V100 and K80 do not).
-template <class T, int TS>
-bool rotated_fits_device() {
-  return cuda_detail::device_smem_fits(rotated_smem_bytes<T, TS>());
-}
-
 /// The shape launch_inplace_with needs of inplace_rotated_kernel<T, TS> with NT threads: element
 /// size, tile side, threads, and one of its two shared tiles.
 template <class T, int TS, int NT_>
@@ -548,42 +541,6 @@ struct RotatedShape {
   static constexpr int NT = NT_;
   static constexpr std::size_t SMEM_BYTES = rotated_smem_bytes<T, TS>() / 2;
 };
-
-/// The same swap for any n (rows not a whole number of 16-byte words apart): C is a SkewConfig
-/// without skew (A_OUT 0, TH == TW). Each tile goes through an element-wise shared tile (skew.cuh's
-/// phases); global accesses are aligned W-byte words, and the words at a tile's edges, which
-/// hold elements of the neighbouring tiles, are read and written element by element, because the
-/// blocks of those tiles may be rewriting them at the same time. Both tiles' loads are issued
-/// before the first is scattered (run 13: 0.61-0.75 x memcpy at 16411² f32, against 0.42-0.51 when
-/// each tile was loaded and scattered in turn; still far under the strip kernel's 0.86).
-template <class C, PairOrder Order>
-__global__ void __launch_bounds__(C::NT, C::MINB) inplace_words_kernel(InplaceParams p) {
-  static_assert(C::TH == C::TW && !C::SKEWED, "square tiles on the matrix grid");
-  extern __shared__ uint4 inplace_words_smem_raw[];
-  auto* sa = reinterpret_cast<typename C::Elem*>(inplace_words_smem_raw);
-  auto* sb = sa + C::TW * C::PITCH;
-  constexpr int T = C::TH;
-  for (std::int64_t b = blockIdx.y; b < p.batch; b += gridDim.y) {
-    char* m = p.buf + b * p.stride_bytes;
-    for (std::uint64_t k = blockIdx.x; k < p.blocks; k += gridDim.x) {
-      tri::TilePair tp;
-      if (!pair_of<Order>(p, k, tp)) continue;
-      const std::int64_t r0 = static_cast<std::int64_t>(tp.row) * T;
-      const std::int64_t c0 = static_cast<std::int64_t>(tp.col) * T;
-      const bool diagonal = tp.row == tp.col;
-      typename C::Pack va[C::LOAD_ITERS], vb[C::LOAD_ITERS];
-      int ja[C::LOAD_ITERS], jb[C::LOAD_ITERS];
-      issue_rows<C, true>(m, p.pitch_bytes, p.n, p.n, r0, T, c0, va, ja);  // tile (I, J)
-      if (!diagonal) issue_rows<C, true>(m, p.pitch_bytes, p.n, p.n, c0, T, r0, vb, jb);  // (J, I)
-      scatter_rows<C>(p.n, c0, va, ja, sa);
-      if (!diagonal) scatter_rows<C>(p.n, r0, vb, jb, sb);
-      __syncthreads();
-      store_rows<C>(m, p.pitch_bytes, p.n, p.n, c0, r0, 0, sa);
-      if (!diagonal) store_rows<C>(m, p.pitch_bytes, p.n, p.n, r0, c0, 0, sb);
-      __syncthreads();
-    }
-  }
-}
 
 template <class C>
 bool inplace_accepts(const void* buf, std::int64_t n) {
@@ -597,16 +554,15 @@ void inplace_prepare(void (*kernel)(InplaceParams)) {
   cuda_detail::allow_dynamic_smem(kernel, 2 * P * C::SMEM_BYTES);
 }
 
-/// Launches one of the in-place kernels of C and Order (inplace_kernel, inplace_words_kernel,
-/// inplace_realign_kernel, inplace_multi_kernel with P pairs a block, inplace_strip_kernel,
-/// inplace_rotated_kernel with C a RotatedShape: they share InplaceParams
-/// and the grid) over `batch` dense n x n matrices at `buf` on `stream`: one block per P tile
-/// pairs, or at most `max_blocks` (a persistent grid) when that is > 0. `name` names the kernel
-/// in a launch error.
+/// Launches one of the in-place kernels of C and Order (inplace_kernel, inplace_multi_kernel with
+/// P pairs a block, inplace_strip_kernel, inplace_rotated_kernel with C a RotatedShape,
+/// inplace_narrow_kernel with C a NarrowShape: they share InplaceParams and the grid) over
+/// `batch` dense n x n matrices at `buf` on `stream`, one block per P tile pairs; `group` tile
+/// rows a group of the grouped order (runs of the interleaved one). `name` names the kernel in a
+/// launch error.
 template <class C, PairOrder Order, int P = 1>
 void launch_inplace_with(void (*kernel)(InplaceParams), const char* name, void* buf, std::int64_t n,
-                         std::int64_t batch, cudaStream_t stream, std::int64_t max_blocks = 0,
-                         int group = 1) {
+                         std::int64_t batch, cudaStream_t stream, int group = 1) {
   const std::uint64_t tiles = static_cast<std::uint64_t>((n + C::TH - 1) / C::TH);
   if (tiles >= (std::uint64_t{1} << 31))
     throw DimensionMismatch(cat("transpose_inplace_cuda: n = ", n, " is too large"));
@@ -621,9 +577,8 @@ void launch_inplace_with(void (*kernel)(InplaceParams), const char* name, void* 
   p.blocks = Order == PairOrder::Classic       ? tiles * tiles
              : Order == PairOrder::Interleaved ? tri::interleaved_blocks(tiles, p.group)
                                                : tri::pair_count(tiles);
-  std::int64_t gx =
+  const auto gx =
       static_cast<std::int64_t>(std::min<std::uint64_t>((p.blocks + P - 1) / P, 0x7fffffff));
-  if (max_blocks > 0) gx = std::min(gx, max_blocks);
   const std::int64_t gy = std::min<std::int64_t>(batch, 65535);
   inplace_prepare<C, P>(kernel);
   kernel<<<dim3(static_cast<unsigned>(gx), static_cast<unsigned>(gy)), C::NT, 2 * P * C::SMEM_BYTES,
@@ -634,17 +589,16 @@ void launch_inplace_with(void (*kernel)(InplaceParams), const char* name, void* 
 }
 
 /// Launches inplace_kernel<C, Order> (P = 1) or inplace_multi_kernel<C, Order, P> over `batch`
-/// dense n x n matrices at `buf` on `stream`. `max_blocks` > 0 caps the grid (a persistent grid);
-/// 0: one block per P tile pairs.
+/// dense n x n matrices at `buf` on `stream`, `group` as launch_inplace_with's.
 template <class C, PairOrder Order, int P = 1>
 void launch_inplace(void* buf, std::int64_t n, std::int64_t batch, cudaStream_t stream,
-                    std::int64_t max_blocks = 0, int group = 1) {
+                    int group = 1) {
   if constexpr (P == 1)
     launch_inplace_with<C, Order>(inplace_kernel<C, Order>, "inplace_kernel", buf, n, batch, stream,
-                                  max_blocks, group);
+                                  group);
   else
     launch_inplace_with<C, Order, P>(inplace_multi_kernel<C, Order, P>, "inplace_multi_kernel", buf,
-                                     n, batch, stream, max_blocks, group);
+                                     n, batch, stream, group);
 }
 
 /// Launches inplace_strip_kernel<C, P> (grouped order, G tile rows a group) over `batch` dense
@@ -653,7 +607,7 @@ template <class C, int P, int ALIGN = 32, int SHINT = 0>
 void launch_inplace_strip(void* buf, std::int64_t n, std::int64_t batch, cudaStream_t stream,
                           int group) {
   launch_inplace_with<C, PairOrder::Grouped, P>(inplace_strip_kernel<C, P, ALIGN, SHINT>,
-                                                "inplace_strip_kernel", buf, n, batch, stream, 0,
+                                                "inplace_strip_kernel", buf, n, batch, stream,
                                                 group);
 }
 
@@ -665,21 +619,7 @@ void launch_inplace_rotated(void* buf, std::int64_t n, std::int64_t batch, cudaS
                             int group) {
   launch_inplace_with<RotatedShape<T, TS, NT>, Order>(
       inplace_rotated_kernel<T, TS, NT, MINB, HINT, DIAG, Order, EDGE>, "inplace_rotated_kernel",
-      buf, n, batch, stream, 0, group);
-}
-
-/// Launches inplace_words_kernel<C, Order> (any n) over `batch` dense n x n matrices at `buf`.
-template <class C, PairOrder Order>
-void launch_inplace_words(void* buf, std::int64_t n, std::int64_t batch, cudaStream_t stream) {
-  launch_inplace_with<C, Order>(inplace_words_kernel<C, Order>, "inplace_words_kernel", buf, n,
-                                batch, stream);
-}
-
-/// Blocks of inplace_kernel<C, Order> resident on the whole device at once.
-template <class C, PairOrder Order>
-std::int64_t inplace_resident_blocks() {
-  inplace_prepare<C>(inplace_kernel<C, Order>);
-  return cuda_detail::resident_blocks(inplace_kernel<C, Order>, C::NT, 2 * C::SMEM_BYTES);
+      buf, n, batch, stream, group);
 }
 
 }  // namespace xpose::kernels::cuda_tile

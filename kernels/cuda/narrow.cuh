@@ -494,13 +494,6 @@ __global__ void __launch_bounds__(NT, MINB) inplace_narrow_kernel(InplaceParams 
   }
 }
 
-/// Whether the current device gives one block of narrow_kernel<T, TS> (in place: of
-/// inplace_narrow_kernel) its shared memory.
-template <class T, int TS, bool InPlace>
-bool narrow_fits_device() {
-  return cuda_detail::device_smem_fits((InPlace ? 2 : 1) * narrow_tile_bytes<T, TS>());
-}
-
 /// The shape launch_inplace_with needs of inplace_narrow_kernel<T, TS> with NT threads.
 template <class T, int TS, int NT_>
 struct NarrowShape {
@@ -518,7 +511,7 @@ void launch_inplace_narrow(void* buf, std::int64_t n, std::int64_t batch, cudaSt
                            int group) {
   launch_inplace_with<NarrowShape<T, TS, NT>, PairOrder::Grouped>(
       inplace_narrow_kernel<T, TS, NT, MINB, SEQ, EDGE>, "inplace_narrow_kernel", buf, n, batch,
-      stream, 0, group);
+      stream, group);
 }
 
 }  // namespace xpose::kernels::cuda_tile

@@ -237,12 +237,6 @@ __global__ void __launch_bounds__(C::NT, C::MINB) narrow_skew_kernel(TiledParams
       });
 }
 
-/// Whether the current device gives one block of narrow_skew_kernel<C> its shared memory.
-template <class C>
-bool narrow_skew_fits_device() {
-  return cuda_detail::device_smem_fits(C::SMEM_BYTES);
-}
-
 /// Launches narrow_skew_kernel<C> on `stream`, tiles in tile_of's order with `group`: tiles of
 /// C::TH input rows, one more tile row where the pieces' shift reaches past the last. `s` must be
 /// resolved and non-empty, the buffers aligned to the element.

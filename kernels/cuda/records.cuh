@@ -269,15 +269,6 @@ __global__ void __launch_bounds__(records_threads<false>()) records_cols_kernel(
   }
 }
 
-/// Whether the records kernels (S-byte elements) take this (resolved) shape: 1- and 2-byte
-/// elements, a short side of at most kRecordsMax, the tall matrix dense and on 4 bytes (every
-/// matrix of the batch, thin_tall_words) and the wide one's rows on 4 bytes (thin_wide_on4).
-template <int S>
-bool records_accepts(const void* in, const void* out, const TransposeShape& s) {
-  return S <= 2 && std::min(s.rows, s.cols) <= kRecordsMax && thin_tall_words(in, out, S, s) &&
-         thin_wide_on4(in, out, S, s);
-}
-
 namespace records_detail {
 
 using RecordsKernel = void (*)(RecordsParams);
@@ -302,9 +293,9 @@ RecordsKernel pick(int m) {
 }  // namespace records_detail
 
 /// Launches records_rows_kernel<S, m> or records_cols_kernel<S, m, LINES> on `stream`. `s`
-/// resolved, non-empty and accepted. ONE_WAVE: at most as many blocks as fit on the device at
-/// once (the warps then stride over all the chunks), instead of at most 4096.
-template <int S, bool LINES = true, bool ONE_WAVE = false>
+/// resolved, non-empty and taken (kernel_list.cpp: a short side of at most kRecordsMax, both
+/// matrices in 4-byte words).
+template <int S, bool LINES = true>
 void launch_records(const void* in, void* out, const TransposeShape& s, cudaStream_t stream) {
   const bool short_rows = s.rows <= s.cols;
   RecordsParams p;
@@ -325,8 +316,7 @@ void launch_records(const void* in, void* out, const TransposeShape& s, cudaStre
   const records_detail::RecordsKernel kernel = short_rows
                                                    ? records_detail::pick<S, true, LINES>(m)
                                                    : records_detail::pick<S, false, LINES>(m);
-  const std::int64_t cap = ONE_WAVE ? cuda_detail::resident_blocks(kernel, threads, 0) : 4096;
-  const std::int64_t gx = std::clamp<std::int64_t>((p.chunks + per_block - 1) / per_block, 1, cap);
+  const std::int64_t gx = std::clamp<std::int64_t>((p.chunks + per_block - 1) / per_block, 1, 4096);
   const std::int64_t gy = std::min<std::int64_t>(s.batch, 65535);
   kernel<<<dim3(static_cast<unsigned>(gx), static_cast<unsigned>(gy)), threads, 0, stream>>>(p);
   XPOSE_CHECK_CUDA_LAUNCH("records_kernel");

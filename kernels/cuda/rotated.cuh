@@ -93,12 +93,6 @@ __global__ void __launch_bounds__(NT, MINB) rotated_kernel(TiledParams p) {
   });
 }
 
-/// Whether the current device gives one block of rotated_kernel<T, TS> its shared memory.
-template <class T, int TS>
-bool rotated_oop_fits_device() {
-  return cuda_detail::device_smem_fits(rotated_oop_smem_bytes<T, TS>());
-}
-
 /// Launches rotated_kernel<T, TS, NT, MINB, HINT> on `stream`, tiles numbered as tile_of says
 /// with `group` (kColumnMajor: down the tile columns). `s` must be resolved and non-empty, the
 /// buffers aligned to the element.

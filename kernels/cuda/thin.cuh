@@ -29,6 +29,7 @@
 
 #include "kernels/cuda/check.h"
 #include "kernels/cuda/tile.cuh"
+#include "kernels/kernel_list.h"
 #include "kernels/transpose.h"
 
 namespace xpose::kernels::cuda_tile {
@@ -420,21 +421,6 @@ __global__ void __launch_bounds__(kThinThreads, 5) thin_kernel_capped(ThinParams
   thin_body<S, SHORT_ROWS, WIDE, VEC_TALL, false>(p);
 }
 
-/// Whether thin_kernel takes this (resolved) shape: a side of at most kThinMax elements and
-/// element-aligned buffers (any pitches and batch strides).
-inline bool thin_accepts(const void* in, const void* out, std::size_t elem,
-                         const TransposeShape& s) {
-  return std::min(s.rows, s.cols) <= kThinMax && element_aligned(in, out, elem);
-}
-
-/// Where launch_thin takes shifted words on wide rows off 4 bytes (1- and 2-byte elements; the
-/// library's choice per element size is in transpose_tiled.cu).
-enum ThinShifted : int {
-  kThinShiftedNever = 0,      ///< element by element
-  kThinShiftedShortRows = 1,  ///< where rows <= cols (the wide matrix is the input)
-  kThinShiftedAlways = 2,
-};
-
 namespace thin_detail {
 
 using ThinKernel = void (*)(ThinParams);
@@ -470,60 +456,14 @@ ThinKernel pick(int wide, bool vt, bool blocks) {
 
 }  // namespace thin_detail
 
-/// Whether the wide matrix's rows (the input where rows <= cols, else the output) all start on 4
-/// bytes, for `elem`-byte elements: where they do, 1- and 2-byte elements go in 4-byte words.
-inline bool thin_wide_on4(const void* in, const void* out, std::size_t elem,
-                          const TransposeShape& s) {
-  const auto e = static_cast<std::int64_t>(elem);
-  return s.rows <= s.cols ? input_rows_aligned(in, s, e, 4) : output_rows_aligned(out, s, e, 4);
-}
-
-/// Whether the tall matrix (the output where rows <= cols, else the input) goes in 4-byte words:
-/// dense (one run of elements) and every matrix of the batch on 4 bytes. `s` resolved.
-inline bool thin_tall_words(const void* in, const void* out, std::size_t elem,
-                            const TransposeShape& s) {
-  const bool short_rows = s.rows <= s.cols;
-  const auto e = static_cast<std::int64_t>(elem);
-  const auto tall = reinterpret_cast<std::uintptr_t>(short_rows ? out : in);
-  const std::int64_t pitch = (short_rows ? s.out_pitch : s.in_pitch) * e;
-  const std::int64_t batch = (short_rows ? s.out_batch_stride : s.in_batch_stride) * e;
-  return pitch == (short_rows ? s.rows : s.cols) * e && tall % 4 == 0 &&
-         (s.batch == 1 || batch % 4 == 0);
-}
-
-/// How launch_thin moves a shape: the wide matrix (ThinWide; words where its rows are on 4 bytes,
-/// else as SHIFTED says), the tall one in words or not, and P x P blocks (thin_blocks' classes,
-/// the tall side in words, m a multiple of P = 4 / S). The dispatch asks it too
-/// (transpose_tiled.cu's Thin). `s` resolved.
-struct ThinForm {
-  bool short_rows;
-  int wide;
-  bool tall_words, blocks;
-};
-template <int S, int SHIFTED>
-ThinForm thin_form(const void* in, const void* out, const TransposeShape& s) {
-  ThinForm f;
-  f.short_rows = s.rows <= s.cols;
-  const bool shifted =
-      SHIFTED == kThinShiftedAlways || (SHIFTED == kThinShiftedShortRows && f.short_rows);
-  f.wide = thin_wide_on4(in, out, S, s) ? kThinWideWords
-           : shifted                    ? kThinWideShifted
-                                        : kThinWideElems;
-  f.tall_words = thin_tall_words(in, out, S, s);
-  const std::int64_t m = f.short_rows ? s.rows : s.cols;
-  f.blocks =
-      S < 4 && f.tall_words && m % (S < 4 ? 4 / S : 1) == 0 && thin_blocks(S, f.short_rows, f.wide);
-  return f;
-}
-
 /// Launches thin_kernel<S, ...> on `stream`: short rows where rows <= cols; for 1- and 2-byte
 /// elements 4-byte words on the wide matrix where its rows start on 4 bytes, and on the tall one
 /// where it is dense and starts on 4 bytes. Where the wide matrix's rows are off 4 bytes, SHIFTED
 /// (ThinShifted) says whether they go in shifted words or element by element. `s` resolved,
 /// non-empty and accepted.
-template <int S, int SHIFTED>
-void launch_thin(const void* in, void* out, const TransposeShape& s, cudaStream_t stream) {
-  const ThinForm f = thin_form<S, SHIFTED>(in, out, s);
+template <int S>
+void launch_thin(const void* in, void* out, const TransposeShape& s, const detail::ThinForm& f,
+                 cudaStream_t stream) {
   const bool short_rows = f.short_rows;
   ThinParams p;
   p.in = static_cast<const unsigned char*>(in);

@@ -372,31 +372,6 @@ bool encode(CUtensorMap* map, const void* base, std::int64_t rows, std::int64_t 
 
 }  // namespace tma_detail
 
-/// Whether the TMA unit takes this resolved layout (no device query): 16-byte aligned bases,
-/// pitches and strides, extents it can address. `TmaStore`: tma_kernel (TMA loads and stores);
-/// otherwise tma_load_kernel (TMA loads, plain stores).
-template <class C, bool TmaStore = true>
-bool tma_layout_fits(const void* in, const void* out, const TransposeShape& s) {
-  const auto a16 = [](std::int64_t v) {
-    return v % 16 == 0 && v > 0 && v < (std::int64_t{1} << 40);
-  };
-  if (reinterpret_cast<std::uintptr_t>(in) % 16 != 0 ||
-      reinterpret_cast<std::uintptr_t>(out) % 16 != 0)
-    return false;
-  if (!a16(s.in_pitch * C::S) || !a16(s.out_pitch * C::S)) return false;
-  if (s.batch > 1 && (!a16(s.in_batch_stride * C::S) || !a16(s.out_batch_stride * C::S)))
-    return false;
-  constexpr std::int64_t kMax = std::int64_t{1} << 30;
-  if (s.rows >= kMax || s.cols >= kMax || s.batch >= kMax) return false;
-  const std::int64_t tiles = ((s.rows + C::TH - 1) / C::TH) * ((s.cols + C::TW - 1) / C::TW);
-  if (tiles >= (std::int64_t{1} << 32)) return false;
-  // A TMA store clips a box at the output rows' end in 16-byte units, not elements: where an
-  // output row (s.rows elements) ends inside one, it also wrote the element after it (run 34, an
-  // H200: f64 517 x 300 with padded output rows, one element past every row). So only rows that
-  // end on 16 bytes.
-  return !TmaStore || s.rows * C::S % 16 == 0;
-}
-
 /// Whether the TMA kernel (`TmaStore`) or the TMA-load kernel runs on the current device (an
 /// sm_90 image, a compute capability 9 device, the driver's tensor-map encoder).
 template <class C, bool TmaStore = true>
@@ -405,12 +380,6 @@ bool tma_runs_here() {
     return tma_detail::kernel_runs_here(reinterpret_cast<const void*>(&tma_kernel<C>));
   else
     return tma_detail::kernel_runs_here(reinterpret_cast<const void*>(&tma_load_kernel<C>));
-}
-
-/// Whether the TMA kernels take this resolved layout on the current device.
-template <class C, bool TmaStore = true>
-bool tma_accepts(const void* in, const void* out, const TransposeShape& s) {
-  return tma_layout_fits<C, TmaStore>(in, out, s) && tma_runs_here<C, TmaStore>();
 }
 
 /// Launches tma_kernel<C> (TmaStore) or tma_load_kernel<C> on an accepted layout. Returns false,
