@@ -394,7 +394,7 @@ std::vector<std::string> in_place(std::size_t elem) {
 }
 
 bool run_out_of_place(const std::string& name, const void* in, void* out, std::size_t elem,
-                      const TransposeShape& shape, DeviceStream stream) {
+                      const TransposeShape& shape, DeviceStream stream, const TileOrder* order) {
   if (name == "default") {
     transpose_cuda(in, out, elem, shape, stream);
     return true;
@@ -410,6 +410,7 @@ bool run_out_of_place(const std::string& name, const void* in, void* out, std::s
   // The family's own order: tiled row-major, the others down the tile columns.
   TileOrder o;
   o.group = kKernels[k].family == detail::Family::kTiled ? 1 : TileOrder::kColumnMajor;
+  if (order != nullptr) o = *order;
   kLaunchers[k].out_of_place(o, in, out, s, static_cast<cudaStream_t>(stream));
   return true;
 }

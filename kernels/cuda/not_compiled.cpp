@@ -30,7 +30,7 @@ std::vector<std::string> in_place(std::size_t) {
 }
 
 bool run_out_of_place(const std::string&, const void*, void*, std::size_t, const TransposeShape&,
-                      DeviceStream) {
+                      DeviceStream, const TileOrder*) {
   throw NotCompiledError("the CUDA transpose kernels");
 }
 
