@@ -1,8 +1,9 @@
 /// @file
-/// The in-place square transpose kernel (Gholami & Natarajan, seed 002) as a template over the
-/// tile shape and the block order, and its launcher. transpose_inplace.cu instantiates the
-/// row-wise triangular order for the library and the staggered one as candidates;
-/// bench/kernels.cu also the classic order as a baseline.
+/// The in-place square transpose kernels (Gholami & Natarajan, seed 002): tile pairs on and
+/// above the diagonal, one or P pairs a block (inplace_kernel, inplace_multi_kernel), with the
+/// mirror strip on 128-byte lines (inplace_strip_kernel), with both tiles' rows rotated onto
+/// lines (inplace_rotated_kernel), and their launcher. kernels/cuda/kernels.def lists the forms
+/// the library runs; bench/kernels.cu runs the classic order (every pair launched) as a baseline.
 #pragma once
 
 #include <algorithm>
@@ -19,8 +20,8 @@ namespace xpose::kernels::cuda_tile {
 /// How block numbers map to tile pairs.
 enum class PairOrder {
   Staggered,  ///< T(T+1)/2 blocks, band by band (figure 1-d of seed 002)
-  RowWise,    ///< T(T+1)/2 blocks, row by row (figure 1-b): the library's order (2-4 % faster
-              ///< than Staggered on an H100 on every shape measured: kernels/NOTES.md, run 5)
+  RowWise,    ///< T(T+1)/2 blocks, row by row (figure 1-b): 2-4 % ahead of Staggered on every
+              ///< shape measured on an H100
   Grouped,    ///< T(T+1)/2 blocks, G rows at a time, column by column (tri::grouped_pair)
   Interleaved,  ///< the row-wise order in G interleaved runs (tri::interleaved_pair); a few
                 ///< idle blocks at the end
@@ -58,10 +59,9 @@ __device__ __forceinline__ bool pair_of(const InplaceParams& p, std::uint64_t k,
   return true;
 }
 
-// The three in-place kernels (here and in realign.cuh) each write out their loop over tile
-// pairs. A shared loop helper that took the swap as a lambda cost the grouped-order kernels 6
-// registers (64 -> 70 at 256 threads: 3 blocks per SM instead of 4) and 6-8 % at 16411² on the
-// H100 (NOTES.md, run 7), so the loops stay as they are.
+// The in-place kernels each write out their loop over tile pairs: a shared loop helper taking
+// the swap as a lambda cost the grouped-order kernels 6 registers (3 blocks an SM instead of 4)
+// and 6-8 % at 16411^2 on an H100.
 
 /// Swaps tile pair tp of matrix `m`, tile (I, J) with tile (J, I), I <= J, through the first two
 /// shared tiles at `smem` (a diagonal tile through one), guarded where the pair is at the matrix
@@ -108,7 +108,7 @@ __global__ void __launch_bounds__(C::NT, C::MINB) inplace_kernel(InplaceParams p
 /// pairs are in flight together, as with one pair per block). Edge pairs take the guarded path.
 /// A separate kernel, not inplace_kernel's general case: compiled with P = 1 this body took
 /// 12-31 more registers than inplace_kernel on the library's aligned tiles (f32 64 x 64 words:
-/// 96 against 79, two blocks per SM instead of three; ptxas, run 8 review).
+/// 96 against 79, two blocks per SM instead of three).
 /// P consecutive pairs from block number k0 of matrix `m`, for inplace_multi_kernel and
 /// inplace_strip_kernel: the loads of all 2P tiles are issued into registers before the first is
 /// used (2P tiles of shared memory at `smem`). Edge pairs take the guarded path. Ends with a
@@ -167,7 +167,7 @@ __device__ __forceinline__ void swap_pairs(const InplaceParams& p, char* m, std:
 /// in flight together, as with one pair per block).
 /// A separate kernel, not inplace_kernel's general case: compiled with P = 1 this body took
 /// 12-31 more registers than inplace_kernel on the library's aligned tiles (f32 64 x 64 words:
-/// 96 against 79, two blocks per SM instead of three; ptxas, run 8 review).
+/// 96 against 79, two blocks per SM instead of three).
 template <class C, PairOrder Order, int P>
 __global__ void __launch_bounds__(C::NT, C::MINB) inplace_multi_kernel(InplaceParams p) {
   static_assert(C::TH == C::TW, "square tiles");
@@ -363,7 +363,7 @@ __device__ __forceinline__ void rotated_swap_generic(const InplaceParams& p, cha
 }
 
 /// The same swap for a pair clipped by the matrix edge (tile (I, J) h x w, h or w under TS), in
-/// the fast path's access pattern under guards (run 33): a warp takes rows warp, warp + WARPS, ...
+/// the fast path's access pattern under guards: a warp takes rows warp, warp + WARPS, ...
 /// of each tile, one row at a time with its Q accesses (lanes along the row, not rotated onto
 /// lines) issued before the shared stores, and no division. rotated_swap_generic's element
 /// loop keeps one load in flight per thread and divides per element; under one wave of blocks
@@ -383,7 +383,7 @@ __device__ __forceinline__ void rotated_swap_edge(const InplaceParams& p, char* 
     return reinterpret_cast<T*>(m + r * p.pitch_bytes) + c;
   };
   // The two tiles' loops are written out: as one lambda called twice, ptxas spilled 8 bytes in
-  // the 128-tile kernel (run 33 review).
+  // the 128-tile kernel.
 #pragma unroll 1
   for (int r = warp; r < h; r += WARPS) {
     T u[Q];
@@ -431,12 +431,10 @@ __device__ __forceinline__ void rotated_swap_edge(const InplaceParams& p, char* 
 /// whose rows are rotated_pitch elements apart (the rotated row writes and the column reads
 /// after the barrier are free of bank conflicts). Diagonal tiles go through one tile; pairs that
 /// the matrix edge clips through rotated_swap_generic. Its traffic was first timed as a copy
-/// (bench_inplace_pattern, kernels/NOTES.md runs 18-19: square regions with both sides' rows
-/// rotated are the fastest traffic found where rows are off sectors). DIAG false: diagonal
-/// pairs element by element too (a candidate, run 19: its loads are then issued in one batch of
-/// 16, and it ran 1 % slower with 128 x 128 pairs; with 64 x 64 pairs the diagonal branch split
-/// the loads into two batches of 8 and cost 5 %). EDGE true: clipped pairs through
-/// rotated_swap_edge instead of rotated_swap_generic (run 33).
+/// (bench_inplace_pattern: square regions with both sides' rows rotated are the fastest traffic
+/// found where rows are off sectors). DIAG false: diagonal pairs element by element too (1-5 %
+/// slower: the diagonal branch splits the loads into smaller batches). EDGE true: clipped pairs
+/// through rotated_swap_edge instead of rotated_swap_generic (the library's forms).
 template <class T, int TS, int NT, int MINB, int HINT, bool DIAG = true,
           PairOrder Order = PairOrder::Grouped, bool EDGE = false>
 __global__ void __launch_bounds__(NT, MINB) inplace_rotated_kernel(InplaceParams p) {

@@ -3,7 +3,7 @@
 /// (len rows of m elements) is dense and on 4 bytes and the wide one's rows (m rows of len) start
 /// on 4 bytes: interleaved channels such as RGB pixels (len x 3 u8) to planes (3 x len) and back.
 /// The thin kernel (thin.cuh) goes through a shared slab one element at a time where m is not a
-/// multiple of 4 / S (0.57-0.77 x memcpy for u8, run 28); here M = m is a template argument and
+/// multiple of 4 / S (0.57-0.77 x memcpy for u8); here M = m is a template argument and
 /// no element is moved alone:
 ///   a group is P = 4 / S consecutive tall rows, M words of the tall run; its transpose is one
 ///   word of each of the M wide rows (column P g of each), built from the group's words by byte
@@ -15,7 +15,7 @@
 ///   bank conflicts, or two-way for some even M); the wide rows are read or written as one 4-byte
 ///   word a lane. Short columns have two forms (records_cols_kernel): each warp's 128-byte
 ///   pieces where they fall, or whole 128-byte lines of the wide rows, which pays where the rows
-///   are off 32-byte sectors (run 29).
+///   are off 32-byte sectors.
 /// The last len mod 32 P tall rows of each matrix go element by element. Plain loads and stores,
 /// byte permutes and __syncwarp: sm_35 on (CUDA 9 and newer).
 #pragma once
@@ -182,10 +182,10 @@ __global__ void __launch_bounds__(records_threads<true>()) records_rows_kernel(R
 /// chunk's words shifted up by d_c lanes and, in its first d_c lanes, the last d_c words of chunk
 /// k - 1. The words go through a ring of two 32-word halves a row in shared memory (chunk k in
 /// half k mod 2), so the previous chunk's words need no registers; a run's first line leaves its
-/// first d_c lanes to the run before it, which writes them after its last chunk. Run 29: with
-/// the pieces off 32-byte sectors, every line written half by one warp and half by another,
-/// LINES = false ran 0.52-0.72 x memcpy where it ran 0.85-0.88 on sectors (call 1); the same with
-/// the previous chunk's words in registers took 64-128 registers and lost at M >= 5 (call 2).
+/// first d_c lanes to the run before it, which writes them after its last chunk. With the pieces
+/// off 32-byte sectors, every line written half by one warp and half by another, LINES = false
+/// ran 0.52-0.72 x memcpy where it ran 0.85-0.88 on sectors; the previous chunk's words in
+/// registers instead took 64-128 registers and lost at M >= 5.
 template <int S, int M, bool LINES>
 __global__ void __launch_bounds__(records_threads<false>()) records_cols_kernel(RecordsParams p) {
   constexpr int U = records_unroll<M>();

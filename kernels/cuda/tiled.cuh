@@ -1,7 +1,6 @@
 /// @file
 /// The out-of-place tiled transpose kernel, as a template over the tile shape (tile.cuh), and
-/// its launcher. transpose_tiled.cu instantiates the shapes the library uses; bench/kernels.cu
-/// instantiates others to compare.
+/// its launcher; kernels/cuda/kernels.def lists the shapes the library uses.
 #pragma once
 
 #include <algorithm>

@@ -1,13 +1,9 @@
 /// @file
-/// Hopper-only out-of-place transpose through the Tensor Memory Accelerator (TMA): an optional
-/// extra beside the portable kernels (tiled.cuh, skew.cuh), tried because it was the one lever on
-/// the aligned plateau (NOTES.md) that runs 1-6 had not tried. Outcome (NOTES.md, run 7): with
-/// TMA stores it is 2-3 % slower than the tiled kernel on aligned layouts; the load-only variant
-/// (tma_load_kernel below: TMA loads, plain 16-byte stores) was faster on an H100 where the input
-/// rows are 32 or 64 bytes off 128-byte lines. Since run 34 the library runs it for f32 on devices
-/// whose DRAM gives 15 or more bytes per SM clock (an H200) where rows are off 256 bytes
-/// (transpose_tiled.cu, HighBandwidthTma), and since run 38 for small f32 matrices on any sm_90
-/// device (F32SkewSmall); the kernel with TMA stores stays a candidate.
+/// Hopper-only out-of-place transpose through the Tensor Memory Accelerator (TMA), beside the
+/// portable kernels (tiled.cuh, skew.cuh). With TMA stores (tma_kernel) it ran 2-3 % behind the
+/// tiled kernel on aligned layouts; the load-only form (tma_load_kernel: TMA loads, plain 16-byte
+/// stores) is the library's for f32 on high-bandwidth devices (an H200) where rows are on 16 bytes
+/// and for small f32 matrices on any sm_90 device (kernels/kernel_table.csv).
 ///
 /// One tile of TH x TW input elements per block step. Thread 0 issues KC bulk tensor loads
 /// (cp.async.bulk.tensor, one box of C input columns x TH input rows each, C = 128 / S so that a
@@ -256,7 +252,7 @@ struct TmaStoreParams {
 /// The TMA loads of tma_kernel, but ordinary 16-byte stores from registers instead of TMA
 /// stores: a warp's 32 threads take consecutive V-row groups (rb fastest), so each store
 /// instruction writes 8 KR chunks (128 KR bytes) of one output row per V x V block column. The
-/// shared-memory reads meet 2-4-way bank conflicts, affordable at these rates (NOTES.md, run 7).
+/// shared-memory reads meet 2-4-way bank conflicts, affordable at these rates.
 template <class C>
 __global__ void __launch_bounds__(C::NT, C::MINB)
     tma_load_kernel(const __grid_constant__ CUtensorMap in_map, TmaParams p, TmaStoreParams q) {
