@@ -107,7 +107,7 @@ void run_thin(const TileOrder&, const void* in, void* out, const TransposeShape&
               cudaStream_t st) {
   const auto f = detail::thin_form(S, SHIFTED, reinterpret_cast<std::uintptr_t>(in),
                                    reinterpret_cast<std::uintptr_t>(out), s);
-  cuda_tile::launch_thin<S>(in, out, s, f, st);
+  cuda_tile::launch_thin<S, SHIFTED>(in, out, s, f, st);
 }
 template <class C>
 void run_tiled(const TileOrder& o, const void* in, void* out, const TransposeShape& s,

@@ -440,12 +440,15 @@ ThinKernel pick_tall(bool vt, bool blocks) {
 
 /// thin_kernel<S, SR, wide, vt> (or thin_kernel_capped, thin_capped; with P x P blocks where
 /// `blocks`, ThinForm::blocks); the word forms (wide != kThinWideElems, vt) exist for 1- and
-/// 2-byte elements only.
-template <int S, bool SR>
+/// 2-byte elements only, the shifted ones where SHIFTED (kernels.def's THIN: 0 never, 1 short
+/// rows, 2 always) lets thin_form give them.
+template <int S, bool SR, int SHIFTED>
 ThinKernel pick(int wide, bool vt, bool blocks) {
   if constexpr (S < 4) {
     if (wide == kThinWideWords) return pick_tall<S, SR, kThinWideWords>(vt, blocks);
-    if (wide == kThinWideShifted) return pick_tall<S, SR, kThinWideShifted>(vt, blocks);
+    if constexpr (SHIFTED == 2 || (SHIFTED == 1 && SR)) {
+      if (wide == kThinWideShifted) return pick_tall<S, SR, kThinWideShifted>(vt, blocks);
+    }
     return pick_tall<S, SR, kThinWideElems>(vt, blocks);
   } else {
     (void)vt;
@@ -461,7 +464,7 @@ ThinKernel pick(int wide, bool vt, bool blocks) {
 /// elements 4-byte words on the wide matrix where its rows start on 4 bytes (else shifted words
 /// or element by element), and on the tall one where it is dense and starts on 4 bytes. `s`
 /// resolved, non-empty and taken.
-template <int S>
+template <int S, int SHIFTED>
 void launch_thin(const void* in, void* out, const TransposeShape& s, const detail::ThinForm& f,
                  cudaStream_t stream) {
   const bool short_rows = f.short_rows;
@@ -495,8 +498,8 @@ void launch_thin(const void* in, void* out, const TransposeShape& s, const detai
   const std::int64_t gy = std::min<std::int64_t>((slabs + gx - 1) / gx, 65535);
   const dim3 grid(static_cast<unsigned>(gx), static_cast<unsigned>(gy));
   const thin_detail::ThinKernel kernel =
-      short_rows ? thin_detail::pick<S, true>(f.wide, f.tall_words, f.blocks)
-                 : thin_detail::pick<S, false>(f.wide, f.tall_words, f.blocks);
+      short_rows ? thin_detail::pick<S, true, SHIFTED>(f.wide, f.tall_words, f.blocks)
+                 : thin_detail::pick<S, false, SHIFTED>(f.wide, f.tall_words, f.blocks);
   kernel<<<grid, kThinThreads, smem, stream>>>(p);
   XPOSE_CHECK_CUDA_LAUNCH("thin_kernel");
 }
