@@ -397,9 +397,16 @@ TransposeReport run_transpose(MPI_Comm comm, const TransposeOptions& o) {
   Trace trace(!o.trace_path.empty());
   const std::string temp_path = output.temporary_path();
 
-  // Every HDF5 call below runs on the I/O worker, in the same order on every rank:
+  // Every HDF5 call below runs on one I/O worker, in the same order on every rank:
   // read 0, read 1, write 0, read 2, write 1, ... so reads and writes overlap the transforms.
-  IoWorker io(threaded);
+  // Direct reads and writes touch no HDF5 and get a worker each, so that a stage's read, the
+  // previous stage's write and the transform between them all run at once.
+  IoWorker hdf5_io(threaded);
+  std::unique_ptr<IoWorker> own_read_io, own_write_io;
+  if (o.overlap && raw_in) own_read_io = std::make_unique<IoWorker>(true);
+  if (o.overlap && raw_out) own_write_io = std::make_unique<IoWorker>(true);
+  IoWorker& read_io = own_read_io ? *own_read_io : hdf5_io;
+  IoWorker& write_io = own_write_io ? *own_write_io : hdf5_io;
   // Every stage reads the same input rows (other columns), so the mapped row slab stays mapped:
   // its pages are the file's clean page cache, which the kernel can reclaim, but they count in
   // the resident set. With an explicit --host-mem smaller than the slab and the buffers, the
@@ -408,6 +415,10 @@ TransposeReport run_transpose(MPI_Comm comm, const TransposeOptions& o) {
   const std::int64_t slab_bytes = plan.batch_outer * plan.batch_inner * plan.in_rows.count(me) * plan.cols * es;
   const std::int64_t buffers_bytes = plan.buffer_bytes() * (fused ? 2 : plan.host_buffers);
   const bool bound_input = raw_in && o.host_mem > 0 && slab_bytes + buffers_bytes > o.host_mem;
+  // Output bands mapped ahead stay resident until written: up to three bands beyond the buffers,
+  // so only where an explicit --host-mem leaves room for them.
+  const bool populate_ahead = !fused && raw_out && raw_out->address(Shape{}) != nullptr && own_read_io && own_write_io &&
+                              !(o.host_mem > 0 && buffers_bytes + 3 * plan.buffer_bytes() > o.host_mem);
   auto transfer_name = [](io::Transfer t) { return t == io::Transfer::Collective ? "collective" : "independent"; };
   report.io = fused ? std::string("mapped input and output: the transpose reads and writes the files' pages")
                     : cat(raw_in ? (bound_input ? "direct (pread)" : "direct (mmap)") : transfer_name(o.read_transfer),
@@ -424,31 +435,42 @@ TransposeReport run_transpose(MPI_Comm comm, const TransposeOptions& o) {
     return boxes;
   };
   auto submit_read = [&](std::int64_t k) {
-    return io.submit([&, k] {
+    return read_io.submit([&, k] {
       if (fused) {
         // The transform reads and writes the mapped files itself; map the stage's output band
         // (and once, a slab that may stay resident) ahead of it, off the critical path.
-        PhaseScope scope(trace, "map", "io", t.read, k);
+        PhaseScope scope(trace, "map", own_read_io ? "read" : "io", t.read, k);
         const Stage st = plan.stage(k);
         const StageGeometry g = StageGeometry::make(plan, st, me);
-        if (g.my_w > 0) raw_out->populate({stage_box(plan, st, my_out0 + st.col_offset, g.my_w, 0, plan.rows)}, true);
+        if (g.my_w > 0)
+          raw_out->populate({stage_box(plan, st, my_out0 + st.col_offset, g.my_w, 0, plan.rows)}, true, threads);
         return;
       }
-      PhaseScope scope(trace, "read", "io", t.read, k);
-      const std::vector<io::Box> boxes = read_boxes(k);
-      // The union in file order: [nb][my_rows][sum_w], the pieces side by side.
-      if (raw_in) {
-        raw_in->read(boxes, backend->input_slot(static_cast<int>(k % 2)), threads, bound_input);
+      {
+        PhaseScope scope(trace, "read", own_read_io ? "read" : "io", t.read, k);
+        const std::vector<io::Box> boxes = read_boxes(k);
+        // The union in file order: [nb][my_rows][sum_w], the pieces side by side.
+        if (raw_in)
+          raw_in->read(boxes, backend->input_slot(static_cast<int>(k % 2)), threads, bound_input);
+        else
+          in.read(boxes, backend->input_slot(static_cast<int>(k % 2)), o.read_transfer);
       }
-      else
-        in.read(boxes, backend->input_slot(static_cast<int>(k % 2)), o.read_transfer);
+      // A mapped output's pages for this stage's band, allocated here, ahead of its write:
+      // faulting them in during the write made the write phase the pipeline's slowest.
+      if (populate_ahead) {
+        PhaseScope scope(trace, "map", "read", t.read, k);
+        const Stage st = plan.stage(k);
+        const StageGeometry g = StageGeometry::make(plan, st, me);
+        if (g.my_w > 0)
+          raw_out->populate({stage_box(plan, st, my_out0 + st.col_offset, g.my_w, 0, plan.rows)}, true, threads);
+      }
     });
   };
   auto submit_write = [&](std::int64_t k) {
-    return io.submit([&, k] {
+    return write_io.submit([&, k] {
       const Stage st = plan.stage(k);
       const StageGeometry g = StageGeometry::make(plan, st, me);
-      PhaseScope scope(trace, "write", "io", t.write, k);
+      PhaseScope scope(trace, "write", own_write_io ? "write" : "io", t.write, k);
       std::vector<io::Box> boxes;
       if (g.my_w > 0) boxes.push_back(stage_box(plan, st, my_out0 + st.col_offset, g.my_w, 0, plan.rows));
       // Durable before the journal counts it: a lost node must not lose a counted stage.
