@@ -62,8 +62,11 @@ DeviceProfile query_profile(int device) {
   XPOSE_CHECK_CUDA(cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, device));
   XPOSE_CHECK_CUDA(cudaDeviceGetAttribute(&smem, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
   XPOSE_CHECK_CUDA(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
-  return DeviceProfile::from_properties(cat("CUDA device ", device), sms, sm_khz, mem_khz,
-                                        bus_bits, smem, major, major >= 9 && tma_runs_here());
+  cudaDeviceProp prop{};
+  XPOSE_CHECK_CUDA(cudaGetDeviceProperties(&prop, device));  // for the name in messages
+  return DeviceProfile::from_properties(cat(prop.name, " (device ", device, ")"), sms, sm_khz,
+                                        mem_khz, bus_bits, smem, major,
+                                        major >= 9 && tma_runs_here());
 }
 
 }  // namespace
