@@ -63,6 +63,7 @@ xpose::ElementType element_type(char kind, std::size_t size) {
 struct ArrayView {
   void* data = nullptr;
   bool device = false;  ///< CUDA memory
+  bool known_memory = true;  ///< host or CUDA memory (not another device's)
   char kind = 'V';
   std::size_t itemsize = 0;
   Extents shape;
@@ -103,7 +104,9 @@ class DlpackTensor {
     const DLTensor& t = managed_->dl_tensor;
     ArrayView v;
     v.data = static_cast<char*>(t.data) + t.byte_offset;
-    v.device = t.device.device_type == kDLCUDA || t.device.device_type == kDLCUDAManaged;
+    const auto type = t.device.device_type;
+    v.device = type == kDLCUDA || type == kDLCUDAManaged;
+    v.known_memory = v.device || type == kDLCPU || type == kDLCUDAHost;
     // DLPack's type codes; 6 is kDLBool (DLPack 0.8, newer than some installed headers).
     static const char kinds[] = {'i', 'u', 'f', 'V', 'f', 'c', 'b'};
     v.kind = t.dtype.code < sizeof kinds ? kinds[t.dtype.code] : 'V';
@@ -207,13 +210,13 @@ class Plan {
     const std::string problem = check_inplace(v);
     run(problem, [&] { get().execute_inplace(v.data); });
   }
-  void execute_device(const py::capsule& in, const py::capsule& out, std::uintptr_t stream) {
+  void execute_dlpack(const py::capsule& in, const py::capsule& out, std::uintptr_t stream) {
     const DlpackTensor a(in), b(out);  // released after the work is queued, with the GIL held
     const std::string problem = check(a.view(), local_input_shape(), "input", false) +
                                 check(b.view(), local_output_shape(), "output", true);
     run(problem, [&] { get().execute(a.view().data, b.view().data, to_stream(stream)); });
   }
-  void execute_device_inplace(const py::capsule& buffer, std::uintptr_t stream) {
+  void execute_dlpack_inplace(const py::capsule& buffer, std::uintptr_t stream) {
     const DlpackTensor a(buffer);
     const ArrayView v = a.view();
     const std::string problem = check_inplace(v);
@@ -246,6 +249,7 @@ class Plan {
     return "";
   }
   std::string memory_problem(const ArrayView& v, const char* what) const {
+    if (!v.known_memory) return std::string(what) + " is neither host nor CUDA memory; ";
     if (v.device != device_)
       return std::string(what) + " is in " + (v.device ? "device" : "host") +
              " memory and the plan is for " + (device_ ? "device" : "host") + " memory; ";
@@ -374,6 +378,6 @@ PYBIND11_MODULE(_xpose, m) {
       .def("fail", &Plan::fail)
       .def("execute_host", &Plan::execute_host)
       .def("execute_host_inplace", &Plan::execute_host_inplace)
-      .def("execute_device", &Plan::execute_device)
-      .def("execute_device_inplace", &Plan::execute_device_inplace);
+      .def("execute_dlpack", &Plan::execute_dlpack)
+      .def("execute_dlpack_inplace", &Plan::execute_dlpack_inplace);
 }

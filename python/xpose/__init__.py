@@ -288,7 +288,7 @@ class DistributedTranspose:
         def output_of_buffer():
             return _arrays.flat_view(x, _count(shape_out), shape_out)
 
-        if self._memory == "host":
+        if self._memory == "host" and (isinstance(x, np.ndarray) or not hasattr(x, "__dlpack__")):
             x = np.asarray(x)
             if self._inplace:
                 def work():
@@ -305,21 +305,24 @@ class DistributedTranspose:
                 return out
             return work
 
-        s = _arrays.stream_pointer(x, stream)
-        argument = _arrays.dlpack_stream_argument(s)
+        # Any other array through DLPack: CuPy or PyTorch on the GPU, PyTorch on the host.
+        s, export = 0, {}
+        if self._memory == "device":
+            s = _arrays.stream_pointer(x, stream)
+            export = {"stream": _arrays.dlpack_stream_argument(s)}
         if self._inplace:
-            buffer = x.__dlpack__(stream=argument)
+            buffer = x.__dlpack__(**export)
 
             def work():
-                plan.execute_device_inplace(buffer, s)
+                plan.execute_dlpack_inplace(buffer, s)
                 return output_of_buffer()
             return work
         if out is None:
-            out = _arrays.empty_device(x, shape_out)
-        a, b = x.__dlpack__(stream=argument), out.__dlpack__(stream=argument)
+            out = _arrays.empty_like(x, shape_out)
+        a, b = x.__dlpack__(**export), out.__dlpack__(**export)
 
         def work():
-            plan.execute_device(a, b, s)
+            plan.execute_dlpack(a, b, s)
             return out
         return work
 

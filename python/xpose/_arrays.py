@@ -59,7 +59,7 @@ def dlpack_stream_argument(stream):
     return 1 if stream == 0 else stream
 
 
-def empty_device(like, shape):
+def empty_like(like, shape):
     """An uninitialised array of `shape` from the library and device of `like`."""
     library = _module_of(like)
     if library == "torch":
