@@ -7,14 +7,14 @@ from conftest import assert_all
 DOCS = os.path.join(os.path.dirname(__file__), "..", "..", "docs", "python.md")
 
 
-def tested_blocks():
+def example_blocks():
     with open(DOCS) as f:
         text = f.read()
     return re.findall(r"<!-- tested:[^>]*-->\n```python\n(.*?)```", text, re.S)
 
 
 def test_fft2d_numpy_example(capsys):
-    blocks = tested_blocks()
+    blocks = example_blocks()
     assert len(blocks) == 1, "docs/python.md should mark its NumPy FFT example as tested"
     error = None
     try:
