@@ -210,6 +210,14 @@ class Plan {
     const std::string problem = check_inplace(v);
     run(problem, [&] { get().execute_inplace(v.data); });
   }
+  /// For bench/python_inmem.py: the C++ API on raw pointers (device or host, as planned),
+  /// `repeat` times without returning to Python, to measure what the binding adds around it.
+  void execute_pointers(std::uintptr_t in, std::uintptr_t out, std::uintptr_t stream, int repeat) {
+    DistributedTranspose& plan = get();
+    py::gil_scoped_release unlocked;
+    for (int i = 0; i < repeat; ++i)
+      plan.execute(reinterpret_cast<const void*>(in), reinterpret_cast<void*>(out), to_stream(stream));
+  }
   void execute_dlpack(const py::capsule& in, const py::capsule& out, std::uintptr_t stream) {
     const DlpackTensor a(in), b(out);  // released after the work is queued, with the GIL held
     const std::string problem = check(a.view(), local_input_shape(), "input", false) +
@@ -378,6 +386,7 @@ PYBIND11_MODULE(_xpose, m) {
       .def("fail", &Plan::fail)
       .def("execute_host", &Plan::execute_host)
       .def("execute_host_inplace", &Plan::execute_host_inplace)
+      .def("_execute_pointers", &Plan::execute_pointers)
       .def("execute_dlpack", &Plan::execute_dlpack)
       .def("execute_dlpack_inplace", &Plan::execute_dlpack_inplace);
 }

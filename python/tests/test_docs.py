@@ -2,7 +2,9 @@
 import os
 import re
 
-from conftest import assert_all
+from conftest import needs_mpi4py, assert_all
+
+pytestmark = needs_mpi4py
 
 DOCS = os.path.join(os.path.dirname(__file__), "..", "..", "docs", "python.md")
 
