@@ -77,12 +77,12 @@ std::string FileTransposeSummary::json() const {
 FileTransposeSummary transpose_file(const FileTransposeOptions& options, CommHandle comm) {
   // Every check here depends on the options alone, so every rank throws alike.
   if (!options.axes.empty())
-    throw UsageError("axes: axis permutations other than swapping the last two are not "
-                     "implemented yet (leave axes empty)");
+    throw UsageError(
+        "axes: axis permutations other than swapping the last two are not "
+        "implemented yet (leave axes empty)");
   if (options.host_mem < 0) throw UsageError("host_mem must not be negative");
   if (options.gpu_mem < 0) throw UsageError("gpu_mem must not be negative");
-  if (!(options.progress_interval > 0))
-    throw UsageError("progress_interval must be positive");
+  if (!(options.progress_interval > 0)) throw UsageError("progress_interval must be positive");
   TransposeOptions o;
   o.in = io::DatasetRef::parse(options.input);
   o.out = io::DatasetRef::parse(options.output);

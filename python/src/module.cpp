@@ -50,19 +50,24 @@ std::string format_extents(const Extents& e) {
 // NumPy's kind letters: 'f' float, 'c' complex, 'i' signed, 'u' unsigned, 'b' bool, 'V' bytes.
 xpose::ElementType element_type(char kind, std::size_t size) {
   switch (kind) {
-    case 'f': return {xpose::ElementKind::Float, size};
-    case 'c': return {xpose::ElementKind::Complex, size};
-    case 'i': return {xpose::ElementKind::SignedInt, size};
+    case 'f':
+      return {xpose::ElementKind::Float, size};
+    case 'c':
+      return {xpose::ElementKind::Complex, size};
+    case 'i':
+      return {xpose::ElementKind::SignedInt, size};
     case 'u':
-    case 'b': return {xpose::ElementKind::UnsignedInt, size};
-    default: return xpose::ElementType::bytes(size);
+    case 'b':
+      return {xpose::ElementKind::UnsignedInt, size};
+    default:
+      return xpose::ElementType::bytes(size);
   }
 }
 
 // What execute needs to know of an array, from NumPy or from DLPack.
 struct ArrayView {
   void* data = nullptr;
-  bool device = false;  ///< CUDA memory
+  bool device = false;       ///< CUDA memory
   bool known_memory = true;  ///< host or CUDA memory (not another device's)
   char kind = 'V';
   std::size_t itemsize = 0;
@@ -133,14 +138,13 @@ class Plan {
   Plan(std::optional<std::uint64_t> comm, const Extents& shape, char kind, std::size_t itemsize,
        const std::string& memory, const std::string& transport, const std::string& schedule,
        const std::string& planning, const std::string& wisdom_file, int threads, bool verbose)
-      : kind_(kind),
-        itemsize_(itemsize),
-        batched_(shape.size() == 3),
-        device_(memory == "device") {
+      : kind_(kind), itemsize_(itemsize), batched_(shape.size() == 3), device_(memory == "device") {
     // Everything checked here depends on the arguments alone, so every rank throws alike.
     if (shape.size() != 2 && shape.size() != 3)
-      throw UsageError("DistributedTranspose: shape must be (rows, cols) or (batch, rows, cols), "
-                       "not " + format_extents(shape));
+      throw UsageError(
+          "DistributedTranspose: shape must be (rows, cols) or (batch, rows, cols), "
+          "not " +
+          format_extents(shape));
     if (memory != "host" && memory != "device")
       throw UsageError("DistributedTranspose: memory must be 'host' or 'device', not '" + memory +
                        "'");
@@ -159,7 +163,8 @@ class Plan {
     const std::int64_t rows = shape[shape.size() - 2], cols = shape.back();
     const CommHandle handle = comm_of(comm);
     py::gil_scoped_release unlocked;
-    plan_ = std::make_unique<DistributedTranspose>(handle, rows, cols, element_type(kind, itemsize), o);
+    plan_ =
+        std::make_unique<DistributedTranspose>(handle, rows, cols, element_type(kind, itemsize), o);
   }
 
   ~Plan() {
@@ -179,7 +184,9 @@ class Plan {
   bool closed() const { return !plan_; }
 
   Extents local_input_shape() const { return local_shape(get().local_input_rows(), get().cols()); }
-  Extents local_output_shape() const { return local_shape(get().local_output_rows(), get().rows()); }
+  Extents local_output_shape() const {
+    return local_shape(get().local_output_rows(), get().rows());
+  }
   Extents input_offset() const { return offset(get().input_row_offset()); }
   Extents output_offset() const { return offset(get().output_row_offset()); }
   std::int64_t local_inplace_size() const {
@@ -216,7 +223,8 @@ class Plan {
     DistributedTranspose& plan = get();
     py::gil_scoped_release unlocked;
     for (int i = 0; i < repeat; ++i)
-      plan.execute(reinterpret_cast<const void*>(in), reinterpret_cast<void*>(out), to_stream(stream));
+      plan.execute(reinterpret_cast<const void*>(in), reinterpret_cast<void*>(out),
+                   to_stream(stream));
   }
   void execute_dlpack(const py::capsule& in, const py::capsule& out, std::uintptr_t stream) {
     const DlpackTensor a(in), b(out);  // released after the work is queued, with the GIL held
@@ -368,8 +376,8 @@ PYBIND11_MODULE(_xpose, m) {
 
   py::class_<Plan>(m, "_Plan")
       .def(py::init<std::optional<std::uint64_t>, const Extents&, char, std::size_t,
-                    const std::string&, const std::string&, const std::string&,
-                    const std::string&, const std::string&, int, bool>())
+                    const std::string&, const std::string&, const std::string&, const std::string&,
+                    const std::string&, int, bool>())
       .def("close", &Plan::close)
       .def_property_readonly("closed", &Plan::closed)
       .def_property_readonly("local_input_shape", &Plan::local_input_shape)

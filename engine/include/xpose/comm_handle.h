@@ -14,16 +14,20 @@
 
 namespace xpose {
 
+namespace detail {
+/// What an MPI_Comm can be: a pointer (Open MPI) or an integer (MPICH and its derivatives).
+template <typename T>
+constexpr bool is_mpi_handle_type =
+    (std::is_pointer<T>::value || (std::is_integral<T>::value && !std::is_same<T, bool>::value)) &&
+    sizeof(T) <= sizeof(std::uint64_t);
+}  // namespace detail
+
 class CommHandle {
  public:
-  /// From an MPI_Comm: a pointer in Open MPI, an integer in MPICH and its derivatives.
+  /// From an MPI_Comm, implicitly, so MPI_COMM_WORLD passes where a CommHandle is expected.
   template <typename MpiComm,
-            typename std::enable_if<(std::is_pointer<MpiComm>::value ||
-                                     (std::is_integral<MpiComm>::value &&
-                                      !std::is_same<MpiComm, bool>::value)) &&
-                                        sizeof(MpiComm) <= sizeof(std::uint64_t),
-                                    int>::type = 0>
-  CommHandle(MpiComm comm) noexcept : value_(to_value(comm)) {}  // NOLINT: implicit on purpose
+            typename std::enable_if<detail::is_mpi_handle_type<MpiComm>, int>::type = 0>
+  CommHandle(MpiComm comm) noexcept : value_(to_value(comm)) {}  // NOLINT(runtime/explicit)
 
   /// MPI_COMM_WORLD of the MPI this xpose was built with.
   static CommHandle world();
