@@ -397,9 +397,16 @@ TransposeReport run_transpose(MPI_Comm comm, const TransposeOptions& o) {
   Trace trace(!o.trace_path.empty());
   const std::string temp_path = output.temporary_path();
 
-  // Every HDF5 call below runs on the I/O worker, in the same order on every rank:
+  // Every HDF5 call below runs on one I/O worker, in the same order on every rank:
   // read 0, read 1, write 0, read 2, write 1, ... so reads and writes overlap the transforms.
-  IoWorker io(threaded);
+  // Direct reads and writes touch no HDF5 and get a worker each, so that a stage's read, the
+  // previous stage's write and the transform between them all run at once.
+  IoWorker hdf5_io(threaded);
+  std::unique_ptr<IoWorker> own_read_io, own_write_io;
+  if (o.overlap && raw_in) own_read_io = std::make_unique<IoWorker>(true);
+  if (o.overlap && raw_out) own_write_io = std::make_unique<IoWorker>(true);
+  IoWorker& read_io = own_read_io ? *own_read_io : hdf5_io;
+  IoWorker& write_io = own_write_io ? *own_write_io : hdf5_io;
   // Every stage reads the same input rows (other columns), so the mapped row slab stays mapped:
   // its pages are the file's clean page cache, which the kernel can reclaim, but they count in
   // the resident set. With an explicit --host-mem smaller than the slab and the buffers, the
@@ -424,17 +431,17 @@ TransposeReport run_transpose(MPI_Comm comm, const TransposeOptions& o) {
     return boxes;
   };
   auto submit_read = [&](std::int64_t k) {
-    return io.submit([&, k] {
+    return read_io.submit([&, k] {
       if (fused) {
         // The transform reads and writes the mapped files itself; map the stage's output band
         // (and once, a slab that may stay resident) ahead of it, off the critical path.
-        PhaseScope scope(trace, "map", "io", t.read, k);
+        PhaseScope scope(trace, "map", own_read_io ? "read" : "io", t.read, k);
         const Stage st = plan.stage(k);
         const StageGeometry g = StageGeometry::make(plan, st, me);
         if (g.my_w > 0) raw_out->populate({stage_box(plan, st, my_out0 + st.col_offset, g.my_w, 0, plan.rows)}, true);
         return;
       }
-      PhaseScope scope(trace, "read", "io", t.read, k);
+      PhaseScope scope(trace, "read", own_read_io ? "read" : "io", t.read, k);
       const std::vector<io::Box> boxes = read_boxes(k);
       // The union in file order: [nb][my_rows][sum_w], the pieces side by side.
       if (raw_in) {
@@ -445,10 +452,10 @@ TransposeReport run_transpose(MPI_Comm comm, const TransposeOptions& o) {
     });
   };
   auto submit_write = [&](std::int64_t k) {
-    return io.submit([&, k] {
+    return write_io.submit([&, k] {
       const Stage st = plan.stage(k);
       const StageGeometry g = StageGeometry::make(plan, st, me);
-      PhaseScope scope(trace, "write", "io", t.write, k);
+      PhaseScope scope(trace, "write", own_write_io ? "write" : "io", t.write, k);
       std::vector<io::Box> boxes;
       if (g.my_w > 0) boxes.push_back(stage_box(plan, st, my_out0 + st.col_offset, g.my_w, 0, plan.rows));
       // Durable before the journal counts it: a lost node must not lose a counted stage.
