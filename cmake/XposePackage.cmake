@@ -4,13 +4,13 @@
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
-# Public headers: every <layer>/include/xpose/ (engine/ today) and the generated config.h.
+# Public headers: every <layer>/include/xpose/ (core/, engine/) and the generated config.h.
 file(GLOB XPOSE_PUBLIC_INCLUDE_DIRS LIST_DIRECTORIES true ${PROJECT_SOURCE_DIR}/*/include)
 list(FILTER XPOSE_PUBLIC_INCLUDE_DIRS INCLUDE REGEX "/include$")
 
 # One shared library holding the static component libraries whole, so a program or a Python
 # module links one file. (Their objects are position independent: CMakeLists.txt.)
-set(XPOSE_COMPONENT_LIBRARIES xpose_engine xpose_io xpose_mpi xpose_kernels xpose_base)
+set(XPOSE_COMPONENT_LIBRARIES xpose_engine xpose_io xpose_mpi xpose_kernels xpose_core)
 add_library(xpose_library SHARED engine/src/version.cpp)
 target_link_libraries(xpose_library PRIVATE xpose_options
   "$<LINK_LIBRARY:WHOLE_ARCHIVE,${XPOSE_COMPONENT_LIBRARIES}>")
