@@ -20,8 +20,6 @@ import json
 import sys
 import weakref
 
-import numpy as np
-
 from . import _arrays
 from . import _xpose
 
@@ -287,6 +285,8 @@ class DistributedTranspose:
 
         def output_of_buffer():
             return _arrays.flat_view(x, _count(shape_out), shape_out)
+
+        import numpy as np  # here, not at import: a job of file transposes starts without it
 
         if self._memory == "host" and (isinstance(x, np.ndarray) or not hasattr(x, "__dlpack__")):
             x = np.asarray(x)

@@ -3,8 +3,6 @@ allocation of outputs. Nothing here imports CuPy or PyTorch unless an array of t
 
 import sys
 
-import numpy as np
-
 
 def _module_of(obj):
     return type(obj).__module__.split(".")[0]
@@ -28,6 +26,8 @@ class ElementType:
                 kind = "u" if name.startswith("uint") else "i"
             self.kind, self.itemsize, self.name, self.dtype = kind, size, name, dtype
             return
+        import numpy as np
+
         d = np.dtype(dtype)
         if d.hasobject or d.itemsize not in (1, 2, 4, 8, 16):
             raise TypeError(f"dtype {d}: elements of 1, 2, 4, 8 or 16 bytes only, no objects")
