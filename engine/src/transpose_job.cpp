@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <climits>
 #include <csignal>
@@ -415,6 +416,10 @@ TransposeReport run_transpose(MPI_Comm comm, const TransposeOptions& o) {
   const std::int64_t slab_bytes = plan.batch_outer * plan.batch_inner * plan.in_rows.count(me) * plan.cols * es;
   const std::int64_t buffers_bytes = plan.buffer_bytes() * (fused ? 2 : plan.host_buffers);
   const bool bound_input = raw_in && o.host_mem > 0 && slab_bytes + buffers_bytes > o.host_mem;
+  // Output bands mapped ahead stay resident until written: up to three bands beyond the buffers,
+  // so only where an explicit --host-mem leaves room for them.
+  const bool populate_ahead = !fused && raw_out && raw_out->address(Shape{}) != nullptr && own_read_io && own_write_io &&
+                              !(o.host_mem > 0 && buffers_bytes + 3 * plan.buffer_bytes() > o.host_mem);
   auto transfer_name = [](io::Transfer t) { return t == io::Transfer::Collective ? "collective" : "independent"; };
   report.io = fused ? std::string("mapped input and output: the transpose reads and writes the files' pages")
                     : cat(raw_in ? (bound_input ? "direct (pread)" : "direct (mmap)") : transfer_name(o.read_transfer),
@@ -438,19 +443,33 @@ TransposeReport run_transpose(MPI_Comm comm, const TransposeOptions& o) {
         PhaseScope scope(trace, "map", own_read_io ? "read" : "io", t.read, k);
         const Stage st = plan.stage(k);
         const StageGeometry g = StageGeometry::make(plan, st, me);
-        if (g.my_w > 0) raw_out->populate({stage_box(plan, st, my_out0 + st.col_offset, g.my_w, 0, plan.rows)}, true);
+        if (g.my_w > 0)
+          raw_out->populate({stage_box(plan, st, my_out0 + st.col_offset, g.my_w, 0, plan.rows)}, true, threads);
         return;
       }
-      PhaseScope scope(trace, "read", own_read_io ? "read" : "io", t.read, k);
-      const std::vector<io::Box> boxes = read_boxes(k);
-      // The union in file order: [nb][my_rows][sum_w], the pieces side by side.
-      if (raw_in) {
-        raw_in->read(boxes, backend->input_slot(static_cast<int>(k % 2)), threads, bound_input);
+      {
+        PhaseScope scope(trace, "read", own_read_io ? "read" : "io", t.read, k);
+        const std::vector<io::Box> boxes = read_boxes(k);
+        // The union in file order: [nb][my_rows][sum_w], the pieces side by side.
+        if (raw_in)
+          raw_in->read(boxes, backend->input_slot(static_cast<int>(k % 2)), threads, bound_input);
+        else
+          in.read(boxes, backend->input_slot(static_cast<int>(k % 2)), o.read_transfer);
       }
-      else
-        in.read(boxes, backend->input_slot(static_cast<int>(k % 2)), o.read_transfer);
+      // A mapped output's pages for this stage's band, allocated here, ahead of its write:
+      // faulting them in during the write made the write phase the pipeline's slowest.
+      if (populate_ahead) {
+        PhaseScope scope(trace, "map", "read", t.read, k);
+        const Stage st = plan.stage(k);
+        const StageGeometry g = StageGeometry::make(plan, st, me);
+        if (g.my_w > 0)
+          raw_out->populate({stage_box(plan, st, my_out0 + st.col_offset, g.my_w, 0, plan.rows)}, true, threads);
+      }
     });
   };
+  // Stages whose output is on stable storage; the write worker advances it, in stage order.
+  std::atomic<std::int64_t> durable{first_stage};
+  Clock::time_point last_sync = Clock::now();
   auto submit_write = [&](std::int64_t k) {
     return write_io.submit([&, k] {
       const Stage st = plan.stage(k);
@@ -459,17 +478,25 @@ TransposeReport run_transpose(MPI_Comm comm, const TransposeOptions& o) {
       std::vector<io::Box> boxes;
       if (g.my_w > 0) boxes.push_back(stage_box(plan, st, my_out0 + st.col_offset, g.my_w, 0, plan.rows));
       // Durable before the journal counts it: a lost node must not lose a counted stage.
-      if (fused) {
-        raw_out->mark_written(boxes);  // the transform wrote them through the map
-        raw_out->sync();
-        raw_out->release(boxes);
-      } else if (raw_out) {
-        raw_out->write(boxes, backend->output_slot(static_cast<int>(k % 2)), threads);
-        raw_out->sync();
+      if (raw_out) {
+        if (fused)
+          raw_out->mark_written(boxes);  // the transform wrote them through the map
+        else
+          raw_out->write(boxes, backend->output_slot(static_cast<int>(k % 2)), threads);
+        // A sync a stage kept the disk idle while the next band was copied: start the band's
+        // writeback now and make everything written durable about once a second.
+        if (k + 1 == stages || Clock::now() - last_sync >= std::chrono::seconds(1)) {
+          raw_out->sync();
+          last_sync = Clock::now();
+          durable = k + 1;
+        } else {
+          raw_out->start_writeback();
+        }
         raw_out->release(boxes);
       } else {
         output.dataset().write(boxes, backend->output_slot(static_cast<int>(k % 2)), o.write_transfer);
         output.flush();
+        durable = k + 1;
       }
     });
   };
@@ -525,7 +552,8 @@ TransposeReport run_transpose(MPI_Comm comm, const TransposeOptions& o) {
         return true;
       };
       while (local_done < k + 1 && write_done(local_done)) ++local_done;
-      std::int64_t mine[2] = {-static_cast<std::int64_t>(StopSignals::received()), local_done}, agreed[2];
+      std::int64_t mine[2] = {-static_cast<std::int64_t>(StopSignals::received()), std::min(local_done, durable.load())},
+                   agreed[2];
       XPOSE_CHECK_MPI(MPI_Allreduce(mine, agreed, 2, MPI_INT64_T, MPI_MIN, comm));
       if (me == 0 && agreed[1] > journaled) {
         journaled = agreed[1];
@@ -554,6 +582,9 @@ TransposeReport run_transpose(MPI_Comm comm, const TransposeOptions& o) {
     // Every rank stopped after the same stage and its writes are durable: record it, close the
     // partial file, and leave together (Open MPI's launchers end the job at the first non-zero
     // exit, so no rank may leave before all have flushed).
+    mpi::collectively(comm, [&] {
+      if (raw_out) raw_out->sync();  // the last stages' writeback may only have been started
+    });
     mpi::collectively(comm, [&] {
       if (me == 0 && !Journal{identity, stopped_after}.update(journal_path))
         throw IoError(cat("the journal '", journal_path, "' was removed during the run; the stopped run cannot be resumed"));
