@@ -14,6 +14,7 @@
 #include "engine/src/file_transpose_summary.h"
 #include "engine/src/tools.h"
 #include "engine/src/transpose_job.h"
+#include "kernels/choice.h"
 #include "mpi/comm.h"
 #include "xpose/config.h"
 #include "xpose/error.h"
@@ -186,7 +187,38 @@ int cmd_plan(const po::variables_map& vm) {
   return 0;
 }
 
+// info --kernels: the CUDA kernel the whole matrix (the last two axes, the leading ones a batch)
+// would get and the kernel-table row that chose it, on --device's profile or this machine's GPU.
+kernels::DeviceProfile kernel_profile(const po::variables_map& vm) {
+  if (vm.count("device")) return kernels::DeviceProfile::named(vm["device"].as<std::string>());
+  try {
+    return kernels::current_device_profile();
+  } catch (const Error&) {  // no GPU here, or a build without CUDA: the generic profile
+    return kernels::DeviceProfile::generic();
+  }
+}
+
+void print_kernels(std::size_t elem, const std::vector<std::int64_t>& shape,
+                   const kernels::DeviceProfile& d) {
+  const std::int64_t rows = shape.size() >= 2 ? shape[shape.size() - 2] : 1;
+  const std::int64_t cols = shape.empty() ? 1 : shape.back();
+  std::int64_t batch = 1;
+  for (std::size_t i = 0; i + 2 < shape.size(); ++i) batch *= shape[i];
+  try {
+    std::printf("\nkernels  out of place: %s\n",
+                kernels::describe_out_of_place(elem, kernels::TransposeShape::dense(rows, cols, batch), d)
+                    .c_str());
+    if (rows == cols && rows > 1)
+      std::printf("         in place: %s\n", kernels::describe_in_place(elem, rows, batch, d).c_str());
+  } catch (const Error& e) {
+    std::printf("\nkernels  none: %s\n", e.what());
+  }
+}
+
 int cmd_info(const po::variables_map& vm) {
+  // On every rank, so that a bad --device fails them all alike.
+  const kernels::DeviceProfile device =
+      vm.count("kernels") ? kernel_profile(vm) : kernels::DeviceProfile::generic();
   const auto ref = io::DatasetRef::parse(vm["file"].as<std::string>());
   io::InputFile file;
   mpi::collectively(MPI_COMM_WORLD, [&] { file = io::InputFile::open(ref, MPI_COMM_WORLD); });
@@ -218,6 +250,9 @@ int cmd_info(const po::variables_map& vm) {
     } else {
       std::printf("\ncannot be transposed: %s\n", unsupported.c_str());
     }
+    if (vm.count("kernels"))
+      print_kernels(info.element.size,
+                    std::vector<std::int64_t>(info.shape.begin(), info.shape.end()), device);
   }
   return 0;
 }
@@ -281,11 +316,13 @@ std::map<std::string, Command> make_commands() {
     cmds.emplace(c.name, std::move(c));
   }
   {
-    Command c{"info", "xpose info FILE.h5:/path [--host-mem SIZE]", po::options_description("Options"), {}};
+    Command c{"info", "xpose info FILE.h5:/path [--host-mem SIZE] [--kernels [--device NAME]]", po::options_description("Options"), {}};
     c.options.add_options()("file", po::value<std::string>()->required(), "FILE:/dataset")(
         "host-mem", po::value<std::string>(), "SIZE per rank to plan with (default as for transpose)")(
         "gpu-mem", po::value<std::string>(), "GPU SIZE per rank to plan with (default as for transpose)")(
-        "backend", po::value<std::string>()->default_value("auto"), "backend to plan for: cuda, cpu or auto");
+        "backend", po::value<std::string>()->default_value("auto"), "backend to plan for: cuda, cpu or auto")(
+        "kernels", "also the CUDA kernel the matrix gets and the kernel-table row that chose it")(
+        "device", po::value<std::string>(), "with --kernels: a device profile (h100, h200, a100, v100, t4, k80)");
     add_common(c.options);
     c.positional.add("file", 1);
     cmds.emplace(c.name, std::move(c));

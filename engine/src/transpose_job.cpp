@@ -570,10 +570,10 @@ TransposeReport run_transpose(MPI_Comm comm, const TransposeOptions& o) {
     }
     for (std::int64_t k = std::max<std::int64_t>(first_stage, stopped_after - 2); k < stopped_after; ++k)
       if (writes[k].valid()) writes[k].get();
-    // Fused stages never wait for their reads (mapping ahead is advice): the last ones may still
-    // be populating raw_out, which goes below.
-    for (auto& read : reads)
-      if (read.valid()) read.get();
+    // Reads run on their own worker, and a fused stage never waits for its mapping-ahead task:
+    // none may still be running when the storage it maps is closed below.
+    for (auto& r : reads)
+      if (r.valid()) r.wait();
   } catch (const Error& e) {
     std::remove(journal_path.c_str());  // whichever rank fails: the others are about to be ended
     abort_job(comm, e, temp_path);
