@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "engine/src/axes.h"
-#include "engine/src/json.h"
+#include "engine/src/file_transpose_summary.h"
 #include "engine/src/tools.h"
 #include "engine/src/transpose_job.h"
 #include "engine/src/whole_file.h"
@@ -165,67 +165,18 @@ bool is_root() {
   return r == 0;
 }
 
-struct PhaseRow {
-  const char* name;
-  double seconds;
-  double bytes;  // bytes the phase moves, for its bandwidth
-};
-
-std::vector<PhaseRow> phase_rows(const TransposeReport& r) {
-  const double bytes = static_cast<double>(r.plan.total_bytes());
-  std::int64_t exchanged = 0;
-  for (int p = 0; p < r.plan.nranks; ++p) exchanged += r.plan.exchanged_bytes(p);
-  std::vector<PhaseRow> rows{{"read", r.times.read, bytes}};
-  if (r.backend == "cuda") rows.push_back({"h2d", r.times.h2d, bytes});
-  rows.push_back({r.backend == "cuda" ? "kernel" : "transpose", r.times.kernel, 2 * bytes});
-  if (r.plan.nranks > 1) rows.push_back({"exchange", r.times.exchange, static_cast<double>(exchanged)});
-  if (r.plan.nranks > 1 && r.times.unpack > 0) rows.push_back({"unpack", r.times.unpack, 2 * bytes});
-  if (r.backend == "cuda") rows.push_back({"d2h", r.times.d2h, bytes});
-  rows.push_back({"write", r.times.write, bytes});
-  rows.push_back({"wall", r.times.wall, bytes});
-  return rows;
-}
-
-void print_phase_table(const TransposeReport& r) {
+void print_phase_table(const FileTransposeSummary& s) {
   std::printf("  phase       seconds   GB/s   (each the max over ranks; phases overlap%s)\n",
-              r.overlapped ? "" : " only in the wall time: --no-overlap");
-  for (const auto& row : phase_rows(r))
-    std::printf("  %-9s %9.3f %7.2f\n", row.name, row.seconds, row.seconds > 0 ? row.bytes / row.seconds / 1e9 : 0.0);
-  std::printf("  io: %s\n", r.io.c_str());
-  if (!r.exchange_choice.empty()) std::printf("  %s\n", r.exchange_choice.c_str());
+              s.overlapped ? "" : " only in the wall time: --no-overlap");
+  for (const auto& p : s.phases) std::printf("  %-9s %9.3f %7.2f\n", p.name.c_str(), p.seconds, p.gbps);
+  std::printf("  io: %s\n", s.io.c_str());
 }
 
-void write_json(const std::string& path, const JsonWriter& json) {
+void write_json(const std::string& path, const FileTransposeSummary& summary) {
   if (path.empty() || !is_root()) return;
   std::ofstream f(path);
-  f << json.str();
+  f << summary.json();
   if (!f) throw IoError(cat("cannot write the JSON summary '", path, "'"));
-}
-
-void json_summary(JsonWriter& j, const TransposeOptions& o, const TransposeReport* r, ExitCode code,
-                  const std::string& error) {
-  j.begin_object();
-  j.value("command", "transpose").value("input", o.in.str()).value("output", o.out.str());
-  j.value("status", exit_code_name(code)).value("exit_code", static_cast<int>(code));
-  if (!error.empty()) j.value("error", error);
-  if (r) {
-    j.value("shape", std::vector<std::int64_t>(r->plan.shape.begin(), r->plan.shape.end()));
-    j.value("element_size", static_cast<std::int64_t>(r->plan.elem_size));
-    j.value("bytes", r->plan.total_bytes()).value("ranks", r->plan.nranks);
-    j.value("backend", r->backend).value("exchange", r->exchange).value("stages", r->plan.num_stages());
-    j.value("stage_width", r->plan.width).value("memory_per_rank", r->plan.memory_per_rank());
-    j.value("overlapped", r->overlapped).value("io", r->io);
-    j.begin_object("phases");
-    for (const auto& row : phase_rows(*r))
-      j.begin_object(row.name)
-          .value("seconds", row.seconds)
-          .value("GBps", row.seconds > 0 ? row.bytes / row.seconds / 1e9 : 0.0)
-          .end_object();
-    j.end_object();
-    j.value("wall_seconds", r->times.wall);
-    j.value("resumed_at_stage", r->first_stage);
-  }
-  j.end_object();
 }
 
 int cmd_transpose_file(const TransposeOptions& o) {
@@ -245,11 +196,10 @@ int cmd_transpose(const po::variables_map& vm) {
   try {
     report = run_transpose(MPI_COMM_WORLD, o);
   } catch (const Error& e) {
-    JsonWriter j;
-    json_summary(j, o, nullptr, e.code(), e.what());
-    try { write_json(json_path, j); } catch (const Error&) {}
+    try { write_json(json_path, summarize(o, nullptr, e.code(), e.what())); } catch (const Error&) {}
     throw;
   }
+  const FileTransposeSummary summary = summarize(o, &report);
   if (is_root() && !o.quiet) {
     const auto& p = report.plan;
     std::printf("xpose: %s (%s, %s) -> %s in %.2f s, %.2f GB/s, %d rank(s), %lld stage(s)\n", o.in.str().c_str(),
@@ -257,11 +207,10 @@ int cmd_transpose(const po::variables_map& vm) {
                 o.out.str().c_str(), report.times.wall,
                 static_cast<double>(p.total_bytes()) / report.times.wall / 1e9, p.nranks,
                 static_cast<long long>(p.num_stages()));
-    print_phase_table(report);
+    print_phase_table(summary);
+    if (!report.exchange_choice.empty()) std::printf("  %s\n", report.exchange_choice.c_str());
   }
-  JsonWriter j;
-  json_summary(j, o, &report, ExitCode::Ok, "");
-  write_json(json_path, j);
+  write_json(json_path, summary);
   return 0;
 }
 
