@@ -53,7 +53,10 @@ def timed(cmd, out, env=None, rss_files=()):
     rss_file = tempfile.mktemp(prefix="rss-")
     full = ["/usr/bin/time", "-f", "%M", "-o", rss_file] + cmd if not rss_files else cmd
     t0 = time.perf_counter()
-    proc = subprocess.run(full, capture_output=True, text=True, env=env)
+    try:
+        proc = subprocess.run(full, capture_output=True, text=True, env=env, timeout=900)
+    except subprocess.TimeoutExpired:  # dask's threaded scheduler has been seen to hang in to_netcdf
+        raise SystemExit(f"no result within 900 s: {' '.join(cmd)}")
     t1 = time.perf_counter()
     if proc.returncode != 0:
         raise SystemExit(f"failed ({proc.returncode}): {' '.join(cmd)}\n{proc.stdout}\n{proc.stderr}")
