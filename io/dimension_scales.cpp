@@ -16,8 +16,8 @@ namespace {
 // netCDF-4 marks a dimension without a coordinate variable with this NAME (and a length).
 constexpr const char* kNetcdfPlaceholder = "This is a netCDF dimension but not a netCDF variable";
 // Attributes the scale machinery owns: written anew in the output, never copied.
-const std::vector<std::string> kScaleAttributes = {"CLASS", "NAME", "REFERENCE_LIST", "DIMENSION_LIST",
-                                                   "_Netcdf4Dimid", "_Netcdf4Coordinates"};
+const std::vector<std::string> kScaleAttributes = {
+    "CLASS", "NAME", "REFERENCE_LIST", "DIMENSION_LIST", "_Netcdf4Dimid", "_Netcdf4Coordinates"};
 
 template <typename T>
 T check(T value, const char* call, const std::string& what) {
@@ -25,7 +25,9 @@ T check(T value, const char* call, const std::string& what) {
   return value;
 }
 
-H5Id checked_id(hid_t id, const char* call, const std::string& what) { return H5Id(check(id, call, what)); }
+H5Id checked_id(hid_t id, const char* call, const std::string& what) {
+  return H5Id(check(id, call, what));
+}
 
 std::string object_path(hid_t object) {
   const ssize_t length = check(H5Iget_name(object, nullptr, 0), "H5Iget_name", "an HDF5 object");
@@ -54,7 +56,8 @@ std::string string_attribute(hid_t object, const char* name) {
   H5Id type = checked_id(H5Aget_type(attr.get()), "H5Aget_type", what);
   if (H5Tget_class(type.get()) != H5T_STRING) return "";
   H5Id space = checked_id(H5Aget_space(attr.get()), "H5Aget_space", what);
-  if (check(H5Sget_simple_extent_npoints(space.get()), "H5Sget_simple_extent_npoints", what) != 1) return "";
+  if (check(H5Sget_simple_extent_npoints(space.get()), "H5Sget_simple_extent_npoints", what) != 1)
+    return "";
   if (H5Tis_variable_str(type.get()) > 0) {
     H5Id memory = checked_id(H5Tcopy(H5T_C_S1), "H5Tcopy", what);
     check(H5Tset_size(memory.get(), H5T_VARIABLE), "H5Tset_size", what);
@@ -77,7 +80,8 @@ int int_attribute(hid_t object, const char* name, int fallback) {
   const std::string what = cat("attribute '", name, "'");
   H5Id attr = checked_id(H5Aopen(object, name, H5P_DEFAULT), "H5Aopen", what);
   H5Id space = checked_id(H5Aget_space(attr.get()), "H5Aget_space", what);
-  if (check(H5Sget_simple_extent_npoints(space.get()), "H5Sget_simple_extent_npoints", what) != 1) return fallback;
+  if (check(H5Sget_simple_extent_npoints(space.get()), "H5Sget_simple_extent_npoints", what) != 1)
+    return fallback;
   int value = fallback;
   check(H5Aread(attr.get(), H5T_NATIVE_INT, &value), "H5Aread", what);
   return value;
@@ -90,8 +94,9 @@ void write_ints(hid_t object, const char* name, const std::vector<int>& values, 
   hsize_t dims[1] = {values.size()};
   H5Id space = scalar ? checked_id(H5Screate(H5S_SCALAR), "H5Screate", what)
                       : checked_id(H5Screate_simple(1, dims, nullptr), "H5Screate_simple", what);
-  H5Id attr = checked_id(H5Acreate2(object, name, H5T_STD_I32LE, space.get(), H5P_DEFAULT, H5P_DEFAULT),
-                         "H5Acreate2", what);
+  H5Id attr =
+      checked_id(H5Acreate2(object, name, H5T_STD_I32LE, space.get(), H5P_DEFAULT, H5P_DEFAULT),
+                 "H5Acreate2", what);
   check(H5Awrite(attr.get(), H5T_NATIVE_INT, values.data()), "H5Awrite", what);
 }
 
@@ -107,7 +112,9 @@ bool file_is_mpio(hid_t file) {
 
 }  // namespace
 
-const std::vector<std::string>& dimension_scale_attributes() { return kScaleAttributes; }
+const std::vector<std::string>& dimension_scale_attributes() {
+  return kScaleAttributes;
+}
 
 bool is_dimension_scale(hid_t dataset) {
   const htri_t scale = H5DSis_scale(dataset);
@@ -152,9 +159,11 @@ void DimensionScaleCopier::copy_scale(const std::string& path) {
   H5Id in = checked_id(H5Dopen2(input_, path.c_str(), H5P_DEFAULT), "H5Dopen2", what);
   H5Id type = checked_id(H5Dget_type(in.get()), "H5Dget_type", what);
   H5Id in_space = checked_id(H5Dget_space(in.get()), "H5Dget_space", what);
-  const int rank = check(H5Sget_simple_extent_ndims(in_space.get()), "H5Sget_simple_extent_ndims", what);
+  const int rank =
+      check(H5Sget_simple_extent_ndims(in_space.get()), "H5Sget_simple_extent_ndims", what);
   std::vector<hsize_t> dims(static_cast<std::size_t>(std::max(rank, 1))), maxdims(dims.size());
-  check(H5Sget_simple_extent_dims(in_space.get(), dims.data(), maxdims.data()), "H5Sget_simple_extent_dims", what);
+  check(H5Sget_simple_extent_dims(in_space.get(), dims.data(), maxdims.data()),
+        "H5Sget_simple_extent_dims", what);
   H5Id in_dcpl = checked_id(H5Dget_create_plist(in.get()), "H5Dget_create_plist", what);
 
   // The same shape, extendible where the input's is (netCDF's unlimited dimension needs chunks);
@@ -178,7 +187,8 @@ void DimensionScaleCopier::copy_scale(const std::string& path) {
   check(H5Pset_obj_track_times(dcpl.get(), 0), "H5Pset_obj_track_times", what);
   H5Id lcpl = checked_id(H5Pcreate(H5P_LINK_CREATE), "H5Pcreate", what);
   check(H5Pset_create_intermediate_group(lcpl.get(), 1), "H5Pset_create_intermediate_group", what);
-  H5Id space = checked_id(H5Screate_simple(rank, dims.data(), maxdims.data()), "H5Screate_simple", what);
+  H5Id space =
+      checked_id(H5Screate_simple(rank, dims.data(), maxdims.data()), "H5Screate_simple", what);
   const htri_t exists = H5Lexists(output_, path.c_str(), H5P_DEFAULT);
   if (exists < 0) H5Eclear2(H5E_DEFAULT);
   if (exists > 0) {
@@ -186,48 +196,62 @@ void DimensionScaleCopier::copy_scale(const std::string& path) {
     // variable): the same dimension, renumbered with the rest by finish().
     H5Id out = checked_id(H5Dopen2(output_, path.c_str(), H5P_DEFAULT), "H5Dopen2", what);
     if (!is_dimension_scale(out.get()))
-      throw UsageError(cat("the output already holds '", path, "', the path of a dimension of the input: name the "
+      throw UsageError(cat("the output already holds '", path,
+                           "', the path of a dimension of the input: name the "
                            "output dataset differently"));
-    scales_[path] = Scale{int_attribute(in.get(), "_Netcdf4Dimid", -1), has_attribute(in.get(), "_Netcdf4Coordinates")};
+    scales_[path] = Scale{int_attribute(in.get(), "_Netcdf4Dimid", -1),
+                          has_attribute(in.get(), "_Netcdf4Coordinates")};
     return;
   }
-  H5Id out = checked_id(H5Dcreate2(output_, path.c_str(), type.get(), space.get(), lcpl.get(), dcpl.get(), H5P_DEFAULT),
+  H5Id out = checked_id(H5Dcreate2(output_, path.c_str(), type.get(), space.get(), lcpl.get(),
+                                   dcpl.get(), H5P_DEFAULT),
                         "H5Dcreate2", what);
 
   // The values: every rank reads them (small), rank 0 writes them, collectively where MPI-IO is.
-  const bool variable = H5Tdetect_class(type.get(), H5T_VLEN) > 0 || H5Tis_variable_str(type.get()) > 0;
-  const hssize_t points = check(H5Sget_simple_extent_npoints(in_space.get()), "H5Sget_simple_extent_npoints", what);
+  const bool variable =
+      H5Tdetect_class(type.get(), H5T_VLEN) > 0 || H5Tis_variable_str(type.get()) > 0;
+  const hssize_t points =
+      check(H5Sget_simple_extent_npoints(in_space.get()), "H5Sget_simple_extent_npoints", what);
   const bool mpio = file_is_mpio(output_);
   if (points > 0 && (!variable || !mpio)) {
     std::vector<unsigned char> values(static_cast<std::size_t>(points) * size);
-    check(H5Dread(in.get(), type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()), "H5Dread", what);
+    check(H5Dread(in.get(), type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()), "H5Dread",
+          what);
     H5Id file_space = checked_id(H5Dget_space(out.get()), "H5Dget_space", what);
-    H5Id memory = checked_id(H5Screate_simple(rank, dims.data(), nullptr), "H5Screate_simple", what);
+    H5Id memory =
+        checked_id(H5Screate_simple(rank, dims.data(), nullptr), "H5Screate_simple", what);
     if (mpi::rank(comm_) != 0) {
       check(H5Sselect_none(file_space.get()), "H5Sselect_none", what);
       check(H5Sselect_none(memory.get()), "H5Sselect_none", what);
     }
     H5Id dxpl = checked_id(H5Pcreate(H5P_DATASET_XFER), "H5Pcreate", what);
     if (mpio) check(H5Pset_dxpl_mpio(dxpl.get(), H5FD_MPIO_COLLECTIVE), "H5Pset_dxpl_mpio", what);
-    check(H5Dwrite(out.get(), type.get(), memory.get(), file_space.get(), dxpl.get(), values.data()), "H5Dwrite", what);
+    check(
+        H5Dwrite(out.get(), type.get(), memory.get(), file_space.get(), dxpl.get(), values.data()),
+        "H5Dwrite", what);
     if (variable) H5Dvlen_reclaim(type.get(), memory.get(), H5P_DEFAULT, values.data());
   } else if (points > 0 && mpi::rank(comm_) == 0) {
-    std::fprintf(stderr, "xpose: warning: the values of '%s' (variable-length) are not copied by parallel HDF5\n",
-                 path.c_str());
+    std::fprintf(
+        stderr,
+        "xpose: warning: the values of '%s' (variable-length) are not copied by parallel HDF5\n",
+        path.c_str());
   }
   copy_attributes(in.get(), out.get(), what, kScaleAttributes);
   std::string name = string_attribute(in.get(), "NAME");
   if (name.empty()) name = base_name(path);
   check(H5DSset_scale(out.get(), name.c_str()), "H5DSset_scale", what);
-  scales_[path] = Scale{int_attribute(in.get(), "_Netcdf4Dimid", -1), has_attribute(in.get(), "_Netcdf4Coordinates")};
+  scales_[path] = Scale{int_attribute(in.get(), "_Netcdf4Dimid", -1),
+                        has_attribute(in.get(), "_Netcdf4Coordinates")};
 }
 
-void DimensionScaleCopier::attach(const Dataset& source, hid_t target, const std::vector<int>& perm) {
+void DimensionScaleCopier::attach(const Dataset& source, hid_t target,
+                                  const std::vector<int>& perm) {
   const std::vector<DimensionScale> scales = dimension_scales(source);
   if (scales.empty()) return;
   const std::size_t rank = scales.size();
   if (!perm.empty() && perm.size() != rank)
-    throw InternalError(cat("attach: an axis order of ", perm.size(), " axes for '", source.label(), "' of rank ", rank));
+    throw InternalError(cat("attach: an axis order of ", perm.size(), " axes for '", source.label(),
+                            "' of rank ", rank));
   Attached a;
   a.path = object_path(target);
   a.coordinates = has_attribute(source.id(), "_Netcdf4Coordinates");
@@ -237,8 +261,11 @@ void DimensionScaleCopier::attach(const Dataset& source, hid_t target, const std
     if (s.path.empty()) continue;
     copy_scale(s.path);
     H5Id scale = checked_id(H5Dopen2(output_, s.path.c_str(), H5P_DEFAULT), "H5Dopen2", s.path);
-    if (check(H5DSis_attached(target, scale.get(), static_cast<unsigned>(i)), "H5DSis_attached", a.path) > 0) continue;
-    check(H5DSattach_scale(target, scale.get(), static_cast<unsigned>(i)), "H5DSattach_scale", a.path);
+    if (check(H5DSis_attached(target, scale.get(), static_cast<unsigned>(i)), "H5DSis_attached",
+              a.path) > 0)
+      continue;
+    check(H5DSattach_scale(target, scale.get(), static_cast<unsigned>(i)), "H5DSattach_scale",
+          a.path);
   }
   attached_.push_back(std::move(a));
 }
@@ -268,13 +295,15 @@ void DimensionScaleCopier::finish() {
   }
   for (const auto& a : attached_) {
     H5Id target = checked_id(H5Dopen2(output_, a.path.c_str(), H5P_DEFAULT), "H5Dopen2", a.path);
-    const bool complete = std::none_of(a.scales.begin(), a.scales.end(), [](const std::string& p) { return p.empty(); });
+    const bool complete = std::none_of(a.scales.begin(), a.scales.end(),
+                                       [](const std::string& p) { return p.empty(); });
     if (a.coordinates && complete) {
       std::vector<int> ids;
       for (const auto& p : a.scales) ids.push_back(dimid[p]);
       write_ints(target.get(), "_Netcdf4Coordinates", ids, false);
     } else if (has_attribute(target.get(), "_Netcdf4Coordinates")) {
-      check(H5Adelete(target.get(), "_Netcdf4Coordinates"), "H5Adelete", a.path);  // it would name the input's order
+      check(H5Adelete(target.get(), "_Netcdf4Coordinates"), "H5Adelete",
+            a.path);  // it would name the input's order
     }
   }
 }

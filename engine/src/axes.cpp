@@ -37,7 +37,8 @@ std::string join(const std::vector<std::string>& parts, const char* sep) {
 }
 
 std::string axis_name(int axis, const std::vector<std::string>& names) {
-  if (axis >= 0 && static_cast<std::size_t>(axis) < names.size() && !names[axis].empty()) return names[axis];
+  if (axis >= 0 && static_cast<std::size_t>(axis) < names.size() && !names[axis].empty())
+    return names[axis];
   return std::to_string(axis);
 }
 
@@ -52,7 +53,8 @@ std::vector<std::string> split_axes(const std::string& text) {
       continue;
     }
     std::string t = trim(part);
-    if (t.empty()) throw UsageError(cat("bad --axes '", text, "': expected e.g. 2,0,1 or lat,lon,time"));
+    if (t.empty())
+      throw UsageError(cat("bad --axes '", text, "': expected e.g. 2,0,1 or lat,lon,time"));
     out.push_back(t);
     part.clear();
   }
@@ -62,10 +64,12 @@ std::vector<std::string> split_axes(const std::string& text) {
 void check_permutation(const Permutation& perm, std::size_t rank) {
   std::vector<int> seen(rank, 0);
   if (perm.size() != rank)
-    throw UsageError(cat("--axes ", format_axes(perm), " names ", perm.size(), " axes, the dataset has ", rank));
+    throw UsageError(
+        cat("--axes ", format_axes(perm), " names ", perm.size(), " axes, the dataset has ", rank));
   for (int a : perm) {
     if (a < 0 || static_cast<std::size_t>(a) >= rank)
-      throw UsageError(cat("--axes ", format_axes(perm), ": axis ", a, " is out of range for rank ", rank));
+      throw UsageError(
+          cat("--axes ", format_axes(perm), ": axis ", a, " is out of range for rank ", rank));
     if (seen[a]++)
       throw UsageError(cat("--axes ", format_axes(perm), ": axis ", a, " appears twice"));
   }
@@ -75,10 +79,12 @@ Permutation resolve_axes(const std::vector<std::string>& axes, const Shape& shap
                          const std::vector<std::string>& names, const std::string& label) {
   const std::size_t rank = shape.size();
   if (rank < 2)
-    throw UnsupportedInputError(cat("'", label, "' has rank ", rank, ": reordering axes needs at least 2"));
+    throw UnsupportedInputError(
+        cat("'", label, "' has rank ", rank, ": reordering axes needs at least 2"));
   if (rank > kMaxAxesRank)
-    throw UnsupportedInputError(cat("'", label, "' has rank ", rank, " (shape ", format_shape(shape),
-                                    "): --axes supports ranks 2 to ", kMaxAxesRank));
+    throw UnsupportedInputError(cat("'", label, "' has rank ", rank, " (shape ",
+                                    format_shape(shape), "): --axes supports ranks 2 to ",
+                                    kMaxAxesRank));
   if (axes.empty()) throw UsageError("--axes is empty");
   const bool numbers = std::all_of(axes.begin(), axes.end(), is_axis_number);
   const bool any_number = std::any_of(axes.begin(), axes.end(), is_axis_number);
@@ -89,36 +95,41 @@ Permutation resolve_axes(const std::vector<std::string>& axes, const Shape& shap
     for (const auto& a : axes) {
       int v = std::atoi(a.c_str());
       if (v < -static_cast<int>(rank) || v >= static_cast<int>(rank))
-        throw UsageError(cat("--axes ", join(axes, ","), ": axis ", a, " is out of range for '", label, "' of rank ",
-                             rank));
+        throw UsageError(cat("--axes ", join(axes, ","), ": axis ", a, " is out of range for '",
+                             label, "' of rank ", rank));
       perm.push_back(v < 0 ? v + static_cast<int>(rank) : v);
     }
     if (perm.size() != rank)
-      throw UsageError(cat("--axes ", join(axes, ","), " names ", perm.size(), " axes; '", label, "' has ", rank,
-                           " (shape ", format_shape(shape), ")"));
+      throw UsageError(cat("--axes ", join(axes, ","), " names ", perm.size(), " axes; '", label,
+                           "' has ", rank, " (shape ", format_shape(shape), ")"));
     check_permutation(perm, rank);
     return perm;
   }
   std::vector<std::string> dims(names.begin(), names.end());
   dims.resize(rank);
-  const bool named = std::any_of(dims.begin(), dims.end(), [](const std::string& d) { return !d.empty(); });
+  const bool named =
+      std::any_of(dims.begin(), dims.end(), [](const std::string& d) { return !d.empty(); });
   if (!named)
-    throw UsageError(cat("--axes ", join(axes, ","), ": '", label,
-                         "' has no dimension names (no dimension scales); give axis numbers, e.g. --axes ",
-                         format_axes(swap_last_two(rank))));
+    throw UsageError(
+        cat("--axes ", join(axes, ","), ": '", label,
+            "' has no dimension names (no dimension scales); give axis numbers, e.g. --axes ",
+            format_axes(swap_last_two(rank))));
   for (const auto& a : axes) {
     const auto n = std::count(dims.begin(), dims.end(), a);
     if (n == 0)
-      throw UsageError(cat("--axes: '", label, "' has no dimension '", a, "' (its dimensions: ", join(dims, ", "), ")"));
+      throw UsageError(cat("--axes: '", label, "' has no dimension '", a,
+                           "' (its dimensions: ", join(dims, ", "), ")"));
     if (n > 1)
-      throw UsageError(cat("--axes: '", label, "' has dimension '", a, "' more than once; give axis numbers"));
+      throw UsageError(
+          cat("--axes: '", label, "' has dimension '", a, "' more than once; give axis numbers"));
     if (std::count(axes.begin(), axes.end(), a) > 1)
       throw UsageError(cat("--axes ", join(axes, ","), " names '", a, "' twice"));
   }
   return reorder_by_names(dims, axes);
 }
 
-Permutation reorder_by_names(const std::vector<std::string>& dims, const std::vector<std::string>& order) {
+Permutation reorder_by_names(const std::vector<std::string>& dims,
+                             const std::vector<std::string>& order) {
   Permutation perm(dims.size());
   std::iota(perm.begin(), perm.end(), 0);
   std::vector<int> positions, chosen;
@@ -129,7 +140,8 @@ Permutation reorder_by_names(const std::vector<std::string>& dims, const std::ve
     auto it = std::find(dims.begin(), dims.end(), name);
     if (it == dims.end()) continue;
     if (std::find(it + 1, dims.end(), name) != dims.end())
-      throw UsageError(cat("dimension '", name, "' appears more than once in one variable; give axis numbers"));
+      throw UsageError(
+          cat("dimension '", name, "' appears more than once in one variable; give axis numbers"));
     chosen.push_back(static_cast<int>(it - dims.begin()));
   }
   for (std::size_t k = 0; k < positions.size(); ++k) perm[positions[k]] = chosen[k];
@@ -161,11 +173,13 @@ std::string format_axes(const Permutation& perm) {
   return s;
 }
 
-void regions_for_range(const Shape& shape, std::int64_t first, std::int64_t count, std::vector<Region>& out) {
+void regions_for_range(const Shape& shape, std::int64_t first, std::int64_t count,
+                       std::vector<Region>& out) {
   const std::size_t rank = shape.size();
   const std::int64_t total = element_count(shape);
   if (first < 0 || count < 0 || first > total - count)
-    throw DimensionMismatch(cat("range [", first, ", ", first + count, ") outside shape ", format_shape(shape)));
+    throw DimensionMismatch(
+        cat("range [", first, ", ", first + count, ") outside shape ", format_shape(shape)));
   if (rank == 0) {
     if (count > 0) out.push_back(Region{});
     return;
@@ -199,7 +213,8 @@ void regions_for_range(const Shape& shape, std::int64_t first, std::int64_t coun
 
 AxisMap AxisMap::swap_last_two(const Shape& shape) {
   const std::size_t n = shape.size();
-  if (n < 2) throw UnsupportedInputError(cat("cannot transpose a dataset of rank ", n, " (need >= 2)"));
+  if (n < 2)
+    throw UnsupportedInputError(cat("cannot transpose a dataset of rank ", n, " (need >= 2)"));
   AxisMap m;
   m.in_shape_ = shape;
   m.perm_ = xpose::swap_last_two(n);
@@ -262,7 +277,8 @@ AxisMap AxisMap::make(const Shape& shape, const Permutation& perm) {
   // outer batch axes, walked in output order so the writes advance through the output file.
   int batch = -1;
   for (int g : m.out_order_)
-    if (g != rows && g != cols && (batch < 0 || m.groups_[g].extent >= m.groups_[batch].extent)) batch = g;
+    if (g != rows && g != cols && (batch < 0 || m.groups_[g].extent >= m.groups_[batch].extent))
+      batch = g;
   for (int g : m.out_order_)
     if (g != rows && g != cols && g != batch) {
       m.engine_.push_back(g);
@@ -285,7 +301,9 @@ void AxisMap::finish() {
   for (int g : engine_) engine_shape_.push_back(g < 0 ? 1 : groups_[g].extent);
 }
 
-std::int64_t AxisMap::element_extent() const { return element_ < 0 ? 1 : groups_[element_].extent; }
+std::int64_t AxisMap::element_extent() const {
+  return element_ < 0 ? 1 : groups_[element_].extent;
+}
 
 Shape AxisMap::merged_in_shape() const {
   Shape s;
@@ -311,8 +329,12 @@ std::int64_t AxisMap::stride_in(const std::vector<int>& order, std::size_t e) co
   return stride;  // a stand-in of length 1: any stride past the whole array will do
 }
 
-std::int64_t AxisMap::in_stride(std::size_t e) const { return stride_in(in_order_, e); }
-std::int64_t AxisMap::out_stride(std::size_t e) const { return stride_in(out_order_, e); }
+std::int64_t AxisMap::in_stride(std::size_t e) const {
+  return stride_in(in_order_, e);
+}
+std::int64_t AxisMap::out_stride(std::size_t e) const {
+  return stride_in(out_order_, e);
+}
 
 namespace {
 int position(const std::vector<int>& order, int g) {
@@ -341,7 +363,8 @@ bool AxisMap::out_batch_outer() const {
 
 Region AxisMap::to_merged(const Region& engine, const std::vector<int>& order) const {
   if (engine.start.size() != engine_.size() || engine.count.size() != engine_.size())
-    throw InternalError(cat("AxisMap: a region of rank ", engine.start.size(), " for ", engine_.size(), " engine axes"));
+    throw InternalError(cat("AxisMap: a region of rank ", engine.start.size(), " for ",
+                            engine_.size(), " engine axes"));
   Region r;
   if (order.empty()) {  // as merged_in_shape(): one axis of length 1
     std::int64_t count = 1;
@@ -349,20 +372,26 @@ Region AxisMap::to_merged(const Region& engine, const std::vector<int>& order) c
     return Region{{0}, {count}};
   }
   for (int g : order) {
-    const std::size_t e = static_cast<std::size_t>(std::find(engine_.begin(), engine_.end(), g) - engine_.begin());
+    const std::size_t e =
+        static_cast<std::size_t>(std::find(engine_.begin(), engine_.end(), g) - engine_.begin());
     r.start.push_back(engine.start[e]);
     r.count.push_back(engine.count[e]);
   }
   return r;
 }
 
-Region AxisMap::merged_in(const Region& engine) const { return to_merged(engine, in_order_); }
-Region AxisMap::merged_out(const Region& engine) const { return to_merged(engine, out_order_); }
+Region AxisMap::merged_in(const Region& engine) const {
+  return to_merged(engine, in_order_);
+}
+Region AxisMap::merged_out(const Region& engine) const {
+  return to_merged(engine, out_order_);
+}
 
 void AxisMap::to_dataset(const Region& engine, bool output, std::vector<Region>& out) const {
   const std::size_t n = in_shape_.size();
   if (engine.start.size() != engine_.size() || engine.count.size() != engine_.size())
-    throw InternalError(cat("AxisMap: a region of rank ", engine.start.size(), " for ", engine_.size(), " engine axes"));
+    throw InternalError(cat("AxisMap: a region of rank ", engine.start.size(), " for ",
+                            engine_.size(), " engine axes"));
   for (std::size_t e = 0; e < engine_.size(); ++e)
     if (engine.count[e] == 0) return;  // selects nothing
   // Dataset position of input axis a: a itself, or its place in the output.
@@ -402,8 +431,12 @@ void AxisMap::to_dataset(const Region& engine, bool output, std::vector<Region>&
   }
 }
 
-void AxisMap::dataset_in(const Region& engine, std::vector<Region>& out) const { to_dataset(engine, false, out); }
-void AxisMap::dataset_out(const Region& engine, std::vector<Region>& out) const { to_dataset(engine, true, out); }
+void AxisMap::dataset_in(const Region& engine, std::vector<Region>& out) const {
+  to_dataset(engine, false, out);
+}
+void AxisMap::dataset_out(const Region& engine, std::vector<Region>& out) const {
+  to_dataset(engine, true, out);
+}
 
 std::string AxisMap::roles(const std::vector<std::string>& names) const {
   static const char* kRoleNames[] = {"outer batch", "batch", "rows", "cols"};
@@ -415,14 +448,16 @@ std::string AxisMap::roles(const std::vector<std::string>& names) const {
   };
   std::vector<std::string> parts;
   for (std::size_t e = 0; e < engine_.size(); ++e)
-    if (engine_[e] >= 0 || role_[e] == kRows) parts.push_back(cat(kRoleNames[role_[e]], " ", group_text(engine_[e])));
+    if (engine_[e] >= 0 || role_[e] == kRows)
+      parts.push_back(cat(kRoleNames[role_[e]], " ", group_text(engine_[e])));
   if (element_ >= 0) parts.push_back(cat("element ", group_text(element_)));
   return join(parts, ", ");
 }
 
 std::string AxisMap::describe(const std::vector<std::string>& names) const {
   std::vector<std::string> in, out;
-  for (std::size_t a = 0; a < perm_.size(); ++a) in.push_back(axis_name(static_cast<int>(a), names));
+  for (std::size_t a = 0; a < perm_.size(); ++a)
+    in.push_back(axis_name(static_cast<int>(a), names));
   for (int a : perm_) out.push_back(axis_name(a, names));
   return cat("(", join(in, ", "), ") -> (", join(out, ", "), ")");
 }

@@ -51,7 +51,8 @@ Permutation resolve_axes(const std::vector<std::string>& axes, const Shape& shap
 
 /// The order applied to variables whose dimensions include some of `order` (by name): those take,
 /// in this order, the positions they hold; the rest stay. Identity when fewer than 2 are named.
-Permutation reorder_by_names(const std::vector<std::string>& dims, const std::vector<std::string>& order);
+Permutation reorder_by_names(const std::vector<std::string>& dims,
+                             const std::vector<std::string>& order);
 
 /// Swaps the last two axes (the order without --axes).
 Permutation swap_last_two(std::size_t rank);
@@ -71,7 +72,8 @@ struct Region {
 
 /// Appends the regions whose union is the flattened (row-major) range [first, first + count) of
 /// an array of `shape`, in order: at most 2 * rank - 1 of them.
-void regions_for_range(const Shape& shape, std::int64_t first, std::int64_t count, std::vector<Region>& out);
+void regions_for_range(const Shape& shape, std::int64_t first, std::int64_t count,
+                       std::vector<Region>& out);
 
 /// How one engine pass covers a permutation. Engine coordinates are [outer..., batch, rows, cols]
 /// (engine_shape(); rank 2 without a batch); each engine axis is one group of input axes, or a
@@ -101,8 +103,9 @@ class AxisMap {
   std::int64_t in_stride(std::size_t e) const;
   std::int64_t out_stride(std::size_t e) const;
   /// Whether the stage's batch axis comes before the rows in the input (before the columns in
-  /// the output): then a stage's packed read is [batch][rows][cols] (its write [batch][cols][rows]),
-  /// otherwise [rows][batch][cols] ([cols][batch][rows]). True without a batch group.
+  /// the output): then a stage's packed read is [batch][rows][cols] (its write
+  /// [batch][cols][rows]), otherwise [rows][batch][cols] ([cols][batch][rows]). True without a
+  /// batch group.
   bool in_batch_outer() const;
   bool out_batch_outer() const;
 
@@ -114,7 +117,8 @@ class AxisMap {
   void dataset_in(const Region& engine, std::vector<Region>& out) const;
   void dataset_out(const Region& engine, std::vector<Region>& out) const;
 
-  /// One line: how the permutation is done, e.g. "(64, 4194304) transposed, rows = axes 0 (64), ...".
+  /// One line: how the permutation is done, e.g. "(64, 4194304) transposed, rows = axes 0 (64),
+  /// ...".
   std::string describe(const std::vector<std::string>& names = {}) const;
   /// Axis groups in engine order with their roles, e.g. "batch [1], rows [0], cols [2,3]".
   std::string roles(const std::vector<std::string>& names = {}) const;

@@ -84,8 +84,8 @@ Inventory inspect(const std::string& file, const std::vector<std::string>& axes)
       if (!is_identity(perm)) {
         io::check_transposable(d);
         if (v.shape.size() > kMaxAxesRank)
-          throw UnsupportedInputError(cat("'", d.label(), "' has rank ", v.shape.size(), ": --axes supports ranks 2 to ",
-                                          kMaxAxesRank));
+          throw UnsupportedInputError(cat("'", d.label(), "' has rank ", v.shape.size(),
+                                          ": --axes supports ranks 2 to ", kMaxAxesRank));
         v.perm = perm;
       }
     }
@@ -104,11 +104,14 @@ Inventory inspect(const std::string& file, const std::vector<std::string>& axes)
 }
 
 void check_names(const std::vector<std::string>& axes) {
-  if (axes.empty()) throw UsageError("a whole file (no :/dataset) is reordered by --axes with dimension names");
+  if (axes.empty())
+    throw UsageError("a whole file (no :/dataset) is reordered by --axes with dimension names");
   for (const auto& a : axes)
     if (is_axis_number(a))
-      throw UsageError(cat("--axes ", join(axes), ": a whole file is reordered by dimension names (axis numbers "
-                           "differ from variable to variable); name a dataset (FILE:/path) to give numbers"));
+      throw UsageError(
+          cat("--axes ", join(axes),
+              ": a whole file is reordered by dimension names (axis numbers "
+              "differ from variable to variable); name a dataset (FILE:/path) to give numbers"));
 }
 
 std::string describe(const Variable& v) {
@@ -123,7 +126,9 @@ T h5(T value, const char* call, const std::string& what) {
   return value;
 }
 
-io::H5Id h5_id(hid_t id, const char* call, const std::string& what) { return io::H5Id(h5(id, call, what)); }
+io::H5Id h5_id(hid_t id, const char* call, const std::string& what) {
+  return io::H5Id(h5(id, call, what));
+}
 
 bool is_complete_part(const std::string& path) {
   if (::access(path.c_str(), F_OK) != 0) return false;
@@ -155,7 +160,8 @@ void assemble(const TransposeOptions& o, const Inventory& inv) {
   io::H5Id base;
   if (inv.reordered.empty()) {
     ::unlink(base_path.c_str());  // an earlier interrupted assembly's: ours
-    base = h5_id(H5Fcreate(base_path.c_str(), H5F_ACC_EXCL, H5P_DEFAULT, H5P_DEFAULT), "H5Fcreate", base_path);
+    base = h5_id(H5Fcreate(base_path.c_str(), H5F_ACC_EXCL, H5P_DEFAULT, H5P_DEFAULT), "H5Fcreate",
+                 base_path);
   } else {
     base = h5_id(H5Fopen(base_path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT), "H5Fopen", base_path);
   }
@@ -163,12 +169,14 @@ void assemble(const TransposeOptions& o, const Inventory& inv) {
     io::H5Id space = h5_id(H5Screate(H5S_SCALAR), "H5Screate", base_path);
     if (H5Aexists(base.get(), kAssembling) <= 0) {
       H5Eclear2(H5E_DEFAULT);
-      io::H5Id mark = h5_id(H5Acreate2(base.get(), kAssembling, H5T_STD_I8LE, space.get(), H5P_DEFAULT, H5P_DEFAULT),
-                            "H5Acreate2", base_path);
+      io::H5Id mark = h5_id(
+          H5Acreate2(base.get(), kAssembling, H5T_STD_I8LE, space.get(), H5P_DEFAULT, H5P_DEFAULT),
+          "H5Acreate2", base_path);
     }
     h5(H5Fflush(base.get(), H5F_SCOPE_GLOBAL), "H5Fflush", base_path);
   }
-  io::H5Id in = h5_id(H5Fopen(o.in.file.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), "H5Fopen", o.in.file);
+  io::H5Id in =
+      h5_id(H5Fopen(o.in.file.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), "H5Fopen", o.in.file);
   io::DimensionScaleCopier copier(in.get(), base.get(), MPI_COMM_SELF);
   copier.copy_root_attributes();
   io::H5Id lcpl = h5_id(H5Pcreate(H5P_LINK_CREATE), "H5Pcreate", out);
@@ -184,21 +192,26 @@ void assemble(const TransposeOptions& o, const Inventory& inv) {
   for (const auto& obj : inv.objects) {
     if (obj.kind == io::FileObject::Group && obj.path != "/") {
       if (!exists(obj.path)) {
-        io::H5Id g = h5_id(H5Gcreate2(base.get(), obj.path.c_str(), lcpl.get(), H5P_DEFAULT, H5P_DEFAULT), "H5Gcreate2",
-                           obj.path);
+        io::H5Id g =
+            h5_id(H5Gcreate2(base.get(), obj.path.c_str(), lcpl.get(), H5P_DEFAULT, H5P_DEFAULT),
+                  "H5Gcreate2", obj.path);
       }
-      io::H5Id from = h5_id(H5Gopen2(in.get(), obj.path.c_str(), H5P_DEFAULT), "H5Gopen2", obj.path);
-      io::H5Id to = h5_id(H5Gopen2(base.get(), obj.path.c_str(), H5P_DEFAULT), "H5Gopen2", obj.path);
+      io::H5Id from =
+          h5_id(H5Gopen2(in.get(), obj.path.c_str(), H5P_DEFAULT), "H5Gopen2", obj.path);
+      io::H5Id to =
+          h5_id(H5Gopen2(base.get(), obj.path.c_str(), H5P_DEFAULT), "H5Gopen2", obj.path);
       io::copy_attributes(from.get(), to.get(), obj.path);
     } else if (obj.kind == io::FileObject::Datatype && !exists(obj.path)) {
-      h5(H5Ocopy(in.get(), obj.path.c_str(), base.get(), obj.path.c_str(), H5P_DEFAULT, lcpl.get()), "H5Ocopy", obj.path);
+      h5(H5Ocopy(in.get(), obj.path.c_str(), base.get(), obj.path.c_str(), H5P_DEFAULT, lcpl.get()),
+         "H5Ocopy", obj.path);
     }
   }
   for (const auto& s : inv.scales) copier.copy_scale(s);
   // A copy of a dataset, its own attributes, attached to the output's dimensions in `perm`.
   auto place = [&](hid_t from_file, const Variable& v, const std::vector<int>& perm, bool copy) {
     if (copy && !exists(v.path))
-      h5(H5Ocopy(from_file, v.path.c_str(), base.get(), v.path.c_str(), ocpypl.get(), lcpl.get()), "H5Ocopy", v.path);
+      h5(H5Ocopy(from_file, v.path.c_str(), base.get(), v.path.c_str(), ocpypl.get(), lcpl.get()),
+         "H5Ocopy", v.path);
     io::H5Id from = h5_id(H5Dopen2(from_file, v.path.c_str(), H5P_DEFAULT), "H5Dopen2", v.path);
     io::H5Id to = h5_id(H5Dopen2(base.get(), v.path.c_str(), H5P_DEFAULT), "H5Dopen2", v.path);
     if (copy) io::copy_attributes(from.get(), to.get(), v.path, io::dimension_scale_attributes());
@@ -235,17 +248,20 @@ void assemble(const TransposeOptions& o, const Inventory& inv) {
 
 }  // namespace
 
-bool names_whole_file(const std::string& operand) { return operand.find(":/") == std::string::npos; }
+bool names_whole_file(const std::string& operand) {
+  return operand.find(":/") == std::string::npos;
+}
 
 std::string plan_whole_file(MPI_Comm comm, const TransposeOptions& o) {
   check_names(o.axes);
   Inventory inv;
   mpi::collectively(comm, [&] { inv = inspect(o.in.file, o.axes); });
-  std::string text = cat("whole file ", o.in.file, " -> ", o.out.file, ", --axes ", join(o.axes), "\n");
+  std::string text =
+      cat("whole file ", o.in.file, " -> ", o.out.file, ", --axes ", join(o.axes), "\n");
   for (const auto& v : inv.reordered) {
     const AxisMap m = AxisMap::make(v.shape, v.perm);
-    text += cat("  reorder  ", describe(v), "  ", format_size(static_cast<double>(v.bytes())), ", one pass: ",
-                m.roles(v.dims), "\n");
+    text += cat("  reorder  ", describe(v), "  ", format_size(static_cast<double>(v.bytes())),
+                ", one pass: ", m.roles(v.dims), "\n");
   }
   for (const auto& v : inv.copied) text += cat("  copy     ", v.path, "\n");
   for (const auto& s : inv.scales) text += cat("  dimension ", s, "\n");
@@ -259,7 +275,8 @@ WholeFileReport run_whole_file(MPI_Comm comm, const TransposeOptions& o) {
   Inventory inv;
   mpi::collectively(comm, [&] { inv = inspect(o.in.file, o.axes); });
   mpi::collectively(comm, [&] {
-    io::check_output_target(io::DatasetRef{o.out.file, "/"}, io::DatasetRef{o.in.file, "/"}, o.force);
+    io::check_output_target(io::DatasetRef{o.out.file, "/"}, io::DatasetRef{o.in.file, "/"},
+                            o.force);
   });
   WholeFileReport report;
   for (std::size_t k = 0; k < inv.reordered.size(); ++k) {
@@ -273,10 +290,13 @@ WholeFileReport run_whole_file(MPI_Comm comm, const TransposeOptions& o) {
     for (int a : v.perm) sub.axes.push_back(std::to_string(a));
     sub.force = true;  // a part of an earlier, interrupted run: ours
     std::int64_t done = 0;
-    if (o.resume) mpi::collectively(comm, [&] { done = me == 0 && is_complete_part(sub.out.file) ? 1 : 0; });
+    if (o.resume)
+      mpi::collectively(comm, [&] { done = me == 0 && is_complete_part(sub.out.file) ? 1 : 0; });
     done = mpi::allreduce_max(comm, done);
     if (done) {
-      if (me == 0 && !o.quiet) std::fprintf(stderr, "xpose: %s: done in the interrupted run\n", report.reordered.back().c_str());
+      if (me == 0 && !o.quiet)
+        std::fprintf(stderr, "xpose: %s: done in the interrupted run\n",
+                     report.reordered.back().c_str());
       continue;
     }
     sub.quiet = true;

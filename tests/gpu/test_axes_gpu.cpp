@@ -28,8 +28,8 @@ bool gpu_here() {
   return n > 0;
 }
 
-std::size_t span(std::int64_t batch, std::int64_t stride, std::int64_t h, std::int64_t pitch, std::int64_t w,
-                 std::size_t elem) {
+std::size_t span(std::int64_t batch, std::int64_t stride, std::int64_t h, std::int64_t pitch,
+                 std::int64_t w, std::size_t elem) {
   return static_cast<std::size_t>((batch - 1) * stride + (h - 1) * pitch + w) * elem;
 }
 
@@ -37,7 +37,8 @@ TEST(AxesGpu, InterleavedBatchesMatchTheCpuOracle) {
   if (!gpu_here()) GTEST_SKIP() << "no GPU visible";
   std::mt19937 rng(50);
   for (std::size_t elem : {1u, 2u, 4u, 8u, 16u}) {
-    for (auto [rows, cols, batch] : {std::tuple{5, 7, 3}, {64, 300, 4}, {16, 2049, 2}, {33, 1, 5}, {1, 100, 3}}) {
+    for (auto [rows, cols, batch] :
+         {std::tuple{5, 7, 3}, {64, 300, 4}, {16, 2049, 2}, {33, 1, 5}, {1, 100, 3}}) {
       for (int variant = 0; variant < 3; ++variant) {
         TransposeShape s;
         s.rows = rows;
@@ -53,7 +54,8 @@ TEST(AxesGpu, InterleavedBatchesMatchTheCpuOracle) {
         }
         s = s.resolved();
         const std::size_t in_bytes = span(batch, s.in_batch_stride, rows, s.in_pitch, cols, elem);
-        const std::size_t out_bytes = span(batch, s.out_batch_stride, cols, s.out_pitch, rows, elem);
+        const std::size_t out_bytes =
+            span(batch, s.out_batch_stride, cols, s.out_pitch, rows, elem);
         std::vector<unsigned char> in(in_bytes), want(out_bytes, 0xcd), got(out_bytes);
         for (auto& b : in) b = static_cast<unsigned char>(rng());
         xpose::kernels::transpose_naive(in.data(), want.data(), elem, s);
@@ -66,8 +68,8 @@ TEST(AxesGpu, InterleavedBatchesMatchTheCpuOracle) {
         XPOSE_CHECK_CUDA(cudaMemcpy(got.data(), d_out, out_bytes, cudaMemcpyDeviceToHost));
         XPOSE_CHECK_CUDA(cudaFree(d_in));
         XPOSE_CHECK_CUDA(cudaFree(d_out));
-        ASSERT_EQ(want, got) << "elem " << elem << " " << rows << "x" << cols << " batch " << batch << " variant "
-                             << variant;
+        ASSERT_EQ(want, got) << "elem " << elem << " " << rows << "x" << cols << " batch " << batch
+                             << " variant " << variant;
       }
     }
   }

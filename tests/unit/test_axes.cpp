@@ -45,8 +45,8 @@ TEST(Axes, ResolvesNumbersAsNumpyDoes) {
   const Shape s{4, 5, 6};
   EXPECT_EQ(resolve_axes({"2", "0", "1"}, s, {}, "x"), (Permutation{2, 0, 1}));
   EXPECT_EQ(resolve_axes({"-1", "0", "-2"}, s, {}, "x"), (Permutation{2, 0, 1}));
-  for (auto bad : std::vector<std::vector<std::string>>{{"0", "1"}, {"0", "1", "1"}, {"0", "1", "3"},
-                                                        {"0", "1", "-4"}, {"0", "x", "1"}})
+  for (auto bad : std::vector<std::vector<std::string>>{
+           {"0", "1"}, {"0", "1", "1"}, {"0", "1", "3"}, {"0", "1", "-4"}, {"0", "x", "1"}})
     EXPECT_THROW(resolve_axes(bad, s, {}, "x"), UsageError) << bad.size();
   // Names where the dataset has none: a usage error that suggests numbers.
   EXPECT_THROW(resolve_axes({"lat", "lon", "time"}, s, {}, "x"), UsageError);
@@ -68,9 +68,11 @@ TEST(Axes, ResolvesNamesAsNcpdqDoes) {
   EXPECT_THROW(resolve_axes({"lat", "lat"}, s, dims, "v"), UsageError);
   EXPECT_THROW(resolve_axes({"lat", "0"}, s, dims, "v"), UsageError);
   EXPECT_THROW(resolve_axes({"x"}, Shape{3, 3}, {"x", "x"}, "v"), UsageError);
-  EXPECT_EQ(reorder_by_names({"time", "lat", "lon"}, {"lat", "lon", "time"}), (Permutation{1, 2, 0}));
+  EXPECT_EQ(reorder_by_names({"time", "lat", "lon"}, {"lat", "lon", "time"}),
+            (Permutation{1, 2, 0}));
   EXPECT_EQ(reorder_by_names({"lat", "nv"}, {"lat", "lon", "time"}), (Permutation{0, 1}));
-  EXPECT_EQ(reorder_by_names({"time", "nv", "lat"}, {"lat", "lon", "time"}), (Permutation{2, 1, 0}));
+  EXPECT_EQ(reorder_by_names({"time", "nv", "lat"}, {"lat", "lon", "time"}),
+            (Permutation{2, 1, 0}));
 }
 
 TEST(Axes, RegionsCoverARangeExactlyInOrder) {
@@ -127,7 +129,8 @@ void check_map(const Shape& shape, const Permutation& perm) {
         x[d] += in[0].start[d];
         y[d] += out[0].start[d];
       }
-      for (std::size_t i = 0; i < shape.size(); ++i) ASSERT_EQ(y[i], x[perm[i]]) << what << " engine element " << e;
+      for (std::size_t i = 0; i < shape.size(); ++i)
+        ASSERT_EQ(y[i], x[perm[i]]) << what << " engine element " << e;
       ASSERT_TRUE(read.insert(linear(x, shape)).second) << what;
       ASSERT_TRUE(written.insert(linear(y, out_shape)).second) << what;
       if (k == 0) {
@@ -139,8 +142,11 @@ void check_map(const Shape& shape, const Permutation& perm) {
           if (r.start[a] + 1 >= engine[a]) continue;
           Region next = r;
           ++next.start[a];
-          ASSERT_EQ(linear(m.merged_in(next).start, min) - linear(m.merged_in(r).start, min), m.in_stride(a)) << what;
-          ASSERT_EQ(linear(m.merged_out(next).start, mout) - linear(m.merged_out(r).start, mout), m.out_stride(a))
+          ASSERT_EQ(linear(m.merged_in(next).start, min) - linear(m.merged_in(r).start, min),
+                    m.in_stride(a))
+              << what;
+          ASSERT_EQ(linear(m.merged_out(next).start, mout) - linear(m.merged_out(r).start, mout),
+                    m.out_stride(a))
               << what;
         }
       }
@@ -162,8 +168,9 @@ void check_map(const Shape& shape, const Permutation& perm) {
 }
 
 TEST(AxisMap, EveryOrderOfRanksTwoToFourMapsEveryElement) {
-  for (const Shape& shape : {Shape{3, 4}, Shape{1, 5}, Shape{2, 3, 4}, Shape{3, 1, 5}, Shape{2, 3, 4, 5},
-                             Shape{1, 3, 1, 2}, Shape{1, 1}, Shape{2, 1, 3, 1}}) {
+  for (const Shape& shape :
+       {Shape{3, 4}, Shape{1, 5}, Shape{2, 3, 4}, Shape{3, 1, 5}, Shape{2, 3, 4, 5},
+        Shape{1, 3, 1, 2}, Shape{1, 1}, Shape{2, 1, 3, 1}}) {
     Permutation perm(shape.size());
     std::iota(perm.begin(), perm.end(), 0);
     do {
@@ -236,7 +243,8 @@ TEST(AxisMap, PlannerTakesTheEngineViewAndWideElements) {
 TEST(AxisMap, ABatchInsideTheOutputRowsIsTakenWholeFirst) {
   // (2, 3, 1, 0): output [C][B][R]; a stage of every matrix writes runs of B x R elements.
   for (int ranks : {1, 2, 3})
-    for (std::int64_t mem : {std::int64_t{4} << 10, std::int64_t{64} << 10, std::int64_t{1} << 30}) {
+    for (std::int64_t mem :
+         {std::int64_t{4} << 10, std::int64_t{64} << 10, std::int64_t{1} << 30}) {
       PlanRequest r;
       r.shape = {4, 6, 5, 7};
       r.elem_size = 4;
@@ -253,10 +261,12 @@ TEST(AxisMap, ABatchInsideTheOutputRowsIsTakenWholeFirst) {
         for (int q = 0; q < ranks; ++q)
           for (std::int64_t c = 0; c < p.width_of(q, s); ++c)
             for (std::int64_t b = 0; b < s.inner_count; ++b)
-              ++covered[static_cast<std::size_t>((s.inner_begin + b) * p.cols + p.out_rows.offset(q) + s.col_offset + c)];
+              ++covered[static_cast<std::size_t>((s.inner_begin + b) * p.cols +
+                                                 p.out_rows.offset(q) + s.col_offset + c)];
       }
       for (int v : covered) ASSERT_EQ(v, 1) << ranks << " ranks, " << mem << " B";
-      EXPECT_LE(p.memory_per_rank(), std::max<std::int64_t>(mem, p.buffer_bytes() * p.host_buffers));
+      EXPECT_LE(p.memory_per_rank(),
+                std::max<std::int64_t>(mem, p.buffer_bytes() * p.host_buffers));
     }
 }
 

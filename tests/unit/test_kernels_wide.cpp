@@ -25,27 +25,30 @@ std::vector<unsigned char> random_bytes(std::size_t n, std::mt19937& rng) {
 }
 
 // Bytes a layout spans: the farthest element plus one.
-std::size_t span(std::int64_t batch, std::int64_t stride, std::int64_t h, std::int64_t pitch, std::int64_t w,
-                 std::size_t elem) {
+std::size_t span(std::int64_t batch, std::int64_t stride, std::int64_t h, std::int64_t pitch,
+                 std::int64_t w, std::size_t elem) {
   return static_cast<std::size_t>((batch - 1) * stride + (h - 1) * pitch + w) * elem;
 }
 
 void compare(std::size_t elem, const TransposeShape& shape, int threads, std::mt19937& rng) {
   const TransposeShape s = shape.resolved();
-  const auto in = random_bytes(span(s.batch, s.in_batch_stride, s.rows, s.in_pitch, s.cols, elem), rng);
-  const std::size_t out_bytes = span(s.batch, s.out_batch_stride, s.cols, s.out_pitch, s.rows, elem);
+  const auto in =
+      random_bytes(span(s.batch, s.in_batch_stride, s.rows, s.in_pitch, s.cols, elem), rng);
+  const std::size_t out_bytes =
+      span(s.batch, s.out_batch_stride, s.cols, s.out_pitch, s.rows, elem);
   std::vector<unsigned char> want(out_bytes, kPoison), got(out_bytes, kPoison);
   transpose_naive(in.data(), want.data(), elem, s);
   transpose_cpu(in.data(), got.data(), elem, s, threads);
-  ASSERT_EQ(want, got) << "elem " << elem << " rows " << s.rows << " cols " << s.cols << " batch " << s.batch
-                       << " pitches " << s.in_pitch << "/" << s.out_pitch << " strides " << s.in_batch_stride << "/"
-                       << s.out_batch_stride << " threads " << threads;
+  ASSERT_EQ(want, got) << "elem " << elem << " rows " << s.rows << " cols " << s.cols << " batch "
+                       << s.batch << " pitches " << s.in_pitch << "/" << s.out_pitch << " strides "
+                       << s.in_batch_stride << "/" << s.out_batch_stride << " threads " << threads;
 }
 
 TEST(WideElements, EverySizeAgainstTheOracle) {
   std::mt19937 rng(12);
   for (std::size_t elem : {3u, 5u, 6u, 12u, 20u, 24u, 32u, 48u, 64u, 65u, 100u, 384u, 4096u}) {
-    for (auto [rows, cols, batch] : {std::tuple{1, 1, 1}, {7, 3, 1}, {33, 70, 2}, {1, 129, 1}, {90, 1, 3}}) {
+    for (auto [rows, cols, batch] :
+         {std::tuple{1, 1, 1}, {7, 3, 1}, {33, 70, 2}, {1, 129, 1}, {90, 1, 3}}) {
       TransposeShape s = TransposeShape::dense(rows, cols, batch);
       compare(elem, s, 2, rng);
       if (HasFatalFailure()) return;
