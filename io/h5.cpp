@@ -807,8 +807,8 @@ InputFile InputFile::open(const DatasetRef& ref, MPI_Comm comm) {
     if (mpi::rank(comm) == 0) check_input_file(ref.file);
   });
   InputFile in;
-  auto open_hdf5 = [&](H5Id fapl) {
-    hid_t file = H5Fopen(ref.file.c_str(), H5F_ACC_RDONLY, fapl.get());
+  auto open_hdf5 = [&](hid_t fapl) {
+    hid_t file = H5Fopen(ref.file.c_str(), H5F_ACC_RDONLY, fapl);
     if (file < 0)
       throw InputUnreadableError(cat(
           "input '", ref.file, "': cannot be opened (truncated or corrupt?): ", hdf5_message()));
@@ -820,7 +820,7 @@ InputFile InputFile::open(const DatasetRef& ref, MPI_Comm comm) {
     // same file, or the input was replaced in between.
     auto [fd, stamp] = open_watched(ref.file);
     in.watched_.push_back(Watched{ref.file, std::move(fd), stamp});
-    open_hdf5(file_access_plist(comm, ref.file));
+    open_hdf5(file_access_plist(comm, ref.file).get());
     struct stat now {};
     if (::stat(ref.file.c_str(), &now) != 0 || stamp_of(now).difference(stamp).size() > 0)
       throw IoError(cat("the input '", ref.file, "' changed while it was being opened"));
@@ -831,7 +831,7 @@ InputFile InputFile::open(const DatasetRef& ref, MPI_Comm comm) {
     mpi::collectively(comm, [&] {
       in.dataset_ = Dataset();
       in.file_.reset();
-      open_hdf5(H5Id());
+      open_hdf5(H5P_DEFAULT);
     });
   }
   mpi::collectively(comm, [&] {
@@ -1081,7 +1081,11 @@ OutputFile OutputFile::create(const DatasetRef& ref, const Shape& shape, hid_t t
   XPOSE_H5(IoError, temp, H5Pset_libver_bounds(fapl.get(), H5F_LIBVER_V18, H5F_LIBVER_V18));
   // Exclusive (O_EXCL on rank 0, under MPI-IO too): a name taken meanwhile, by a file or by a
   // symbolic link (dangling or not), fails here and is left alone.
-  hid_t file = H5Fcreate(temp.c_str(), H5F_ACC_EXCL, H5P_DEFAULT, fapl.get());
+  // No object timestamps, on the root group either: two runs that write the same data write the
+  // same bytes (an interrupted and resumed run too).
+  auto fcpl = XPOSE_H5_ID(IoError, temp, H5Pcreate(H5P_FILE_CREATE));
+  XPOSE_H5(IoError, temp, H5Pset_obj_track_times(fcpl.get(), 0));
+  hid_t file = H5Fcreate(temp.c_str(), H5F_ACC_EXCL, fcpl.get(), fapl.get());
   if (file < 0) {
     const std::string message = hdf5_message();
     struct stat st {};
@@ -1104,6 +1108,15 @@ OutputFile OutputFile::create(const DatasetRef& ref, const Shape& shape, hid_t t
     });
   }
 
+  // The groups on the dataset's path, without timestamps (as the dataset, below).
+  auto gcpl = XPOSE_H5_ID(IoError, label, H5Pcreate(H5P_GROUP_CREATE));
+  XPOSE_H5(IoError, label, H5Pset_obj_track_times(gcpl.get(), 0));
+  for (std::size_t at = ref.path.find('/', 1); at != std::string::npos; at = ref.path.find('/', at + 1)) {
+    const std::string group = ref.path.substr(0, at);
+    if (group.empty() || group.back() == '/') continue;
+    if (XPOSE_H5(IoError, label, H5Lexists(out.file_.get(), group.c_str(), H5P_DEFAULT)) > 0) continue;
+    XPOSE_H5_ID(IoError, label, H5Gcreate2(out.file_.get(), group.c_str(), H5P_DEFAULT, gcpl.get(), H5P_DEFAULT));
+  }
   auto lcpl = XPOSE_H5_ID(IoError, label, H5Pcreate(H5P_LINK_CREATE));
   XPOSE_H5(IoError, label, H5Pset_create_intermediate_group(lcpl.get(), 1));
   auto dcpl = XPOSE_H5_ID(IoError, label, H5Pcreate(H5P_DATASET_CREATE));

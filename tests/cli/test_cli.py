@@ -15,6 +15,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 
 import h5py
 import numpy as np
@@ -349,12 +350,19 @@ def group_diskfull(tmp):
             cmd = shlex.split(ARGS.mpiexec) + ["-n", str(ARGS.np), ARGS.xpose, "transpose", f"{src}:/data",
                                                 f"{small}/out.h5:/data", "--max-stage-width", "5", "--quiet"]
             proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-            # Once the run is writing stages (its journal exists), the space goes. (A file
+            # Once the run is writing stages (its journal counts one), the space goes. (A file
             # system filling up while the output is being created is covered by the check up
             # front; HDF5's own collective error paths are not made for it.)
             journal = os.path.join(small, ".out.h5.xpose-journal")
-            while not os.path.exists(journal) and proc.poll() is None:
-                pass
+
+            def stages_done():
+                try:
+                    with open(journal) as f:
+                        return int([l for l in f if l.startswith("stages_done=")][0].split("=")[1])
+                except (OSError, IndexError, ValueError):
+                    return 0
+            while stages_done() < 1 and proc.poll() is None:
+                time.sleep(0.001)
             try:  # ... until something else takes it while the run writes
                 with open(os.path.join(small, "fill2"), "wb") as f:
                     f.write(b"\0" * (9 << 20))
