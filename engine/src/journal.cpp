@@ -37,13 +37,18 @@ std::map<std::string, std::string> fields(const RunIdentity& id) {
 }
 
 const std::map<std::string, std::string> kFieldNames = {
-    {"input", "input"},           {"input_bytes", "input file size"},
+    {"input", "input"},
+    {"input_bytes", "input file size"},
     {"input_mtime_ns", "input modification time"},
-    {"output", "output"},         {"shape", "input shape"},
-    {"element_size", "element size"}, {"datatype", "datatype"},
-    {"ranks", "rank count"},      {"stages", "stage count"},
+    {"output", "output"},
+    {"shape", "input shape"},
+    {"element_size", "element size"},
+    {"datatype", "datatype"},
+    {"ranks", "rank count"},
+    {"stages", "stage count"},
     {"stage_width", "stage width (set by --host-mem/--gpu-mem and the backend)"},
-    {"matrices_per_stage", "matrices per stage"}, {"chunk", "output chunking"}};
+    {"matrices_per_stage", "matrices per stage"},
+    {"chunk", "output chunking"}};
 
 // FNV-1a over the journal's text before its check line: a torn or edited journal is refused.
 std::string checksum(const std::string& text) {
@@ -105,10 +110,12 @@ std::string owner_in(const std::string& text) {
 std::string RunIdentity::difference(const RunIdentity& now) const {
   auto then_fields = fields(*this), now_fields = fields(now);
   // Report in a useful order: what the user most likely changed first.
-  for (const char* key : {"input", "output", "input_bytes", "input_mtime_ns", "shape", "datatype", "element_size",
-                          "ranks", "chunk", "stage_width", "matrices_per_stage", "stages"}) {
+  for (const char* key :
+       {"input", "output", "input_bytes", "input_mtime_ns", "shape", "datatype", "element_size",
+        "ranks", "chunk", "stage_width", "matrices_per_stage", "stages"}) {
     if (then_fields[key] != now_fields[key])
-      return cat(kFieldNames.at(key), ": '", then_fields[key], "' in the journal, '", now_fields[key], "' now");
+      return cat(kFieldNames.at(key), ": '", then_fields[key], "' in the journal, '",
+                 now_fields[key], "' now");
   }
   return "";
 }
@@ -132,7 +139,8 @@ std::string Journal::text() const {
 
 std::optional<Journal> Journal::parse(const std::string& text, const std::string& path) {
   if (text.empty())
-    throw ResumeRefusedError(cat("the journal '", path, "' is empty (a run was stopped as it started); "
+    throw ResumeRefusedError(cat("the journal '", path,
+                                 "' is empty (a run was stopped as it started); "
                                  "run without --resume to start over"));
   std::istringstream f(text);
   std::string line;
@@ -144,7 +152,8 @@ std::optional<Journal> Journal::parse(const std::string& text, const std::string
     if (eq != std::string::npos && line.compare(0, eq, "check") == 0) {
       if (line.substr(eq + 1) != checksum(body))
         throw ResumeRefusedError(
-            cat("the journal '", path, "' is damaged (its checksum does not match); run without --resume to start over"));
+            cat("the journal '", path,
+                "' is damaged (its checksum does not match); run without --resume to start over"));
       kv["check"] = line.substr(eq + 1);
       break;
     }
@@ -153,7 +162,8 @@ std::optional<Journal> Journal::parse(const std::string& text, const std::string
   }
   if (kv.count("check") == 0)
     throw ResumeRefusedError(
-        cat("the journal '", path, "' is damaged (no checksum line); run without --resume to start over"));
+        cat("the journal '", path,
+            "' is damaged (no checksum line); run without --resume to start over"));
   Journal j;
   try {
     auto& id = j.identity;
@@ -172,8 +182,8 @@ std::optional<Journal> Journal::parse(const std::string& text, const std::string
     j.stages_done = std::stoll(kv.at("stages_done"));
     if (kv.count("owner")) j.owner = kv.at("owner");
   } catch (const std::exception& e) {
-    throw ResumeRefusedError(
-        cat("the journal '", path, "' is damaged (", e.what(), "); run without --resume to start over"));
+    throw ResumeRefusedError(cat("the journal '", path, "' is damaged (", e.what(),
+                                 "); run without --resume to start over"));
   }
   return j;
 }
@@ -191,17 +201,21 @@ JournalFile JournalFile::acquire(const std::string& path, const std::string& out
     if (fd < 0) {
       const int err = errno;
       if (err == ELOOP)
-        throw OutputRefusedError(cat("'", path, "' is a symbolic link, which xpose did not create and will not write "
-                                     "through: remove it"));
+        throw OutputRefusedError(
+            cat("'", path,
+                "' is a symbolic link, which xpose did not create and will not write "
+                "through: remove it"));
       throw OutputRefusedError(cat("cannot open the journal '", path, "': ", std::strerror(err)));
     }
     JournalFile j;
     j.fd_ = fd;
     j.path_ = path;
     struct stat st {};
-    if (::fstat(fd, &st) != 0) throw IoError(cat("cannot inspect the journal '", path, "': ", std::strerror(errno)));
+    if (::fstat(fd, &st) != 0)
+      throw IoError(cat("cannot inspect the journal '", path, "': ", std::strerror(errno)));
     if (!S_ISREG(st.st_mode))
-      throw OutputRefusedError(cat("'", path, "' is not a regular file, and xpose did not create it: remove it"));
+      throw OutputRefusedError(
+          cat("'", path, "' is not a regular file, and xpose did not create it: remove it"));
     // One lock per open file (OFD): a second run, on this node or another (NFS, Lustre with
     // locks), gets EAGAIN at once; nothing waits.
     struct flock lock {};
@@ -213,27 +227,31 @@ JournalFile JournalFile::acquire(const std::string& path, const std::string& out
       const int err = errno;
       if (err == EAGAIN || err == EACCES) {
         const std::string owner = owner_in(read_all(fd));
-        throw OutputRefusedError(cat("another xpose run is writing '", output, "': ",
-                                     owner.empty() ? "its pid and host are not recorded yet" : owner,
-                                     " (it holds the lock on '", path, "')"));
+        throw OutputRefusedError(
+            cat("another xpose run is writing '", output,
+                "': ", owner.empty() ? "its pid and host are not recorded yet" : owner,
+                " (it holds the lock on '", path, "')"));
       }
       if (err != ENOLCK && err != EOPNOTSUPP && err != ENOSYS && err != EINVAL)
         throw IoError(cat("cannot lock the journal '", path, "': ", std::strerror(err)));
       std::fprintf(stderr,
-                   "xpose: warning: the file system of '%s' offers no file locks (%s): a second run on the same "
+                   "xpose: warning: the file system of '%s' offers no file locks (%s): a second "
+                   "run on the same "
                    "output would not be refused\n",
                    path.c_str(), std::strerror(err));
     }
     // The name must still lead to the file now locked: a run that finished in between has
     // removed it (and a new one may have been created): start again.
     struct stat now {};
-    if (::lstat(path.c_str(), &now) != 0 || now.st_dev != st.st_dev || now.st_ino != st.st_ino) continue;
+    if (::lstat(path.c_str(), &now) != 0 || now.st_dev != st.st_dev || now.st_ino != st.st_ino)
+      continue;
     j.created_ = created;
     if (!created) {
       try {
         j.previous_ = Journal::parse(read_all(fd), path);
         if (!j.previous_)
-          throw OutputRefusedError(cat("'", path, "' is not an xpose journal, and xpose did not create it: remove it"));
+          throw OutputRefusedError(
+              cat("'", path, "' is not an xpose journal, and xpose did not create it: remove it"));
       } catch (const ResumeRefusedError& e) {
         j.damage_ = e.what();
       }
@@ -271,7 +289,8 @@ bool JournalFile::write(Journal journal) {
   journal.owner = this_process();
   const std::string text = journal.text();
   struct stat st {};
-  if (::fstat(fd_, &st) == 0 && st.st_nlink == 0) return false;  // removed by a failing rank (or by hand)
+  if (::fstat(fd_, &st) == 0 && st.st_nlink == 0)
+    return false;  // removed by a failing rank (or by hand)
   bool ok = ::pwrite(fd_, text.data(), text.size(), 0) == static_cast<ssize_t>(text.size());
   ok = ok && ::ftruncate(fd_, static_cast<off_t>(text.size())) == 0;
   ok = ok && ::fsync(fd_) == 0;

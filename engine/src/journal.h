@@ -19,10 +19,10 @@ namespace xpose {
 
 /// Everything that must match for a resumed run to write the same bytes as the first one.
 struct RunIdentity {
-  std::string input;               ///< resolved input file path and dataset
-  std::int64_t input_bytes = 0;    ///< input file size
-  std::int64_t input_mtime_ns = 0; ///< input file modification time
-  std::string output;              ///< output file path (as resolved) and dataset
+  std::string input;                ///< resolved input file path and dataset
+  std::int64_t input_bytes = 0;     ///< input file size
+  std::int64_t input_mtime_ns = 0;  ///< input file modification time
+  std::string output;               ///< output file path (as resolved) and dataset
   Shape shape;
   std::int64_t element_size = 0;
   std::string datatype;

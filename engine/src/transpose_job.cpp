@@ -50,8 +50,8 @@ std::int64_t mem_available_bytes() {
 }
 
 /// Start and count of a box over [outer batch axes..., inner, row, col] for a stage.
-io::Box stage_box(const Plan& plan, const Stage& s, std::int64_t row0, std::int64_t nrows, std::int64_t col0,
-                  std::int64_t ncols) {
+io::Box stage_box(const Plan& plan, const Stage& s, std::int64_t row0, std::int64_t nrows,
+                  std::int64_t col0, std::int64_t ncols) {
   const std::size_t rank = plan.shape.size();
   io::Box box;
   box.start.assign(rank, 0);
@@ -98,7 +98,8 @@ std::string resolved(const std::string& path) {
 void write_provenance(io::OutputFile& out, const TransposeOptions& o, const Shape& in_shape) {
   out.set_attribute("xpose_source_file", resolved(o.in.file));
   out.set_attribute("xpose_source_path", o.in.path);
-  out.set_attribute("xpose_source_shape", std::vector<std::int64_t>(in_shape.begin(), in_shape.end()));
+  out.set_attribute("xpose_source_shape",
+                    std::vector<std::int64_t>(in_shape.begin(), in_shape.end()));
   out.set_attribute("xpose_version", std::string(XPOSE_VERSION));
 }
 
@@ -127,7 +128,9 @@ std::vector<std::string> own_names(const io::DatasetRef& out) {
 /// What becomes of the input's reference-typed attributes (netCDF-4's DIMENSION_LIST points at
 /// dimension scales in the input file): none is rebuilt yet, so each is left out and named in a
 /// warning. Rebuilding dimension scales for the output replaces this hook.
-io::ReferenceAttributeHook reference_attributes_hook() { return {}; }
+io::ReferenceAttributeHook reference_attributes_hook() {
+  return {};
+}
 
 /// Every option in range, before anything is opened. The command line parses and range-checks
 /// what a user types; this is the check for every caller of the engine.
@@ -137,11 +140,14 @@ void check_options(const TransposeOptions& o) {
   if (o.host_mem < 0) throw UsageError(cat("--host-mem must be positive, not ", o.host_mem));
   if (o.gpu_mem < 0) throw UsageError(cat("--gpu-mem must be positive, not ", o.gpu_mem));
   if (o.threads < 0) throw UsageError(cat("--threads must be at least 1, not ", o.threads));
-  if (o.max_width < 0) throw UsageError(cat("--max-stage-width must be at least 1, not ", o.max_width));
+  if (o.max_width < 0)
+    throw UsageError(cat("--max-stage-width must be at least 1, not ", o.max_width));
   if (!(o.progress_interval > 0) || !std::isfinite(o.progress_interval))
-    throw UsageError(cat("--progress-interval must be a positive number of seconds, not ", o.progress_interval));
+    throw UsageError(
+        cat("--progress-interval must be a positive number of seconds, not ", o.progress_interval));
   for (auto c : o.chunk)
-    if (c <= 0) throw UsageError(cat("--chunk ", format_shape(o.chunk), ": extents must be positive"));
+    if (c <= 0)
+      throw UsageError(cat("--chunk ", format_shape(o.chunk), ": extents must be positive"));
 }
 
 /// Hooks of the fault-injection tests (tests/faults), read from the environment in one place:
@@ -183,8 +189,9 @@ struct TestHooks {
   }
 };
 
-PlanRequest plan_request(const io::Dataset& in, int nranks, std::int64_t host_mem, const BackendChoice& choice,
-                         std::int64_t gpu_mem, std::int64_t max_width) {
+PlanRequest plan_request(const io::Dataset& in, int nranks, std::int64_t host_mem,
+                         const BackendChoice& choice, std::int64_t gpu_mem,
+                         std::int64_t max_width) {
   PlanRequest req;
   req.shape = in.info().shape;
   req.elem_size = in.info().element.size;
@@ -215,16 +222,20 @@ BackendChoice resolve_backend(MPI_Comm comm, const TransposeOptions& o) {
   std::string backend = o.backend;
   if (backend != "cpu" && backend != "cuda" && backend != "auto")
     throw UsageError(cat("--backend must be cpu, cuda or auto, not '", backend, "'"));
-  const bool have_gpu = mpi::allreduce_max(comm, std::int64_t{cuda_device_available() ? 0 : 1}) == 0;  // all ranks see one
+  const bool have_gpu = mpi::allreduce_max(comm, std::int64_t{cuda_device_available() ? 0 : 1}) ==
+                        0;  // all ranks see one
   if (backend == "auto") backend = have_gpu ? "cuda" : "cpu";
   if (backend == "cuda" && !have_gpu)
     throw UsageError(XPOSE_HAVE_CUDA ? "--backend cuda: no GPU is visible to every rank"
                                      : "--backend cuda: this xpose was built without CUDA");
   mpi::ExchangeKind exchange = o.exchange;
   if (backend == "cpu" && exchange != mpi::ExchangeKind::Auto && exchange != mpi::ExchangeKind::Mpi)
-    throw UsageError(cat("--exchange ", mpi::exchange_kind_name(exchange), " needs the cuda backend"));
-  if (backend == "cuda" && exchange == mpi::ExchangeKind::Nccl && nranks > 1 && ranks_share_gpus(comm))
-    throw UsageError("--exchange nccl needs one GPU per rank, and ranks on a node here share GPUs (use mpi)");
+    throw UsageError(
+        cat("--exchange ", mpi::exchange_kind_name(exchange), " needs the cuda backend"));
+  if (backend == "cuda" && exchange == mpi::ExchangeKind::Nccl && nranks > 1 &&
+      ranks_share_gpus(comm))
+    throw UsageError(
+        "--exchange nccl needs one GPU per rank, and ranks on a node here share GPUs (use mpi)");
   if (nranks == 1 || backend == "cpu") exchange = mpi::ExchangeKind::Mpi;
   return buffer_counts(backend, exchange, nranks);
 }
@@ -246,7 +257,8 @@ std::pair<BackendChoice, std::int64_t> planned_choice(MPI_Comm comm, const Trans
 /// Everything about the options, the input and the output's names that can be checked before
 /// any work, on every rank alike; opens the input (on `io_comm`). `writes_files`: also the
 /// paths the run writes at its end (--trace).
-io::InputFile open_checked(MPI_Comm comm, MPI_Comm io_comm, const TransposeOptions& o, bool writes_files) {
+io::InputFile open_checked(MPI_Comm comm, MPI_Comm io_comm, const TransposeOptions& o,
+                           bool writes_files) {
   mpi::collectively(comm, [&] {
     check_options(o);
     if (mpi::rank(comm) != 0) return;
@@ -259,8 +271,8 @@ io::InputFile open_checked(MPI_Comm comm, MPI_Comm io_comm, const TransposeOptio
     io::check_transposable(input.dataset());
     const Shape& shape = input.dataset().info().shape;
     if (!o.chunk.empty() && o.chunk.size() != shape.size())
-      throw UsageError(cat("--chunk ", format_shape(o.chunk), " has ", o.chunk.size(), " axes; the output has ",
-                           shape.size()));
+      throw UsageError(cat("--chunk ", format_shape(o.chunk), " has ", o.chunk.size(),
+                           " axes; the output has ", shape.size()));
   });
   return input;
 }
@@ -270,7 +282,11 @@ io::InputFile open_checked(MPI_Comm comm, MPI_Comm io_comm, const TransposeOptio
 class TransposeRun {
  public:
   TransposeRun(MPI_Comm comm, const TransposeOptions& o)
-      : comm_(comm), o_(o), me_(mpi::rank(comm)), nranks_(mpi::size(comm)), t_start_(Clock::now()),
+      : comm_(comm),
+        o_(o),
+        me_(mpi::rank(comm)),
+        nranks_(mpi::size(comm)),
+        t_start_(Clock::now()),
         hooks_(TestHooks::from_environment()) {}
 
   void check_before_work();
@@ -347,7 +363,8 @@ void TransposeRun::choose_backend() {
   host_mem_ = host_mem_budget(comm_, o_);
   threads_ = thread_count(comm_, o_);
   mpi::collectively(comm_, [&] {
-    plan_ = make_plan(plan_request(input_.dataset(), nranks_, host_mem_, choice_, gpu_mem_, o_.max_width));
+    plan_ = make_plan(
+        plan_request(input_.dataset(), nranks_, host_mem_, choice_, gpu_mem_, o_.max_width));
     identity_ = run_identity(o_, plan_, input_);
   });
 }
@@ -366,7 +383,8 @@ void TransposeRun::claim_output() {
       struct stat st {};
       const bool partial = ::lstat(temp_path_.c_str(), &st) == 0;  // a regular file: checked above
       if (partial && journal_.created())
-        throw OutputRefusedError(cat("'", temp_path_, "' exists, but no xpose journal claims it (another program's "
+        throw OutputRefusedError(cat("'", temp_path_,
+                                     "' exists, but no xpose journal claims it (another program's "
                                      "file, or a run killed as it started): remove it"));
       stale_partial_ = partial;
       const auto& previous = journal_.previous();
@@ -374,16 +392,21 @@ void TransposeRun::claim_output() {
       if (o_.resume && previous && partial) {
         const std::string diff = previous->identity.difference(identity_);
         if (!diff.empty())
-          throw ResumeRefusedError(cat("cannot resume into '", o_.out.str(), "': the interrupted run differs in ", diff,
+          throw ResumeRefusedError(cat("cannot resume into '", o_.out.str(),
+                                       "': the interrupted run differs in ", diff,
                                        " (run without --resume to start over)"));
         first_stage_ = previous->stages_done;
         if (!o_.quiet)
-          std::fprintf(stderr, "xpose: resuming at stage %lld of %lld\n", static_cast<long long>(first_stage_),
+          std::fprintf(stderr, "xpose: resuming at stage %lld of %lld\n",
+                       static_cast<long long>(first_stage_),
                        static_cast<long long>(plan_.num_stages()));
       } else if (o_.resume && !o_.quiet) {
-        std::fprintf(stderr, "xpose: nothing to resume for '%s'; starting from the beginning\n", o_.out.str().c_str());
+        std::fprintf(stderr, "xpose: nothing to resume for '%s'; starting from the beginning\n",
+                     o_.out.str().c_str());
       } else if ((previous || !journal_.damage().empty()) && !o_.quiet) {
-        std::fprintf(stderr, "xpose: starting over: an interrupted run of '%s' is discarded (--resume continues it)\n",
+        std::fprintf(stderr,
+                     "xpose: starting over: an interrupted run of '%s' is discarded (--resume "
+                     "continues it)\n",
                      o_.out.str().c_str());
       }
       // From here the journal names this run, for a second run's message.
@@ -428,7 +451,8 @@ void TransposeRun::prepare_output() {
     if (me_ != 0) return;
     // An interrupted run's partial output (its journal claimed it), started over.
     if (stale_partial_ && ::unlink(temp_path_.c_str()) != 0 && errno != ENOENT)
-      throw OutputRefusedError(cat("cannot remove the interrupted run's '", temp_path_, "': ", std::strerror(errno)));
+      throw OutputRefusedError(
+          cat("cannot remove the interrupted run's '", temp_path_, "': ", std::strerror(errno)));
     io::check_free_space(o_.out.file, plan_.total_bytes() + (1 << 20));
   });
   mpi::collectively(comm_, [&] {
@@ -436,10 +460,12 @@ void TransposeRun::prepare_output() {
     create.chunk = o_.chunk;
     create.like = &input_.dataset();
     if (o_.force) create.mode = io::replacement_mode(o_.out.file);
-    output_ = io::OutputFile::create(o_.out, plan_.out_shape, input_.dataset().type(), create, io_comm_.get());
+    output_ = io::OutputFile::create(o_.out, plan_.out_shape, input_.dataset().type(), create,
+                                     io_comm_.get());
   });
   mpi::collectively(comm_, [&] {
-    report_.dropped_attributes = output_.copy_attributes_from(input_.dataset(), reference_attributes_hook());
+    report_.dropped_attributes =
+        output_.copy_attributes_from(input_.dataset(), reference_attributes_hook());
     write_provenance(output_, o_, plan_.shape);
     output_.set_fixed_attribute("xpose_complete", "no", 3);
     // On disk before a journal counts any stage of it: from here the file stays valid.
@@ -447,15 +473,20 @@ void TransposeRun::prepare_output() {
   });
   if (me_ == 0 && !report_.dropped_attributes.empty()) {
     std::string names;
-    for (const auto& n : report_.dropped_attributes) names += cat(names.empty() ? "" : ", ", "'", n, "'");
-    std::fprintf(stderr, "xpose: warning: not carried over to '%s' (they hold references into the input file): %s\n",
-                 o_.out.str().c_str(), names.c_str());
+    for (const auto& n : report_.dropped_attributes)
+      names += cat(names.empty() ? "" : ", ", "'", n, "'");
+    std::fprintf(
+        stderr,
+        "xpose: warning: not carried over to '%s' (they hold references into the input file): %s\n",
+        o_.out.str().c_str(), names.c_str());
   }
 }
 
 /// 5. Direct I/O where every rank can use it, HDF5 otherwise; the backend and its buffers.
 void TransposeRun::open_io() {
-  auto transfer_name = [](io::Transfer t) { return t == io::Transfer::Collective ? "collective" : "independent"; };
+  auto transfer_name = [](io::Transfer t) {
+    return t == io::Transfer::Collective ? "collective" : "independent";
+  };
   if (empty()) {
     report_.io = "none (the dataset is empty)";
     return;
@@ -480,13 +511,19 @@ void TransposeRun::open_io() {
   // stages read their pieces with pread instead (and the fused CPU path lets its mapped rows go
   // band by band), keeping the resident set within the budget.
   const auto es = static_cast<std::int64_t>(plan_.elem_size);
-  const std::int64_t slab_bytes = plan_.batch_outer * plan_.batch_inner * plan_.in_rows.count(me_) * plan_.cols * es;
+  const std::int64_t slab_bytes =
+      plan_.batch_outer * plan_.batch_inner * plan_.in_rows.count(me_) * plan_.cols * es;
   const std::int64_t buffers_bytes = plan_.buffer_bytes() * (fused_ ? 2 : plan_.host_buffers);
   bound_input_ = raw_in_ && o_.host_mem > 0 && slab_bytes + buffers_bytes > o_.host_mem;
-  report_.io = fused_ ? std::string("mapped input and output: the transpose reads and writes the files' pages")
-                      : cat(raw_in_ ? (bound_input_ ? "direct (pread)" : "direct (mmap)") : transfer_name(o_.read_transfer),
-                            " read, ", raw_out_ ? cat("direct (", raw_out_->method(), ")") : transfer_name(o_.write_transfer),
-                            " write");
+  report_.io =
+      fused_
+          ? std::string("mapped input and output: the transpose reads and writes the files' pages")
+          : cat(raw_in_ ? (bound_input_ ? "direct (pread)" : "direct (mmap)")
+                        : transfer_name(o_.read_transfer),
+                " read, ",
+                raw_out_ ? cat("direct (", raw_out_->method(), ")")
+                         : transfer_name(o_.write_transfer),
+                " write");
 }
 
 /// 6. The stage loop: read(k+1) and write(k-1) on the I/O worker while stage k is transformed
@@ -511,7 +548,8 @@ void TransposeRun::run_stages() {
   };
   std::int64_t done_bytes = 0;
   for (std::int64_t k = 0; k < first_stage_; ++k) done_bytes += stage_bytes(k);
-  progress_.emplace("transpose", plan.total_bytes(), me_ == 0 && !o_.quiet, o_.progress_interval, done_bytes);
+  progress_.emplace("transpose", plan.total_bytes(), me_ == 0 && !o_.quiet, o_.progress_interval,
+                    done_bytes);
   XPOSE_CHECK_MPI(MPI_Barrier(comm_));  // a common time origin for every rank's trace
   trace_.emplace(!o_.trace_path.empty());
   Trace& trace = *trace_;
@@ -527,7 +565,8 @@ void TransposeRun::run_stages() {
     if (g.my_rows > 0)
       for (int q = 0; q < nranks_; ++q)
         if (g.widths[q] > 0)
-          boxes.push_back(stage_box(plan, st, my_row0, g.my_rows, plan.out_rows.offset(q) + st.col_offset, g.widths[q]));
+          boxes.push_back(stage_box(plan, st, my_row0, g.my_rows,
+                                    plan.out_rows.offset(q) + st.col_offset, g.widths[q]));
     return boxes;
   };
   auto submit_read = [&](std::int64_t k) {
@@ -538,7 +577,9 @@ void TransposeRun::run_stages() {
         PhaseScope scope(trace, "map", "io", t.read, k);
         const Stage st = plan.stage(k);
         const StageGeometry g = StageGeometry::make(plan, st, me_);
-        if (g.my_w > 0) raw_out_->populate({stage_box(plan, st, my_out0 + st.col_offset, g.my_w, 0, plan.rows)}, true);
+        if (g.my_w > 0)
+          raw_out_->populate({stage_box(plan, st, my_out0 + st.col_offset, g.my_w, 0, plan.rows)},
+                             true);
         return;
       }
       PhaseScope scope(trace, "read", "io", t.read, k);
@@ -547,7 +588,8 @@ void TransposeRun::run_stages() {
       // The union in file order: [nb][my_rows][sum_w], the pieces side by side.
       try {
         if (raw_in_)
-          raw_in_->read(boxes, backend_->input_slot(static_cast<int>(k % 2)), threads_, bound_input_);
+          raw_in_->read(boxes, backend_->input_slot(static_cast<int>(k % 2)), threads_,
+                        bound_input_);
         else
           in.read(boxes, backend_->input_slot(static_cast<int>(k % 2)), o_.read_transfer);
       } catch (const Error&) {
@@ -562,7 +604,8 @@ void TransposeRun::run_stages() {
       const StageGeometry g = StageGeometry::make(plan, st, me_);
       PhaseScope scope(trace, "write", "io", t.write, k);
       std::vector<io::Box> boxes;
-      if (g.my_w > 0) boxes.push_back(stage_box(plan, st, my_out0 + st.col_offset, g.my_w, 0, plan.rows));
+      if (g.my_w > 0)
+        boxes.push_back(stage_box(plan, st, my_out0 + st.col_offset, g.my_w, 0, plan.rows));
       // Durable before the journal counts it: a lost node must not lose a counted stage.
       if (fused_) {
         raw_out_->mark_written(boxes);  // the transform wrote them through the map
@@ -573,7 +616,8 @@ void TransposeRun::run_stages() {
         raw_out_->sync();
         raw_out_->release(boxes);
       } else {
-        output_.dataset().write(boxes, backend_->output_slot(static_cast<int>(k % 2)), o_.write_transfer);
+        output_.dataset().write(boxes, backend_->output_slot(static_cast<int>(k % 2)),
+                                o_.write_transfer);
         output_.flush();
       }
     });
@@ -581,8 +625,10 @@ void TransposeRun::run_stages() {
 
   StopSignals stop_signals;
   try {
-    std::vector<std::future<void>> reads(static_cast<std::size_t>(stages)), writes(static_cast<std::size_t>(stages));
-    for (std::int64_t k = first_stage_; k < std::min<std::int64_t>(first_stage_ + 2, stages); ++k) reads[k] = submit_read(k);
+    std::vector<std::future<void>> reads(static_cast<std::size_t>(stages)),
+        writes(static_cast<std::size_t>(stages));
+    for (std::int64_t k = first_stage_; k < std::min<std::int64_t>(first_stage_ + 2, stages); ++k)
+      reads[k] = submit_read(k);
     std::int64_t local_done = first_stage_, journaled = first_stage_;
     for (std::int64_t k = first_stage_; k < stages; ++k) {
       const StageGeometry g = StageGeometry::make(plan, plan.stage(k), me_);
@@ -592,7 +638,8 @@ void TransposeRun::run_stages() {
         input_.check_unchanged();
       else
         reads[k].get();
-      if (k >= first_stage_ + 2 && writes[k - 2].valid()) writes[k - 2].get();  // its slot is reused next
+      if (k >= first_stage_ + 2 && writes[k - 2].valid())
+        writes[k - 2].get();  // its slot is reused next
       if (me_ == 0) hooks_.hold(k);
       if (fused_) {
         StageViews views = mapped_views(plan, plan.stage(k), *raw_in_, *raw_out_, my_row0, my_out0);
@@ -615,13 +662,14 @@ void TransposeRun::run_stages() {
       // One small collective per stage: have all ranks seen a stop signal, and which stages are
       // durable everywhere (for the journal)?
       auto write_done = [&](std::int64_t j) {  // without blocking; rethrows the write's error
-        if (!writes[j].valid()) return true;    // already collected
+        if (!writes[j].valid()) return true;   // already collected
         if (writes[j].wait_for(std::chrono::seconds(0)) != std::future_status::ready) return false;
         writes[j].get();
         return true;
       };
       while (local_done < k + 1 && write_done(local_done)) ++local_done;
-      std::int64_t mine[2] = {-static_cast<std::int64_t>(StopSignals::received()), local_done}, agreed[2];
+      std::int64_t mine[2] = {-static_cast<std::int64_t>(StopSignals::received()), local_done},
+                   agreed[2];
       XPOSE_CHECK_MPI(MPI_Allreduce(mine, agreed, 2, MPI_INT64_T, MPI_MIN, comm_));
       if (me_ == 0 && agreed[1] > journaled) {
         journaled = agreed[1];
@@ -636,7 +684,8 @@ void TransposeRun::run_stages() {
       }
       if (k + 2 < stages) reads[k + 2] = submit_read(k + 2);
     }
-    for (std::int64_t k = std::max<std::int64_t>(first_stage_, stopped_after_ - 2); k < stopped_after_; ++k)
+    for (std::int64_t k = std::max<std::int64_t>(first_stage_, stopped_after_ - 2);
+         k < stopped_after_; ++k)
       if (writes[k].valid()) writes[k].get();
   } catch (const Error& e) {
     std::remove(journal_path_.c_str());  // whichever rank fails: the others are about to be ended
@@ -657,14 +706,16 @@ TransposeReport TransposeRun::finish() {
     // exit, so no rank may leave before all have flushed).
     mpi::collectively(comm_, [&] {
       if (me_ == 0 && !journal_.write(Journal{identity_, stopped_after_, {}}))
-        throw IoError(cat("the journal '", journal_path_, "' was removed during the run; the stopped run cannot be resumed"));
+        throw IoError(cat("the journal '", journal_path_,
+                          "' was removed during the run; the stopped run cannot be resumed"));
     });
     raw_out_.reset();
     output_.suspend();
     progress_->finish();
     XPOSE_CHECK_MPI(MPI_Barrier(comm_));
-    throw InterruptedError(cat("stopped by ", StopSignals::name(stop_signal_), " after stage ", stopped_after_, " of ",
-                               stages, "; the partial output is kept: rerun with --resume to continue"));
+    throw InterruptedError(cat("stopped by ", StopSignals::name(stop_signal_), " after stage ",
+                               stopped_after_, " of ", stages,
+                               "; the partial output is kept: rerun with --resume to continue"));
   }
 
   raw_out_.reset();  // closes its descriptor; the data is synced
@@ -693,7 +744,8 @@ TransposeReport TransposeRun::finish() {
     try {
       mpi::collectively(comm_, [&] { trace_->write(comm_, o_.trace_path); });
     } catch (const Error& e) {
-      if (me_ == 0) std::fprintf(stderr, "xpose: warning: the output is complete, but %s\n", e.what());
+      if (me_ == 0)
+        std::fprintf(stderr, "xpose: warning: the output is complete, but %s\n", e.what());
     }
   }
   return report_;
@@ -735,7 +787,8 @@ Plan plan_for(MPI_Comm comm, const io::Dataset& dataset, const TransposeOptions&
   Plan plan;
   mpi::collectively(comm, [&] {
     io::check_transposable(dataset);
-    plan = make_plan(plan_request(dataset, mpi::size(comm), host_mem, choice.first, choice.second, o.max_width));
+    plan = make_plan(
+        plan_request(dataset, mpi::size(comm), host_mem, choice.first, choice.second, o.max_width));
   });
   return plan;
 }
