@@ -152,8 +152,9 @@ void check_options(const TransposeOptions& o) {
 
 /// Hooks of the fault-injection tests (tests/faults), read from the environment in one place:
 ///   XPOSE_TEST_SIGNAL_AT_STAGE=K:SIG  rank 0 raises SIG on itself after transforming stage K;
-///   XPOSE_TEST_HOLD_AT_STAGE=K:FILE   rank 0 creates FILE before transforming stage K (its input
-///                                     read and checked) and waits until FILE is removed.
+///   XPOSE_TEST_HOLD_AT_STAGE=K:FILE   once every rank has read and checked stage K's input, rank 0
+///                                     creates FILE and waits, before its transform, until FILE is
+///                                     removed.
 /// Real signals and real file-system events, at deterministic points of a run.
 struct TestHooks {
   std::int64_t signal_stage = -1;
@@ -182,7 +183,8 @@ struct TestHooks {
 
   void hold(std::int64_t stage) const {
     if (stage != hold_stage) return;
-    std::ofstream(hold_file) << ::getpid() << "\n";
+    { std::ofstream(hold_file + ".tmp") << ::getpid() << "\n"; }
+    std::rename((hold_file + ".tmp").c_str(), hold_file.c_str());  // whole when it appears
     const auto until = Clock::now() + std::chrono::minutes(2);
     while (::access(hold_file.c_str(), F_OK) == 0 && Clock::now() < until)
       std::this_thread::sleep_for(std::chrono::milliseconds(10));
@@ -640,7 +642,11 @@ void TransposeRun::run_stages() {
         reads[k].get();
       if (k >= first_stage_ + 2 && writes[k - 2].valid())
         writes[k - 2].get();  // its slot is reused next
-      if (me_ == 0) hooks_.hold(k);
+      if (hooks_.hold_stage == k) {
+        // Every rank's check of this stage is done before the test acts on the files.
+        XPOSE_CHECK_MPI(MPI_Barrier(comm_));
+        if (me_ == 0) hooks_.hold(k);
+      }
       if (fused_) {
         StageViews views = mapped_views(plan, plan.stage(k), *raw_in_, *raw_out_, my_row0, my_out0);
         // Bands of about 16 MiB of input rows: the kernel's fault-around maps whole rows.

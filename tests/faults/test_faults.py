@@ -6,15 +6,16 @@ Every case asserts the exit code, the one-line message, the files left in its di
 but its own, or a resumable partial output and journal), the input's checksum, and, where an
 output is expected, every element of it against numpy's swapaxes of the input.
 
-Events in the middle of a run happen at a fixed point: XPOSE_TEST_HOLD_AT_STAGE=K:FILE makes
-rank 0 create FILE before it transforms stage K (the stage's input read and checked) and wait
-until FILE is removed; the case acts (truncates the input, starts a second run, signals mpirun)
-and removes FILE.
+Events in the middle of a run happen at a fixed point: with XPOSE_TEST_HOLD_AT_STAGE=K:FILE,
+once every rank has read and checked stage K's input, rank 0 writes its pid to FILE and waits,
+before its transform, until FILE is removed; the case acts (truncates or rewrites the input,
+starts a second run, signals mpirun) and removes FILE.
 
     test_faults.py --xpose build/bin/xpose --np 2 [--mpiexec "mpiexec --oversubscribe"] [--case NAME]
 """
 import argparse
 import hashlib
+import json
 import os
 import re
 import shlex
@@ -78,8 +79,7 @@ def wait_for(path, proc, timeout=60):
     """Waits until `path` exists (the run holds there); returns its text."""
     end = time.time() + timeout
     while time.time() < end:
-        if os.path.exists(path):
-            time.sleep(0.05)  # written and closed
+        if os.path.exists(path):  # renamed into place whole
             with open(path) as f:
                 return f.read()
         if proc.poll() is not None:
@@ -394,28 +394,34 @@ def case_virtual_dataset(d):
 # 7. Metadata: nothing dropped silently; fill value and attribute order carried over.
 
 def case_reference_attributes(d):
-    import netCDF4
-    src = f"{d}/in.nc"
-    with netCDF4.Dataset(src, "w") as nc:
-        nc.createDimension("lat", 20)
-        nc.createDimension("lon", 30)
-        nc.createVariable("lat", "f4", ("lat",))[:] = np.arange(20)
-        nc.createVariable("lon", "f4", ("lon",))[:] = np.arange(30)
-        v = nc.createVariable("t", "f8", ("lat", "lon"), fill_value=-999.0)
-        v.units = "K"
-        v[:] = pattern((20, 30))
+    # Dimension scales as netCDF-4 writes them (DIMENSION_LIST: references to the scale
+    # datasets), an object reference, and plain attributes beside them.
+    src = f"{d}/in.h5"
+    with h5py.File(src, "w") as f:
+        t = f.create_dataset("t", data=pattern((20, 30)), fillvalue=-999.0)
+        for axis, name in enumerate(("lat", "lon")):
+            f.create_dataset(name, data=np.arange(t.shape[axis], dtype="f4")).make_scale(name)
+            t.dims[axis].attach_scale(f[name])
+        t.attrs["link"] = f["lat"].ref
+        t.attrs["units"] = "K"
+        t.attrs["_FillValue"] = -999.0
     before = sha(src)
-    rc, out, err = run("transpose", f"{src}:/t", f"{d}/out.h5:/t", "--quiet")
+    rc, out, err = run("transpose", f"{src}:/t", f"{d}/out.h5:/t", "--quiet", "--json", f"{d}/s.json")
     expect((rc, out, err), OK)
+    with open(f"{d}/s.json") as f:
+        summary = json.load(f)
+    check(sorted(summary["dropped_attributes"]) == ["DIMENSION_LIST", "link"], f"JSON summary: {summary}")
     lines, _ = messages(err, "warning")
-    check(len(lines) == 1 and "'DIMENSION_LIST'" in lines[0], f"expected one warning naming DIMENSION_LIST:\n{err}")
+    check(len(lines) == 1 and "'DIMENSION_LIST'" in lines[0] and "'link'" in lines[0],
+          f"expected one warning naming DIMENSION_LIST and link:\n{err}")
     attrs = transposed(src, "/t", f"{d}/out.h5", "/t")
-    check("DIMENSION_LIST" not in attrs, "a reference attribute was copied (it would point into the input)")
+    check("DIMENSION_LIST" not in attrs and "link" not in attrs,
+          "a reference attribute was copied (it would point into the input)")
     check(attrs["units"] in (b"K", "K") and attrs["_FillValue"] == -999.0, f"attributes lost: {sorted(attrs)}")
     with h5py.File(f"{d}/out.h5", "r") as f:
         check(f["t"].fillvalue == -999.0, "the fill value is not carried over")
     check(sha(src) == before, "the input changed")
-    left(d, ["in.nc", "out.h5"])
+    left(d, ["in.h5", "out.h5", "s.json"])
 
 
 def case_fill_value_and_attribute_order(d):
