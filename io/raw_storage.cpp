@@ -266,15 +266,21 @@ std::pair<std::int64_t, std::int64_t> RawStorage::mapped_span(const std::vector<
   return {lo - map_offset_, std::max<std::int64_t>(0, hi - lo)};
 }
 
-void RawStorage::populate(const std::vector<Box>& boxes, bool for_writing) const {
+void RawStorage::populate(const std::vector<Box>& boxes, bool for_writing, int threads) const {
 #if defined(MADV_POPULATE_READ) && defined(MADV_POPULATE_WRITE)
   const auto [offset, length] = mapped_span(boxes);
-  if (length > 0)
-    ::madvise(static_cast<std::byte*>(map_) + offset, static_cast<std::size_t>(length),
+  if (length <= 0) return;
+  constexpr std::int64_t kChunk = 16ll << 20;  // whole pages (and huge pages) per call
+  const std::int64_t chunks = (length + kChunk - 1) / kChunk;
+  parallel_for(chunks, threads, 1, [&](std::int64_t i) {
+    const std::int64_t begin = offset + i * kChunk;
+    ::madvise(static_cast<std::byte*>(map_) + begin, static_cast<std::size_t>(std::min(kChunk, offset + length - begin)),
               for_writing ? MADV_POPULATE_WRITE : MADV_POPULATE_READ);
+  });
 #else
   (void)boxes;
   (void)for_writing;
+  (void)threads;
 #endif
 }
 
@@ -348,6 +354,12 @@ void RawStorage::write(const std::vector<Box>& boxes, const void* buffer, int th
       done += n;
     }
   });
+}
+
+void RawStorage::start_writeback() {
+  if (!writable_ || dirty_begin_ < 0) return;
+  // Advisory: a failure here shows up again at sync().
+  ::sync_file_range(fd_, dirty_begin_, dirty_end_ - dirty_begin_, SYNC_FILE_RANGE_WRITE);
 }
 
 void RawStorage::sync() {

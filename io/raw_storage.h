@@ -48,6 +48,9 @@ class RawStorage {
   void write(const std::vector<Box>& boxes, const void* buffer, int threads);
   /// Forces written data to stable storage (fdatasync).
   void sync();
+  /// Starts writing the data written since the last sync back to the file, without waiting
+  /// (sync_file_range); sync() still makes it durable.
+  void start_writeback();
 
   std::int64_t file_offset() const { return offset_; }
   /// The mapped address of the element at `index` (one coordinate per dimension); nullptr when
@@ -56,8 +59,10 @@ class RawStorage {
   /// Records that `boxes` were written through address(), so sync() makes them durable.
   void mark_written(const std::vector<Box>& boxes);
   /// Maps the pages spanning `boxes` ahead of use (MADV_POPULATE_READ/WRITE where the kernel
-  /// has them): one system call instead of a page fault per page. Advisory.
-  void populate(const std::vector<Box>& boxes, bool for_writing) const;
+  /// has them): one system call instead of a page fault per page, split over `threads` (a new
+  /// tmpfs or sparse file allocates and zeroes every page it maps, which one thread does at a
+  /// fraction of the memory bandwidth). Advisory.
+  void populate(const std::vector<Box>& boxes, bool for_writing, int threads = 1) const;
   /// Drops this process's mappings of the pages spanning `boxes` (the data stays in the file and
   /// the page cache; written pages must have been synced). Without it, every page a run touched
   /// would stay mapped and count as the process's resident memory; with it, a run keeps about

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <climits>
 #include <cmath>
@@ -557,9 +558,22 @@ void TransposeRun::run_stages() {
   Trace& trace = *trace_;
   stopped_after_ = stages;
 
-  // Every HDF5 call below runs on the I/O worker, in the same order on every rank:
+  // Every HDF5 call below runs on one I/O worker, in the same order on every rank:
   // read 0, read 1, write 0, read 2, write 1, ... so reads and writes overlap the transforms.
-  IoWorker io(threaded_);
+  // Direct reads and writes touch no HDF5 and get a worker each, so that a stage's read, the
+  // previous stage's write and the transform between them all run at once.
+  IoWorker hdf5_io(threaded_);
+  std::unique_ptr<IoWorker> own_read_io, own_write_io;
+  if (o_.overlap && raw_in_) own_read_io = std::make_unique<IoWorker>(true);
+  if (o_.overlap && raw_out_) own_write_io = std::make_unique<IoWorker>(true);
+  IoWorker& read_io = own_read_io ? *own_read_io : hdf5_io;
+  IoWorker& write_io = own_write_io ? *own_write_io : hdf5_io;
+  // Output bands mapped ahead stay resident until written: up to three bands beyond the buffers,
+  // so only where an explicit --host-mem leaves room for them.
+  const std::int64_t buffers_bytes = plan.buffer_bytes() * (fused_ ? 2 : plan.host_buffers);
+  const bool populate_ahead =
+      !fused_ && raw_out_ && raw_out_->address(Shape{}) != nullptr && own_read_io && own_write_io &&
+      !(o_.host_mem > 0 && buffers_bytes + 3 * plan.buffer_bytes() > o_.host_mem);
   auto read_boxes = [&](std::int64_t k) {  // one piece per destination, from this rank's rows
     const Stage st = plan.stage(k);
     const StageGeometry g = StageGeometry::make(plan, st, me_);
@@ -572,55 +586,78 @@ void TransposeRun::run_stages() {
     return boxes;
   };
   auto submit_read = [&](std::int64_t k) {
-    return io.submit([&, k] {
+    return read_io.submit([&, k] {
       if (fused_) {
         // The transform reads and writes the mapped files itself; map the stage's output band
         // (and once, a slab that may stay resident) ahead of it, off the critical path.
-        PhaseScope scope(trace, "map", "io", t.read, k);
+        PhaseScope scope(trace, "map", own_read_io ? "read" : "io", t.read, k);
         const Stage st = plan.stage(k);
         const StageGeometry g = StageGeometry::make(plan, st, me_);
         if (g.my_w > 0)
           raw_out_->populate({stage_box(plan, st, my_out0 + st.col_offset, g.my_w, 0, plan.rows)},
-                             true);
+                             true, threads_);
         return;
       }
-      PhaseScope scope(trace, "read", "io", t.read, k);
-      input_.check_unchanged();
-      const std::vector<io::Box> boxes = read_boxes(k);
-      // The union in file order: [nb][my_rows][sum_w], the pieces side by side.
-      try {
-        if (raw_in_)
-          raw_in_->read(boxes, backend_->input_slot(static_cast<int>(k % 2)), threads_,
-                        bound_input_);
-        else
-          in.read(boxes, backend_->input_slot(static_cast<int>(k % 2)), o_.read_transfer);
-      } catch (const Error&) {
-        input_.check_unchanged();  // a read that failed because the input shrank says so
-        throw;
+      {
+        PhaseScope scope(trace, "read", own_read_io ? "read" : "io", t.read, k);
+        input_.check_unchanged();
+        const std::vector<io::Box> boxes = read_boxes(k);
+        // The union in file order: [nb][my_rows][sum_w], the pieces side by side.
+        try {
+          if (raw_in_)
+            raw_in_->read(boxes, backend_->input_slot(static_cast<int>(k % 2)), threads_,
+                          bound_input_);
+          else
+            in.read(boxes, backend_->input_slot(static_cast<int>(k % 2)), o_.read_transfer);
+        } catch (const Error&) {
+          input_.check_unchanged();  // a read that failed because the input shrank says so
+          throw;
+        }
+      }
+      // A mapped output's pages for this stage's band, allocated here, ahead of its write:
+      // faulting them in during the write made the write phase the pipeline's slowest.
+      if (populate_ahead) {
+        PhaseScope scope(trace, "map", "read", t.read, k);
+        const Stage st = plan.stage(k);
+        const StageGeometry g = StageGeometry::make(plan, st, me_);
+        if (g.my_w > 0)
+          raw_out_->populate({stage_box(plan, st, my_out0 + st.col_offset, g.my_w, 0, plan.rows)},
+                             true, threads_);
       }
     });
   };
+  // Stages whose output is on stable storage; the write worker advances it, in stage order.
+  std::atomic<std::int64_t> durable{first_stage_};
+  Clock::time_point last_sync = Clock::now();
   auto submit_write = [&](std::int64_t k) {
-    return io.submit([&, k] {
+    return write_io.submit([&, k] {
       const Stage st = plan.stage(k);
       const StageGeometry g = StageGeometry::make(plan, st, me_);
-      PhaseScope scope(trace, "write", "io", t.write, k);
+      PhaseScope scope(trace, "write", own_write_io ? "write" : "io", t.write, k);
       std::vector<io::Box> boxes;
       if (g.my_w > 0)
         boxes.push_back(stage_box(plan, st, my_out0 + st.col_offset, g.my_w, 0, plan.rows));
       // Durable before the journal counts it: a lost node must not lose a counted stage.
-      if (fused_) {
-        raw_out_->mark_written(boxes);  // the transform wrote them through the map
-        raw_out_->sync();
-        raw_out_->release(boxes);
-      } else if (raw_out_) {
-        raw_out_->write(boxes, backend_->output_slot(static_cast<int>(k % 2)), threads_);
-        raw_out_->sync();
+      if (raw_out_) {
+        if (fused_)
+          raw_out_->mark_written(boxes);  // the transform wrote them through the map
+        else
+          raw_out_->write(boxes, backend_->output_slot(static_cast<int>(k % 2)), threads_);
+        // A sync a stage kept the disk idle while the next band was copied: start the band's
+        // writeback now and make everything written durable about once a second.
+        if (k + 1 == stages || Clock::now() - last_sync >= std::chrono::seconds(1)) {
+          raw_out_->sync();
+          last_sync = Clock::now();
+          durable = k + 1;
+        } else {
+          raw_out_->start_writeback();
+        }
         raw_out_->release(boxes);
       } else {
         output_.dataset().write(boxes, backend_->output_slot(static_cast<int>(k % 2)),
                                 o_.write_transfer);
         output_.flush();
+        durable = k + 1;
       }
     });
   };
@@ -674,7 +711,8 @@ void TransposeRun::run_stages() {
         return true;
       };
       while (local_done < k + 1 && write_done(local_done)) ++local_done;
-      std::int64_t mine[2] = {-static_cast<std::int64_t>(StopSignals::received()), local_done},
+      std::int64_t mine[2] = {-static_cast<std::int64_t>(StopSignals::received()),
+                              std::min(local_done, durable.load())},
                    agreed[2];
       XPOSE_CHECK_MPI(MPI_Allreduce(mine, agreed, 2, MPI_INT64_T, MPI_MIN, comm_));
       if (me_ == 0 && agreed[1] > journaled) {
@@ -710,6 +748,9 @@ TransposeReport TransposeRun::finish() {
     // Every rank stopped after the same stage and its writes are durable: record it, close the
     // partial file, and leave together (Open MPI's launchers end the job at the first non-zero
     // exit, so no rank may leave before all have flushed).
+    mpi::collectively(comm_, [&] {
+      if (raw_out_) raw_out_->sync();  // the last stages' writeback may only have been started
+    });
     mpi::collectively(comm_, [&] {
       if (me_ == 0 && !journal_.write(Journal{identity_, stopped_after_, {}}))
         throw IoError(cat("the journal '", journal_path_,
