@@ -302,6 +302,9 @@ class TransposeRun {
  private:
   void prepare_output();
   void open_io();
+  void read_stage(std::int64_t k);
+  void write_stage(std::int64_t k);
+  void transform_stage(std::int64_t k);
   bool empty() const { return plan_.num_stages() == 0; }
 
   MPI_Comm comm_;
@@ -324,12 +327,17 @@ class TransposeRun {
   io::OutputFile output_;
   std::unique_ptr<io::RawStorage> raw_in_, raw_out_;
   std::unique_ptr<StageBackend> backend_;
-  bool fused_ = false, bound_input_ = false;
+  bool fused_ = false, bound_input_ = false, populate_ahead_ = false;
+  std::int64_t my_row0_ = 0, my_out0_ = 0;  ///< this rank's first input row and output row
   TransposeReport report_;
   std::optional<Trace> trace_;
   std::optional<Progress> progress_;
   int stop_signal_ = 0;
   std::int64_t stopped_after_ = 0;
+  // The direct paths' own I/O workers (last: they go first, before what their tasks use).
+  std::unique_ptr<IoWorker> own_read_io_, own_write_io_;
+  std::atomic<std::int64_t> durable_{0};  ///< stages on stable storage; the write worker's count
+  Clock::time_point last_sync_;
 };
 
 /// 1. Options, the input, the output's names and sizes: everything checkable before any work.
@@ -529,25 +537,127 @@ void TransposeRun::open_io() {
                 " write");
 }
 
-/// 6. The stage loop: read(k+1) and write(k-1) on the I/O worker while stage k is transformed
-/// and exchanged. Any failure here ends the job (abort_job): the ranks may be anywhere.
+/// The input pieces of stage `k` into the backend's slot (or, fused, the output band mapped
+/// ahead): a task of the read worker. The input is checked first: a change is an error here.
+void TransposeRun::read_stage(std::int64_t k) {
+  const Plan& plan = plan_;
+  PhaseTimes& t = report_.times;
+  const char* lane = own_read_io_ ? "read" : "io";
+  const Stage st = plan.stage(k);
+  const StageGeometry g = StageGeometry::make(plan, st, me_);
+  auto populate_band = [&] {
+    if (g.my_w > 0)
+      raw_out_->populate({stage_box(plan, st, my_out0_ + st.col_offset, g.my_w, 0, plan.rows)},
+                         true, threads_);
+  };
+  if (fused_) {
+    // The transform reads and writes the mapped files itself; map the stage's output band
+    // (and once, a slab that may stay resident) ahead of it, off the critical path.
+    PhaseScope scope(*trace_, "map", lane, t.read, k);
+    populate_band();
+    return;
+  }
+  {
+    PhaseScope scope(*trace_, "read", lane, t.read, k);
+    input_.check_unchanged();
+    std::vector<io::Box> boxes;  // one piece per destination, from this rank's rows
+    if (g.my_rows > 0)
+      for (int q = 0; q < nranks_; ++q)
+        if (g.widths[q] > 0)
+          boxes.push_back(stage_box(plan, st, my_row0_, g.my_rows,
+                                    plan.out_rows.offset(q) + st.col_offset, g.widths[q]));
+    // The union in file order: [nb][my_rows][sum_w], the pieces side by side.
+    std::byte* slot = backend_->input_slot(static_cast<int>(k % 2));
+    try {
+      if (raw_in_)
+        raw_in_->read(boxes, slot, threads_, bound_input_);
+      else
+        input_.dataset().read(boxes, slot, o_.read_transfer);
+    } catch (const Error&) {
+      input_.check_unchanged();  // a read that failed because the input shrank says so
+      throw;
+    }
+  }
+  // A mapped output's pages for this stage's band, allocated here, ahead of its write:
+  // faulting them in during the write made the write phase the pipeline's slowest.
+  if (populate_ahead_) {
+    PhaseScope scope(*trace_, "map", "read", t.read, k);
+    populate_band();
+  }
+}
+
+/// Stage `k`'s output band to the file, durable before the journal counts it (a lost node must
+/// not lose a counted stage): a task of the write worker.
+void TransposeRun::write_stage(std::int64_t k) {
+  const Plan& plan = plan_;
+  const Stage st = plan.stage(k);
+  const StageGeometry g = StageGeometry::make(plan, st, me_);
+  PhaseScope scope(*trace_, "write", own_write_io_ ? "write" : "io", report_.times.write, k);
+  std::vector<io::Box> boxes;
+  if (g.my_w > 0)
+    boxes.push_back(stage_box(plan, st, my_out0_ + st.col_offset, g.my_w, 0, plan.rows));
+  if (!raw_out_) {
+    output_.dataset().write(boxes, backend_->output_slot(static_cast<int>(k % 2)),
+                            o_.write_transfer);
+    output_.flush();
+    durable_ = k + 1;
+    return;
+  }
+  if (fused_)
+    raw_out_->mark_written(boxes);  // the transform wrote them through the map
+  else
+    raw_out_->write(boxes, backend_->output_slot(static_cast<int>(k % 2)), threads_);
+  // A sync a stage kept the disk idle while the next band was copied: start the band's
+  // writeback now and make everything written durable about once a second.
+  if (k + 1 == plan.num_stages() || Clock::now() - last_sync_ >= std::chrono::seconds(1)) {
+    raw_out_->sync();
+    last_sync_ = Clock::now();
+    durable_ = k + 1;
+  } else {
+    raw_out_->start_writeback();
+  }
+  raw_out_->release(boxes);
+}
+
+/// Stage `k`'s local transposes and exchange: from the backend's slots, or (fused) straight
+/// from the mapped input's pages to the mapped output's. Collective.
+void TransposeRun::transform_stage(std::int64_t k) {
+  const Plan& plan = plan_;
+  const Stage st = plan.stage(k);
+  const StageGeometry g = StageGeometry::make(plan, st, me_);
+  if (!fused_) {
+    backend_->transform(g, static_cast<int>(k % 2), nullptr, report_.times, *trace_);
+    return;
+  }
+  StageViews views = mapped_views(plan, st, *raw_in_, *raw_out_, my_row0_, my_out0_);
+  if (bound_input_) {
+    // Bands of about 16 MiB of input rows: the kernel's fault-around maps whole rows.
+    const auto es = static_cast<std::int64_t>(plan.elem_size);
+    views.band_rows = std::max<std::int64_t>(1, (16ll << 20) / (plan.cols * es));
+    views.release_input = [&](std::int64_t first, std::int64_t rows) {
+      raw_in_->release({stage_box(plan, st, my_row0_ + first, rows, 0, plan.cols)});
+    };
+  }
+  backend_->transform(g, static_cast<int>(k % 2), &views, report_.times, *trace_);
+}
+
+/// 6. The stage loop: read(k+1) and write(k-1) on the I/O workers while stage k is transformed
+/// and exchanged; one small agreement per stage (stop signals, durable stages for the journal).
+/// Any failure here ends the job (abort_job): the ranks may be anywhere.
 void TransposeRun::run_stages() {
   const Plan& plan = plan_;
-  const io::Dataset& in = input_.dataset();
-  const auto es = static_cast<std::int64_t>(plan.elem_size);
   const std::int64_t stages = plan.num_stages();
   report_.plan = plan;
   report_.backend = backend_ ? backend_->name() : choice_.backend;
   report_.exchange = nranks_ > 1 && backend_ ? backend_->exchange_name() : "none";
   report_.overlapped = threaded_;
   report_.first_stage = first_stage_;
-  PhaseTimes& t = report_.times;
-
-  const std::int64_t my_row0 = plan.in_rows.offset(me_);
-  const std::int64_t my_out0 = plan.out_rows.offset(me_);
+  my_row0_ = plan.in_rows.offset(me_);
+  my_out0_ = plan.out_rows.offset(me_);
   auto stage_bytes = [&](std::int64_t k) {
     const Stage st = plan.stage(k);
-    return st.inner_count * plan.rows * plan.total_width(st) * es;
+    return st.inner_count * plan.rows * plan.total_width(st) *
+           static_cast<std::int64_t>(plan.elem_size);
   };
   std::int64_t done_bytes = 0;
   for (std::int64_t k = 0; k < first_stage_; ++k) done_bytes += stage_bytes(k);
@@ -555,111 +665,28 @@ void TransposeRun::run_stages() {
                     done_bytes);
   XPOSE_CHECK_MPI(MPI_Barrier(comm_));  // a common time origin for every rank's trace
   trace_.emplace(!o_.trace_path.empty());
-  Trace& trace = *trace_;
   stopped_after_ = stages;
 
-  // Every HDF5 call below runs on one I/O worker, in the same order on every rank:
-  // read 0, read 1, write 0, read 2, write 1, ... so reads and writes overlap the transforms.
-  // Direct reads and writes touch no HDF5 and get a worker each, so that a stage's read, the
-  // previous stage's write and the transform between them all run at once.
+  // Every HDF5 call runs on one I/O worker, in the same order on every rank: read 0, read 1,
+  // write 0, read 2, write 1, ... so reads and writes overlap the transforms. Direct reads and
+  // writes touch no HDF5 and get a worker each, so that a stage's read, the previous stage's
+  // write and the transform between them all run at once.
   IoWorker hdf5_io(threaded_);
-  std::unique_ptr<IoWorker> own_read_io, own_write_io;
-  if (o_.overlap && raw_in_) own_read_io = std::make_unique<IoWorker>(true);
-  if (o_.overlap && raw_out_) own_write_io = std::make_unique<IoWorker>(true);
-  IoWorker& read_io = own_read_io ? *own_read_io : hdf5_io;
-  IoWorker& write_io = own_write_io ? *own_write_io : hdf5_io;
+  if (o_.overlap && raw_in_) own_read_io_ = std::make_unique<IoWorker>(true);
+  if (o_.overlap && raw_out_) own_write_io_ = std::make_unique<IoWorker>(true);
+  IoWorker& read_io = own_read_io_ ? *own_read_io_ : hdf5_io;
+  IoWorker& write_io = own_write_io_ ? *own_write_io_ : hdf5_io;
   // Output bands mapped ahead stay resident until written: up to three bands beyond the buffers,
   // so only where an explicit --host-mem leaves room for them.
   const std::int64_t buffers_bytes = plan.buffer_bytes() * (fused_ ? 2 : plan.host_buffers);
-  const bool populate_ahead =
-      !fused_ && raw_out_ && raw_out_->address(Shape{}) != nullptr && own_read_io && own_write_io &&
-      !(o_.host_mem > 0 && buffers_bytes + 3 * plan.buffer_bytes() > o_.host_mem);
-  auto read_boxes = [&](std::int64_t k) {  // one piece per destination, from this rank's rows
-    const Stage st = plan.stage(k);
-    const StageGeometry g = StageGeometry::make(plan, st, me_);
-    std::vector<io::Box> boxes;
-    if (g.my_rows > 0)
-      for (int q = 0; q < nranks_; ++q)
-        if (g.widths[q] > 0)
-          boxes.push_back(stage_box(plan, st, my_row0, g.my_rows,
-                                    plan.out_rows.offset(q) + st.col_offset, g.widths[q]));
-    return boxes;
-  };
-  auto submit_read = [&](std::int64_t k) {
-    return read_io.submit([&, k] {
-      if (fused_) {
-        // The transform reads and writes the mapped files itself; map the stage's output band
-        // (and once, a slab that may stay resident) ahead of it, off the critical path.
-        PhaseScope scope(trace, "map", own_read_io ? "read" : "io", t.read, k);
-        const Stage st = plan.stage(k);
-        const StageGeometry g = StageGeometry::make(plan, st, me_);
-        if (g.my_w > 0)
-          raw_out_->populate({stage_box(plan, st, my_out0 + st.col_offset, g.my_w, 0, plan.rows)},
-                             true, threads_);
-        return;
-      }
-      {
-        PhaseScope scope(trace, "read", own_read_io ? "read" : "io", t.read, k);
-        input_.check_unchanged();
-        const std::vector<io::Box> boxes = read_boxes(k);
-        // The union in file order: [nb][my_rows][sum_w], the pieces side by side.
-        try {
-          if (raw_in_)
-            raw_in_->read(boxes, backend_->input_slot(static_cast<int>(k % 2)), threads_,
-                          bound_input_);
-          else
-            in.read(boxes, backend_->input_slot(static_cast<int>(k % 2)), o_.read_transfer);
-        } catch (const Error&) {
-          input_.check_unchanged();  // a read that failed because the input shrank says so
-          throw;
-        }
-      }
-      // A mapped output's pages for this stage's band, allocated here, ahead of its write:
-      // faulting them in during the write made the write phase the pipeline's slowest.
-      if (populate_ahead) {
-        PhaseScope scope(trace, "map", "read", t.read, k);
-        const Stage st = plan.stage(k);
-        const StageGeometry g = StageGeometry::make(plan, st, me_);
-        if (g.my_w > 0)
-          raw_out_->populate({stage_box(plan, st, my_out0 + st.col_offset, g.my_w, 0, plan.rows)},
-                             true, threads_);
-      }
-    });
-  };
-  // Stages whose output is on stable storage; the write worker advances it, in stage order.
-  std::atomic<std::int64_t> durable{first_stage_};
-  Clock::time_point last_sync = Clock::now();
+  populate_ahead_ = !fused_ && raw_out_ && raw_out_->address(Shape{}) != nullptr && own_read_io_ &&
+                    own_write_io_ &&
+                    !(o_.host_mem > 0 && buffers_bytes + 3 * plan.buffer_bytes() > o_.host_mem);
+  durable_ = first_stage_;
+  last_sync_ = Clock::now();
+  auto submit_read = [&](std::int64_t k) { return read_io.submit([this, k] { read_stage(k); }); };
   auto submit_write = [&](std::int64_t k) {
-    return write_io.submit([&, k] {
-      const Stage st = plan.stage(k);
-      const StageGeometry g = StageGeometry::make(plan, st, me_);
-      PhaseScope scope(trace, "write", own_write_io ? "write" : "io", t.write, k);
-      std::vector<io::Box> boxes;
-      if (g.my_w > 0)
-        boxes.push_back(stage_box(plan, st, my_out0 + st.col_offset, g.my_w, 0, plan.rows));
-      // Durable before the journal counts it: a lost node must not lose a counted stage.
-      if (raw_out_) {
-        if (fused_)
-          raw_out_->mark_written(boxes);  // the transform wrote them through the map
-        else
-          raw_out_->write(boxes, backend_->output_slot(static_cast<int>(k % 2)), threads_);
-        // A sync a stage kept the disk idle while the next band was copied: start the band's
-        // writeback now and make everything written durable about once a second.
-        if (k + 1 == stages || Clock::now() - last_sync >= std::chrono::seconds(1)) {
-          raw_out_->sync();
-          last_sync = Clock::now();
-          durable = k + 1;
-        } else {
-          raw_out_->start_writeback();
-        }
-        raw_out_->release(boxes);
-      } else {
-        output_.dataset().write(boxes, backend_->output_slot(static_cast<int>(k % 2)),
-                                o_.write_transfer);
-        output_.flush();
-        durable = k + 1;
-      }
-    });
+    return write_io.submit([this, k] { write_stage(k); });
   };
 
   StopSignals stop_signals;
@@ -670,7 +697,6 @@ void TransposeRun::run_stages() {
       reads[k] = submit_read(k);
     std::int64_t local_done = first_stage_, journaled = first_stage_;
     for (std::int64_t k = first_stage_; k < stages; ++k) {
-      const StageGeometry g = StageGeometry::make(plan, plan.stage(k), me_);
       // Mapping ahead is only advice: a fused stage need not wait for it (pages fault in anyway),
       // but it reads the input right here, so its check is here too.
       if (fused_)
@@ -684,20 +710,7 @@ void TransposeRun::run_stages() {
         XPOSE_CHECK_MPI(MPI_Barrier(comm_));
         if (me_ == 0) hooks_.hold(k);
       }
-      if (fused_) {
-        StageViews views = mapped_views(plan, plan.stage(k), *raw_in_, *raw_out_, my_row0, my_out0);
-        // Bands of about 16 MiB of input rows: the kernel's fault-around maps whole rows.
-        const Stage st = plan.stage(k);
-        if (bound_input_) {
-          views.band_rows = std::max<std::int64_t>(1, (16ll << 20) / (plan.cols * es));
-          views.release_input = [&](std::int64_t first, std::int64_t rows) {
-            raw_in_->release({stage_box(plan, st, my_row0 + first, rows, 0, plan.cols)});
-          };
-        }
-        backend_->transform(g, static_cast<int>(k % 2), &views, t, trace);
-      } else {
-        backend_->transform(g, static_cast<int>(k % 2), nullptr, t, trace);
-      }
+      transform_stage(k);
       writes[k] = submit_write(k);
       if (me_ == 0 && hooks_.signal_stage == k) std::raise(hooks_.signal);
       done_bytes += stage_bytes(k);
@@ -712,7 +725,7 @@ void TransposeRun::run_stages() {
       };
       while (local_done < k + 1 && write_done(local_done)) ++local_done;
       std::int64_t mine[2] = {-static_cast<std::int64_t>(StopSignals::received()),
-                              std::min(local_done, durable.load())},
+                              std::min(local_done, durable_.load())},
                    agreed[2];
       XPOSE_CHECK_MPI(MPI_Allreduce(mine, agreed, 2, MPI_INT64_T, MPI_MIN, comm_));
       if (me_ == 0 && agreed[1] > journaled) {
@@ -731,6 +744,8 @@ void TransposeRun::run_stages() {
     for (std::int64_t k = std::max<std::int64_t>(first_stage_, stopped_after_ - 2);
          k < stopped_after_; ++k)
       if (writes[k].valid()) writes[k].get();
+    own_read_io_.reset();  // idle: every task's future was collected
+    own_write_io_.reset();
   } catch (const Error& e) {
     std::remove(journal_path_.c_str());  // whichever rank fails: the others are about to be ended
     abort_job(comm_, e, temp_path_);
