@@ -12,9 +12,10 @@
 #include <string>
 #include <vector>
 
-#include "engine/src/json.h"
+#include "engine/src/file_transpose_summary.h"
 #include "engine/src/tools.h"
 #include "engine/src/transpose_job.h"
+#include "kernels/choice.h"
 #include "mpi/comm.h"
 #include "xpose/config.h"
 #include "xpose/error.h"
@@ -166,69 +167,19 @@ bool is_root() {
   return r == 0;
 }
 
-struct PhaseRow {
-  const char* name;
-  double seconds;
-  double bytes;  // bytes the phase moves, for its bandwidth
-};
-
-std::vector<PhaseRow> phase_rows(const TransposeReport& r) {
-  const double bytes = static_cast<double>(r.plan.total_bytes());
-  std::int64_t exchanged = 0;
-  for (int p = 0; p < r.plan.nranks; ++p) exchanged += r.plan.exchanged_bytes(p);
-  std::vector<PhaseRow> rows{{"read", r.times.read, bytes}};
-  if (r.backend == "cuda") rows.push_back({"h2d", r.times.h2d, bytes});
-  rows.push_back({r.backend == "cuda" ? "kernel" : "transpose", r.times.kernel, 2 * bytes});
-  if (r.plan.nranks > 1) rows.push_back({"exchange", r.times.exchange, static_cast<double>(exchanged)});
-  if (r.plan.nranks > 1 && r.times.unpack > 0) rows.push_back({"unpack", r.times.unpack, 2 * bytes});
-  if (r.backend == "cuda") rows.push_back({"d2h", r.times.d2h, bytes});
-  rows.push_back({"write", r.times.write, bytes});
-  rows.push_back({"wall", r.times.wall, bytes});
-  return rows;
-}
-
-void print_phase_table(const TransposeReport& r) {
+void print_phase_table(const FileTransposeSummary& s) {
   std::printf("  phase       seconds   GB/s   (each the max over ranks; phases overlap%s)\n",
-              r.overlapped ? "" : " only in the wall time: --no-overlap");
-  for (const auto& row : phase_rows(r))
-    std::printf("  %-9s %9.3f %7.2f\n", row.name, row.seconds, row.seconds > 0 ? row.bytes / row.seconds / 1e9 : 0.0);
-  std::printf("  io: %s\n", r.io.c_str());
-  if (!r.exchange_choice.empty()) std::printf("  %s\n", r.exchange_choice.c_str());
+              s.overlapped ? "" : " only in the wall time: --no-overlap");
+  for (const auto& p : s.phases) std::printf("  %-9s %9.3f %7.2f\n", p.name.c_str(), p.seconds, p.gbps);
+  std::printf("  io: %s\n", s.io.c_str());
 }
 
-void write_json(const std::string& path, const JsonWriter& json) {
+void write_json(const std::string& path, const FileTransposeSummary& summary) {
   if (path.empty() || !is_root()) return;
   std::ofstream f(path);
-  f << json.str();
+  f << summary.json();
   f.close();
   if (!f) throw IoError(cat("cannot write the JSON summary '", path, "'"));
-}
-
-void json_summary(JsonWriter& j, const TransposeOptions& o, const TransposeReport* r, ExitCode code,
-                  const std::string& error) {
-  j.begin_object();
-  j.value("command", "transpose").value("input", o.in.str()).value("output", o.out.str());
-  j.value("status", exit_code_name(code)).value("exit_code", static_cast<int>(code));
-  if (!error.empty()) j.value("error", error);
-  if (r) {
-    j.value("shape", std::vector<std::int64_t>(r->plan.shape.begin(), r->plan.shape.end()));
-    j.value("element_size", static_cast<std::int64_t>(r->plan.elem_size));
-    j.value("bytes", r->plan.total_bytes()).value("ranks", r->plan.nranks);
-    j.value("backend", r->backend).value("exchange", r->exchange).value("stages", r->plan.num_stages());
-    j.value("stage_width", r->plan.width).value("memory_per_rank", r->plan.memory_per_rank());
-    j.value("overlapped", r->overlapped).value("io", r->io);
-    j.begin_object("phases");
-    for (const auto& row : phase_rows(*r))
-      j.begin_object(row.name)
-          .value("seconds", row.seconds)
-          .value("GBps", row.seconds > 0 ? row.bytes / row.seconds / 1e9 : 0.0)
-          .end_object();
-    j.end_object();
-    j.value("wall_seconds", r->times.wall);
-    j.value("resumed_at_stage", r->first_stage);
-    j.value("dropped_attributes", r->dropped_attributes);
-  }
-  j.end_object();
 }
 
 int cmd_transpose(const po::variables_map& vm) {
@@ -243,11 +194,10 @@ int cmd_transpose(const po::variables_map& vm) {
   try {
     report = run_transpose(MPI_COMM_WORLD, o);
   } catch (const Error& e) {
-    JsonWriter j;
-    json_summary(j, o, nullptr, e.code(), e.what());
-    try { write_json(json_path, j); } catch (const Error&) {}
+    try { write_json(json_path, summarize(o, nullptr, e.code(), e.what())); } catch (const Error&) {}
     throw;
   }
+  const FileTransposeSummary summary = summarize(o, &report);
   if (is_root() && !o.quiet) {
     const auto& p = report.plan;
     std::printf("xpose: %s (%s, %s) -> %s in %.2f s, %.2f GB/s, %d rank(s), %lld stage(s)\n", o.in.str().c_str(),
@@ -255,12 +205,11 @@ int cmd_transpose(const po::variables_map& vm) {
                 o.out.str().c_str(), report.times.wall,
                 static_cast<double>(p.total_bytes()) / report.times.wall / 1e9, p.nranks,
                 static_cast<long long>(p.num_stages()));
-    print_phase_table(report);
+    print_phase_table(summary);
+    if (!report.exchange_choice.empty()) std::printf("  %s\n", report.exchange_choice.c_str());
   }
-  JsonWriter j;
-  json_summary(j, o, &report, ExitCode::Ok, "");
   try {
-    write_json(json_path, j);
+    write_json(json_path, summary);
   } catch (const Error& e) {
     std::fprintf(stderr, "xpose: warning: the output is complete, but %s\n", e.what());
   }
@@ -279,7 +228,38 @@ int cmd_plan(const po::variables_map& vm) {
   return 0;
 }
 
+// info --kernels: the CUDA kernel the whole matrix (the last two axes, the leading ones a batch)
+// would get and the kernel-table row that chose it, on --device's profile or this machine's GPU.
+kernels::DeviceProfile kernel_profile(const po::variables_map& vm) {
+  if (vm.count("device")) return kernels::DeviceProfile::named(vm["device"].as<std::string>());
+  try {
+    return kernels::current_device_profile();
+  } catch (const Error&) {  // no GPU here, or a build without CUDA: the generic profile
+    return kernels::DeviceProfile::generic();
+  }
+}
+
+void print_kernels(std::size_t elem, const std::vector<std::int64_t>& shape,
+                   const kernels::DeviceProfile& d) {
+  const std::int64_t rows = shape.size() >= 2 ? shape[shape.size() - 2] : 1;
+  const std::int64_t cols = shape.empty() ? 1 : shape.back();
+  std::int64_t batch = 1;
+  for (std::size_t i = 0; i + 2 < shape.size(); ++i) batch *= shape[i];
+  try {
+    std::printf("\nkernels  out of place: %s\n",
+                kernels::describe_out_of_place(elem, kernels::TransposeShape::dense(rows, cols, batch), d)
+                    .c_str());
+    if (rows == cols && rows > 1)
+      std::printf("         in place: %s\n", kernels::describe_in_place(elem, rows, batch, d).c_str());
+  } catch (const Error& e) {
+    std::printf("\nkernels  none: %s\n", e.what());
+  }
+}
+
 int cmd_info(const po::variables_map& vm) {
+  // On every rank, so that a bad --device fails them all alike.
+  const kernels::DeviceProfile device =
+      vm.count("kernels") ? kernel_profile(vm) : kernels::DeviceProfile::generic();
   const auto ref = io::DatasetRef::parse(vm["file"].as<std::string>());
   io::InputFile file;
   mpi::collectively(MPI_COMM_WORLD, [&] { file = io::InputFile::open(ref, MPI_COMM_WORLD); });
@@ -311,6 +291,9 @@ int cmd_info(const po::variables_map& vm) {
     } else {
       std::printf("\ncannot be transposed: %s\n", unsupported.c_str());
     }
+    if (vm.count("kernels"))
+      print_kernels(info.element.size,
+                    std::vector<std::int64_t>(info.shape.begin(), info.shape.end()), device);
   }
   return 0;
 }
@@ -374,11 +357,13 @@ std::map<std::string, Command> make_commands() {
     cmds.emplace(c.name, std::move(c));
   }
   {
-    Command c{"info", "xpose info FILE.h5:/path [--host-mem SIZE]", po::options_description("Options"), {}};
+    Command c{"info", "xpose info FILE.h5:/path [--host-mem SIZE] [--kernels [--device NAME]]", po::options_description("Options"), {}};
     c.options.add_options()("file", po::value<std::string>()->required(), "FILE:/dataset")(
         "host-mem", po::value<std::string>(), "SIZE per rank to plan with (default as for transpose)")(
         "gpu-mem", po::value<std::string>(), "GPU SIZE per rank to plan with (default as for transpose)")(
-        "backend", po::value<std::string>(), "backend to plan for: cuda, cpu or auto (the default)");
+        "backend", po::value<std::string>(), "backend to plan for: cuda, cpu or auto (the default)")(
+        "kernels", "also the CUDA kernel the matrix gets and the kernel-table row that chose it")(
+        "device", po::value<std::string>(), "with --kernels: a device profile (h100, h200, a100, v100, t4, k80)");
     add_common(c.options);
     c.positional.add("file", 1);
     cmds.emplace(c.name, std::move(c));

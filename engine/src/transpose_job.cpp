@@ -744,7 +744,11 @@ void TransposeRun::run_stages() {
     for (std::int64_t k = std::max<std::int64_t>(first_stage_, stopped_after_ - 2);
          k < stopped_after_; ++k)
       if (writes[k].valid()) writes[k].get();
-    own_read_io_.reset();  // idle: every task's future was collected
+    // Reads run on their own worker, and a fused stage never waits for its mapping-ahead task:
+    // none may still be running when the storage it maps is closed.
+    for (auto& r : reads)
+      if (r.valid()) r.wait();
+    own_read_io_.reset();
     own_write_io_.reset();
   } catch (const Error& e) {
     std::remove(journal_path_.c_str());  // whichever rank fails: the others are about to be ended

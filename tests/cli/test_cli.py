@@ -198,6 +198,12 @@ def group_info(tmp):
     proc = run("info", f"{src}:/data")
     for word in ["100x80", "chunk", "10x10", "deflate", "plan", "stage"]:
         check(word in proc.stdout, f"info lacks '{word}':\n{proc.stdout}")
+    # --kernels: the CUDA kernel choice and the table row behind it, on a named device profile
+    # (the same text with or without a GPU or CUDA in the build).
+    proc = run("info", f"{src}:/data", "--kernels", "--device", "h100")
+    for word in ["kernels  out of place", "kernel_table.csv line", "NVIDIA H100"]:
+        check(word in proc.stdout, f"info --kernels lacks '{word}':\n{proc.stdout}")
+    run("info", f"{src}:/data", "--kernels", "--device", "no-such-gpu", expect=UNSUPPORTED)
     proc = run("--help", expect=OK)
     for word in ["transpose", "verify", "Exit codes", "75"]:
         check(word in proc.stdout, f"--help lacks '{word}'")
