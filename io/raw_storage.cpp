@@ -100,11 +100,9 @@ void arm_fault_guard(int region, const std::string& path, const void* map, std::
   sigaction(SIGBUS, &action, nullptr);
 }
 
-/// Whether writes through a shared map suit the file system holding `fd`.
-bool map_writes(int fd) {
+/// Whether writes through a shared map suit the file system `fs` describes.
+bool map_writes(const struct statfs& fs) {
   if (const char* forced = std::getenv("XPOSE_DIRECT_WRITE")) return std::string(forced) == "mmap";
-  struct statfs fs {};
-  if (::fstatfs(fd, &fs) != 0) return false;
   switch (static_cast<unsigned long>(fs.f_type)) {
     case 0x01021994UL:  // tmpfs
     case 0xEF53UL:      // ext2/3/4
@@ -116,7 +114,17 @@ bool map_writes(int fd) {
   }
 }
 
+bool map_writes(int fd) {
+  struct statfs fs {};
+  return ::fstatfs(fd, &fs) == 0 && map_writes(fs);
+}
+
 }  // namespace
+
+bool RawStorage::maps_writes_in(const std::string& directory) {
+  struct statfs fs {};
+  return ::statfs(directory.empty() ? "." : directory.c_str(), &fs) == 0 && map_writes(fs);
+}
 
 void RawStorage::remove_on_fault(const std::string& partial_output, const std::string& journal) {
   std::snprintf(g_remove[0], sizeof g_remove[0], "%s", partial_output.c_str());

@@ -29,6 +29,9 @@ class RawStorage {
   /// The same for writing the output's dataset in its temporary file (which must already hold
   /// the dataset's allocated storage).
   static std::unique_ptr<RawStorage> open_output(OutputFile& output);
+  /// Whether an output written in `directory` would be written through a shared map (local file
+  /// systems) rather than with positioned writes, before any output exists.
+  static bool maps_writes_in(const std::string& directory);
   ~RawStorage();
   /// The files to remove when a mapped access faults (SIGBUS: the output's file system is full,
   /// or the input was truncated), since the process ends on the spot: the partial output and the

@@ -206,6 +206,7 @@ int cmd_transpose(const po::variables_map& vm) {
                 static_cast<double>(p.total_bytes()) / report.times.wall / 1e9, p.nranks,
                 static_cast<long long>(p.num_stages()));
     print_phase_table(summary);
+    if (!report.backend_choice.empty()) std::printf("  %s\n", report.backend_choice.c_str());
     if (!report.exchange_choice.empty()) std::printf("  %s\n", report.exchange_choice.c_str());
   }
   try {

@@ -23,6 +23,7 @@ FileTransposeSummary summarize(const TransposeOptions& o, const TransposeReport*
   s.ranks = plan.nranks;
   s.backend = r->backend;
   s.exchange = r->exchange;
+  s.backend_choice = r->backend_choice;
   s.stages = plan.num_stages();
   s.stage_width = plan.width;
   s.memory_per_rank = plan.memory_per_rank();
@@ -62,6 +63,7 @@ std::string FileTransposeSummary::json() const {
     j.value("element_size", element_size);
     j.value("bytes", bytes).value("ranks", ranks);
     j.value("backend", backend).value("exchange", exchange).value("stages", stages);
+    if (!backend_choice.empty()) j.value("backend_choice", backend_choice);
     j.value("stage_width", stage_width).value("memory_per_rank", memory_per_rank);
     j.value("overlapped", overlapped).value("io", io);
     j.begin_object("phases");

@@ -18,6 +18,7 @@
 #include <thread>
 #include <vector>
 
+#include "engine/src/backend_model.h"
 #include "engine/src/host_buffer.h"
 #include "engine/src/io_worker.h"
 #include "engine/src/journal.h"
@@ -294,6 +295,7 @@ class TransposeRun {
 
   void check_before_work();
   void choose_backend();
+  void weigh_backends();
   void claim_output();
   void set_up_output();
   void run_stages();
@@ -306,6 +308,7 @@ class TransposeRun {
   void write_stage(std::int64_t k);
   void transform_stage(std::int64_t k);
   bool empty() const { return plan_.num_stages() == 0; }
+  bool empty_input() const { return element_count(input_.dataset().info().shape) == 0; }
 
   MPI_Comm comm_;
   const TransposeOptions& o_;
@@ -358,11 +361,16 @@ void TransposeRun::check_before_work() {
 /// 2. Backend, transport and budgets (each option defaulted here, once), then the plan.
 void TransposeRun::choose_backend() {
   mpi::collectively(comm_, [&] { choice_ = resolve_backend(comm_, o_); });
+  host_mem_ = host_mem_budget(comm_, o_);
+  threads_ = thread_count(comm_, o_);
   if (choice_.backend == "cuda") {
     mpi::collectively(comm_, [&] {
       select_cuda_device(comm_, o_.quiet);
       gpu_mem_ = gpu_mem_budget(comm_, o_);
     });
+    if (o_.backend == "auto" && !empty_input()) weigh_backends();
+  }
+  if (choice_.backend == "cuda") {
     if (choice_.exchange == mpi::ExchangeKind::Auto) {
       mpi::ExchangeKind picked = mpi::ExchangeKind::Mpi;
       mpi::collectively(comm_, [&] {
@@ -371,13 +379,55 @@ void TransposeRun::choose_backend() {
       choice_ = buffer_counts("cuda", picked, nranks_);
     }
   }
-  host_mem_ = host_mem_budget(comm_, o_);
-  threads_ = thread_count(comm_, o_);
   mpi::collectively(comm_, [&] {
     plan_ = make_plan(
         plan_request(input_.dataset(), nranks_, host_mem_, choice_, gpu_mem_, o_.max_width));
     identity_ = run_identity(o_, plan_, input_);
   });
+}
+
+/// --backend auto where a GPU is visible: backend_model.h's calibration and model decide
+/// between the GPU and the CPU path (and, between ranks, the GPU path's transport).
+void TransposeRun::weigh_backends() {
+  const std::size_t es = input_.dataset().info().element.size;
+  // The CPU path is fused where the input can be mapped and the output is written through a map.
+  bool fused = false;
+  mpi::collectively(comm_, [&] {
+    const auto slash = o_.out.file.rfind('/');
+    const std::string dir = slash == std::string::npos ? "." : o_.out.file.substr(0, std::max<std::size_t>(1, slash));
+    fused = o_.direct_io && io::RawStorage::open_input(input_) != nullptr && io::RawStorage::maps_writes_in(dir);
+  });
+  fused = mpi::allreduce_max(comm_, std::int64_t{fused ? 0 : 1}) == 0;
+  // A block small enough for a small budget (the buffers come later), large enough to time.
+  const std::int64_t block = std::clamp<std::int64_t>(host_mem_ / 8, 4ll << 20, 64ll << 20);
+  BackendCalibration c;
+  mpi::collectively(comm_, [&] {
+    calibrate_host(comm_, es, block, threads_, c);
+    c.gpu_round_trip = time_gpu_round_trip(comm_, es, c.bytes);
+  });
+  mpi::ExchangeKind picked = mpi::ExchangeKind::Mpi;
+  if (nranks_ > 1) {
+    std::vector<std::pair<mpi::ExchangeKind, double>> times;
+    mpi::collectively(comm_, [&] {
+      picked = pick_fastest_exchange(comm_, "cuda", c.bytes, &report_.exchange_choice, &times);
+    });
+    for (const auto& [kind, seconds] : times)
+      if (kind == mpi::ExchangeKind::Mpi) c.host_exchange = seconds;
+    if (o_.exchange != mpi::ExchangeKind::Auto) picked = o_.exchange;  // the user's transport
+    c.device_exchange = c.host_exchange;
+    for (const auto& [kind, seconds] : times)
+      if (kind == picked) c.device_exchange = seconds;
+    c.device_transport = picked != mpi::ExchangeKind::Mpi;
+  }
+  const BackendDecision d = decide_backend(c, fused, nranks_);
+  report_.backend_choice = d.reason;
+  if (d.backend == "cpu") {
+    choice_ = buffer_counts("cpu", mpi::ExchangeKind::Mpi, nranks_);
+    gpu_mem_ = 0;
+    report_.exchange_choice.clear();
+  } else if (nranks_ > 1 && choice_.exchange == mpi::ExchangeKind::Auto) {
+    choice_ = buffer_counts("cuda", picked, nranks_);  // timed above: not again
+  }
 }
 
 /// 3. The output's names, taken: rank 0 locks the journal (a second run on the same output is

@@ -45,6 +45,7 @@ struct TransposeReport {
   std::string backend;
   std::string exchange;
   std::string exchange_choice;  ///< how --exchange auto decided, if it did
+  std::string backend_choice;   ///< how --backend auto decided, if it weighed the two
   bool overlapped = false;
   std::int64_t first_stage = 0;  ///< > 0 when the run resumed an interrupted one
   std::string io;                ///< how data was read and written, e.g. "direct read, direct write"

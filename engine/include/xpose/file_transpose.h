@@ -67,6 +67,8 @@ struct FileTransposeSummary {
   int ranks = 0;
   std::string backend;   ///< "cpu" or "cuda"
   std::string exchange;  ///< the transport between ranks
+  /// How `--backend auto` decided, with the figures it weighed; empty where it did not decide.
+  std::string backend_choice;
   std::int64_t stages = 0;
   std::int64_t stage_width = 0;
   std::int64_t memory_per_rank = 0;
