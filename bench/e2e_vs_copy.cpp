@@ -124,14 +124,12 @@ int main(int argc, char** argv) {
     if (input.empty()) throw xpose::UsageError("usage: bench_e2e_vs_copy --input FILE:/dset [--workdir DIR] [--host-mem SIZE] [--reps N] [--io collective|independent]");
     const MPI_Comm comm = MPI_COMM_WORLD;
     const int me = xpose::mpi::rank(comm);
-    const bool explicit_host_mem = host_mem > 0;
-    if (host_mem == 0) host_mem = xpose::default_host_mem(comm);
     const auto transfer = io == "independent" ? xpose::io::Transfer::Independent : xpose::io::Transfer::Collective;
 
     xpose::TransposeOptions t;
     t.in = xpose::io::DatasetRef::parse(input);
     t.out = xpose::io::DatasetRef::parse(workdir + "/bench-transposed.h5:/data");
-    t.host_mem = explicit_host_mem ? host_mem : 0;  // as the command does without --host-mem
+    t.host_mem = host_mem;  // 0 when not given: the engine's default, as for the command
     t.force = true;
     t.quiet = true;
     t.read_transfer = t.write_transfer = transfer;
@@ -140,6 +138,7 @@ int main(int argc, char** argv) {
     t.exchange = xpose::mpi::parse_exchange_kind(exchange);
     t.gpu_mem = gpu_mem;
     const auto copy_ref = xpose::io::DatasetRef::parse(workdir + "/bench-copy.h5:/data");
+    host_mem = xpose::host_mem_budget(comm, t);  // the plain copy gets the transpose's budget
 
     // The ceiling: the input file copied by rank 0 alone, with the node's threads.
     if (ceiling_threads.empty()) {

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <boost/program_options.hpp>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -34,12 +35,14 @@ const char* kExitCodes =
     "  1   internal error (a bug: please report it)\n"
     "  2   usage: bad command line\n"
     "  3   input not found: missing file or dataset, or a group where a dataset is expected\n"
-    "  4   input unreadable: not an HDF5 file, truncated or corrupt, no permission\n"
+    "  4   input unreadable: not a regular file, not an HDF5 file, truncated or corrupt, no permission\n"
     "  5   input unsupported: rank < 2 (or > 8 with --axes), variable-length or reference type,\n"
-    "      element size not 1/2/4/8/16\n"
-    "  6   output refused: output exists (use --force), equals the input, or its directory is\n"
-    "      missing or not writable\n"
-    "  7   I/O failure during the run (read or write error, disk full); the partial output is removed\n"
+    "      element size not 1/2/4/8/16, a size in bytes past 64 bits\n"
+    "  6   output refused: output exists (use --force) or is not a regular file, equals the input, its\n"
+    "      directory is missing or not writable, a name xpose writes is taken (a symbolic link, a file\n"
+    "      xpose did not create) or too long, another xpose run is writing it, --json/--trace unwritable\n"
+    "  7   I/O failure during the run (read or write error, disk full, the input changed); the partial\n"
+    "      output and the journal are removed\n"
     "  8   verify: the output is not the transpose of the input\n"
     "  9   resources: memory budget too small, or memory allocation failed\n"
     "  10  runtime: MPI, CUDA or NCCL failure\n"
@@ -74,7 +77,7 @@ struct Command {
 };
 
 void add_common(po::options_description& d) {
-  d.add_options()("help,h", "show this help")("quiet,q", "print nothing but errors");
+  d.add_options()("help,h", "show this help")("quiet,q", "print nothing but errors and warnings");
 }
 
 void add_transpose_options(po::options_description& d) {
@@ -89,24 +92,26 @@ void add_transpose_options(po::options_description& d) {
       ("compress", po::value<std::string>(),
        "compress the output: gzip or gzip:LEVEL (0-9, default 4), with the shuffle filter; chunked "
        "by --chunk or in chunks of about 1 MiB of whole trailing rows")
-      ("threads", po::value<int>()->default_value(0), "CPU threads per rank (0: the node's cores over its ranks)")
-      ("io", po::value<std::string>()->default_value("auto"),
-       "how data is read and written: auto (direct memory-mapped reads and positioned writes of "
-       "contiguous, unfiltered datasets; collective HDF5 otherwise), collective or independent "
-       "(always through HDF5 and MPI-IO)")
-      ("backend", po::value<std::string>()->default_value("auto"),
-       "where pieces are transposed: cuda, cpu, or auto (cuda where every rank sees a GPU)")
+      ("threads", po::value<int>(), "CPU threads per rank, at least 1 (default: the node's cores over its ranks)")
+      ("io", po::value<std::string>(),
+       "how data is read and written: auto (the default: direct memory-mapped reads and positioned "
+       "writes of contiguous, unfiltered datasets in the named file; collective HDF5 otherwise), "
+       "collective or independent (always through HDF5 and MPI-IO)")
+      ("backend", po::value<std::string>(),
+       "where pieces are transposed: cuda, cpu, or auto (the default: cuda where every rank sees a GPU)")
       ("gpu-mem", po::value<std::string>(),
        "SIZE of GPU stage buffers per rank (default: 60% of the GPU's free memory, shared by the "
        "ranks that use it)")
-      ("exchange", po::value<std::string>()->default_value("auto"),
+      ("exchange", po::value<std::string>(),
        "transport between ranks: mpi (host-staged MPI_Alltoall(v)), nccl (device buffers), "
-       "mpi-device (CUDA-aware MPI), or auto (with cuda: a short collective timing picks the fastest)")
+       "mpi-device (CUDA-aware MPI), or auto (the default; with cuda: a short collective timing picks "
+       "the fastest)")
       ("no-overlap", "run the HDF5 reads and writes in line instead of on their own thread")
       ("resume", "continue an interrupted run of the same input, output, ranks and options from its "
        "journal (.OUT.xpose-journal); without one, start from the beginning")
-      ("max-stage-width", po::value<std::int64_t>()->default_value(0),
-       "cap the columns per destination per stage (0: as the budget allows); for tests and tuning")
+      ("max-stage-width", po::value<std::int64_t>(),
+       "cap the columns per destination per stage, at least 1 (default: as the budget allows); for "
+       "tests and tuning")
       ("axes", po::value<std::string>(),
        "the output's axis order: axis numbers with NumPy's meaning (2,0,1: output axis i is input "
        "axis i of the list) or dimension names (lat,lon,time, from the input's dimension scales, as "
@@ -119,6 +124,25 @@ int parse_compress(const std::string& s) {
   if (s == "gzip") return 4;
   if (s.size() == 6 && s.compare(0, 5, "gzip:") == 0 && s[5] >= '0' && s[5] <= '9') return s[5] - '0';
   throw UsageError(cat("--compress must be gzip, gzip:LEVEL (0-9) or none, not '", s, "'"));
+}
+
+// Every option is parsed and range-checked in one place, below; the engine applies the defaults
+// of those not given (transpose_job.h), generate and verify theirs (tools.h).
+
+/// A SIZE option (--host-mem, --gpu-mem); 0 when not given.
+std::int64_t size_option(const po::variables_map& vm, const char* name) {
+  if (!vm.count(name)) return 0;
+  const std::int64_t bytes = parse_size(vm[name].as<std::string>());
+  if (bytes <= 0) throw UsageError(cat("--", name, " must be positive"));
+  return bytes;
+}
+
+/// A count option (--threads, --max-stage-width): at least 1 when given.
+template <typename T>
+T count_option(const po::variables_map& vm, const char* name) {
+  const T value = vm[name].as<T>();
+  if (value < 1) throw UsageError(cat("--", name, " must be at least 1, not ", value));
+  return value;
 }
 
 io::Transfer parse_transfer(const std::string& s) {
@@ -137,23 +161,29 @@ TransposeOptions transpose_options(const po::variables_map& vm) {
     o.in = io::DatasetRef::parse(in);
     o.out = io::DatasetRef::parse(out);
   }
-  if (vm.count("host-mem")) o.host_mem = parse_size(vm["host-mem"].as<std::string>());
-  if (vm.count("host-mem") && o.host_mem <= 0) throw UsageError("--host-mem must be positive");
+  o.host_mem = size_option(vm, "host-mem");
+  o.gpu_mem = size_option(vm, "gpu-mem");
   o.force = vm.count("force") > 0;
   if (vm.count("chunk")) o.chunk = parse_shape(vm["chunk"].as<std::string>());
-  o.threads = vm["threads"].as<int>();
-  o.read_transfer = o.write_transfer = parse_transfer(vm["io"].as<std::string>());
-  o.direct_io = vm["io"].as<std::string>() == "auto";
-  o.exchange = mpi::parse_exchange_kind(vm["exchange"].as<std::string>());
-  o.backend = vm["backend"].as<std::string>();
-  if (vm.count("gpu-mem")) o.gpu_mem = parse_size(vm["gpu-mem"].as<std::string>());
-  if (vm.count("gpu-mem") && o.gpu_mem <= 0) throw UsageError("--gpu-mem must be positive");
+  if (vm.count("threads")) o.threads = count_option<int>(vm, "threads");
+  if (vm.count("io")) {
+    const std::string io = vm["io"].as<std::string>();
+    o.read_transfer = o.write_transfer = parse_transfer(io);
+    o.direct_io = io == "auto";
+  }
+  if (vm.count("exchange")) o.exchange = mpi::parse_exchange_kind(vm["exchange"].as<std::string>());
+  if (vm.count("backend")) o.backend = vm["backend"].as<std::string>();
   o.overlap = vm.count("no-overlap") == 0;
   o.resume = vm.count("resume") > 0;
   if (vm.count("trace")) o.trace_path = vm["trace"].as<std::string>();
   o.quiet = vm.count("quiet") > 0;
-  o.max_width = vm["max-stage-width"].as<std::int64_t>();
-  if (vm.count("progress-interval")) o.progress_interval = vm["progress-interval"].as<double>();
+  if (vm.count("max-stage-width")) o.max_width = count_option<std::int64_t>(vm, "max-stage-width");
+  if (vm.count("progress-interval")) {
+    const double seconds = vm["progress-interval"].as<double>();
+    if (!(seconds > 0) || !std::isfinite(seconds))
+      throw UsageError(cat("--progress-interval must be a positive number of seconds, not ", seconds));
+    o.progress_interval = seconds;
+  }
   if (vm.count("axes")) o.axes = split_axes(vm["axes"].as<std::string>());
   if (vm.count("compress")) o.compress_level = parse_compress(vm["compress"].as<std::string>());
   return o;
@@ -176,6 +206,7 @@ void write_json(const std::string& path, const FileTransposeSummary& summary) {
   if (path.empty() || !is_root()) return;
   std::ofstream f(path);
   f << summary.json();
+  f.close();
   if (!f) throw IoError(cat("cannot write the JSON summary '", path, "'"));
 }
 
@@ -192,6 +223,11 @@ int cmd_transpose(const po::variables_map& vm) {
   TransposeOptions o = transpose_options(vm);
   if (o.in.path.empty()) return cmd_transpose_file(o);
   const std::string json_path = vm.count("json") ? vm["json"].as<std::string>() : "";
+  // Before any work: a summary that cannot be written must not fail a finished transpose.
+  if (!json_path.empty())
+    mpi::collectively(MPI_COMM_WORLD, [&] {
+      if (is_root()) io::check_writable_path(json_path, "--json");
+    });
   TransposeReport report;
   try {
     report = run_transpose(MPI_COMM_WORLD, o);
@@ -208,9 +244,14 @@ int cmd_transpose(const po::variables_map& vm) {
                 static_cast<double>(p.total_bytes()) / report.times.wall / 1e9, p.nranks,
                 static_cast<long long>(p.num_stages()));
     print_phase_table(summary);
+    if (!report.backend_choice.empty()) std::printf("  %s\n", report.backend_choice.c_str());
     if (!report.exchange_choice.empty()) std::printf("  %s\n", report.exchange_choice.c_str());
   }
-  write_json(json_path, summary);
+  try {
+    write_json(json_path, summary);
+  } catch (const Error& e) {
+    std::fprintf(stderr, "xpose: warning: the output is complete, but %s\n", e.what());
+  }
   return 0;
 }
 
@@ -274,12 +315,12 @@ int cmd_info(const po::variables_map& vm) {
   std::string unsupported;
   std::size_t kernel_elem = info.element.size;
   Shape kernel_shape = info.shape;
+  TransposeOptions o;
+  o.host_mem = size_option(vm, "host-mem");
+  o.gpu_mem = size_option(vm, "gpu-mem");
+  if (vm.count("backend")) o.backend = vm["backend"].as<std::string>();
+  if (vm.count("axes")) o.axes = split_axes(vm["axes"].as<std::string>());
   try {
-    TransposeOptions o;
-    if (vm.count("host-mem")) o.host_mem = parse_size(vm["host-mem"].as<std::string>());
-    if (vm.count("gpu-mem")) o.gpu_mem = parse_size(vm["gpu-mem"].as<std::string>());
-    o.backend = vm["backend"].as<std::string>();
-    if (vm.count("axes")) o.axes = split_axes(vm["axes"].as<std::string>());
     const Plan plan = plan_for(MPI_COMM_WORLD, file.dataset(), o);
     plan_text = plan.describe();
     kernel_elem = plan.elem_size;  // the engine's view: an axis order's matrices and elements
@@ -322,7 +363,7 @@ int cmd_generate(const po::variables_map& vm) {
   o.type = ElementType::parse(vm["dtype"].as<std::string>());
   o.force = vm.count("force") > 0;
   if (vm.count("chunk")) o.chunk = parse_shape(vm["chunk"].as<std::string>());
-  if (vm.count("host-mem")) o.host_mem = parse_size(vm["host-mem"].as<std::string>());
+  if (vm.count("host-mem")) o.host_mem = size_option(vm, "host-mem");
   o.seed = vm["seed"].as<std::uint64_t>();
   o.quiet = vm.count("quiet") > 0;
   generate(MPI_COMM_WORLD, o);
@@ -334,7 +375,7 @@ int cmd_verify(const po::variables_map& vm) {
   o.in = io::DatasetRef::parse(vm["in"].as<std::string>());
   o.out = io::DatasetRef::parse(vm["out"].as<std::string>());
   o.sample = vm["sample"].as<std::int64_t>();
-  if (vm.count("host-mem")) o.host_mem = parse_size(vm["host-mem"].as<std::string>());
+  if (vm.count("host-mem")) o.host_mem = size_option(vm, "host-mem");
   o.seed = vm["seed"].as<std::uint64_t>();
   o.quiet = vm.count("quiet") > 0;
   VerifyResult r = verify(MPI_COMM_WORLD, o);
@@ -358,8 +399,8 @@ std::map<std::string, Command> make_commands() {
     add_transpose_options(c.options);
     c.options.add_options()("json", po::value<std::string>(), "write a JSON summary (phases, times, exit status) to FILE")(
         "trace", po::value<std::string>(), "write every rank's phase timeline to FILE (Chrome trace JSON; open in Perfetto)")(
-        "progress-interval", po::value<double>()->default_value(10.0),
-        "seconds between progress lines when stderr is not a terminal (a batch log)");
+        "progress-interval", po::value<double>(),
+        "seconds between progress lines when stderr is not a terminal (a batch log; default 10)");
     add_common(c.options);
     c.positional.add("in", 1).add("out", 1);
     cmds.emplace(c.name, std::move(c));
@@ -381,7 +422,7 @@ std::map<std::string, Command> make_commands() {
     c.options.add_options()("file", po::value<std::string>()->required(), "FILE:/dataset")(
         "host-mem", po::value<std::string>(), "SIZE per rank to plan with (default as for transpose)")(
         "gpu-mem", po::value<std::string>(), "GPU SIZE per rank to plan with (default as for transpose)")(
-        "backend", po::value<std::string>()->default_value("auto"), "backend to plan for: cuda, cpu or auto")(
+        "backend", po::value<std::string>(), "backend to plan for: cuda, cpu or auto (the default)")(
         "axes", po::value<std::string>(), "the axis order to plan for (as for transpose)")(
         "kernels", "also the CUDA kernel the matrix gets and the kernel-table row that chose it")(
         "device", po::value<std::string>(), "with --kernels: a device profile (h100, h200, a100, v100, t4, k80)");

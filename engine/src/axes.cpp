@@ -239,15 +239,15 @@ AxisMap AxisMap::make(const Shape& shape, const Permutation& perm) {
   m.in_shape_ = shape;
   m.perm_ = perm;
   m.out_shape_ = permute_shape(shape, perm);
-  // Axes of length 1 take no part. The others, in output order, form groups of runs that are
-  // also consecutive (among them) in the input.
+  // Axes of length 1 take no part (one of length 0 does: it empties the engine view too). The
+  // others, in output order, form groups of runs that are also consecutive in the input.
   std::vector<int> in_rank(n, -1);  // position of an axis among the input's long axes
   int long_axes = 0;
   for (std::size_t a = 0; a < n; ++a)
-    if (shape[a] > 1) in_rank[a] = long_axes++;
+    if (shape[a] != 1) in_rank[a] = long_axes++;
   int prev = -1;
   for (int a : perm) {
-    if (shape[a] <= 1) continue;
+    if (shape[a] == 1) continue;
     if (prev >= 0 && in_rank[a] == in_rank[prev] + 1) {
       m.groups_.back().axes.push_back(a);
       m.groups_.back().extent *= shape[a];

@@ -23,6 +23,7 @@ FileTransposeSummary summarize(const TransposeOptions& o, const TransposeReport*
   s.ranks = plan.nranks;
   s.backend = r->backend;
   s.exchange = r->exchange;
+  s.backend_choice = r->backend_choice;
   s.stages = plan.num_stages();
   s.stage_width = plan.width;
   s.memory_per_rank = plan.memory_per_rank();
@@ -30,6 +31,7 @@ FileTransposeSummary summarize(const TransposeOptions& o, const TransposeReport*
   s.io = r->io;
   s.wall_seconds = r->times.wall;
   s.resumed_at_stage = r->first_stage;
+  s.dropped_attributes = r->dropped_attributes;
 
   // Each phase with the bytes it moves, for its bandwidth.
   const double bytes = static_cast<double>(plan.total_bytes());
@@ -61,6 +63,7 @@ std::string FileTransposeSummary::json() const {
     j.value("element_size", element_size);
     j.value("bytes", bytes).value("ranks", ranks);
     j.value("backend", backend).value("exchange", exchange).value("stages", stages);
+    if (!backend_choice.empty()) j.value("backend_choice", backend_choice);
     j.value("stage_width", stage_width).value("memory_per_rank", memory_per_rank);
     j.value("overlapped", overlapped).value("io", io);
     j.begin_object("phases");
@@ -69,16 +72,15 @@ std::string FileTransposeSummary::json() const {
     j.end_object();
     j.value("wall_seconds", wall_seconds);
     j.value("resumed_at_stage", resumed_at_stage);
+    j.value("dropped_attributes", dropped_attributes);
   }
   j.end_object();
   return j.str();
 }
 
 FileTransposeSummary transpose_file(const FileTransposeOptions& options, CommHandle comm) {
-  // Every check here depends on the options alone, so every rank throws alike.
-  if (options.host_mem < 0) throw UsageError("host_mem must not be negative");
-  if (options.gpu_mem < 0) throw UsageError("gpu_mem must not be negative");
-  if (!(options.progress_interval > 0)) throw UsageError("progress_interval must be positive");
+  // Every check here depends on the options alone, so every rank throws alike; the ranges of
+  // the options are run_transpose's to check (one place for every caller).
   TransposeOptions o;
   o.in = io::DatasetRef::parse(options.input);
   o.out = io::DatasetRef::parse(options.output);

@@ -47,6 +47,15 @@ Plan make_plan(const PlanRequest& req) {
   for (std::size_t i = 0; i + 3 < shape.size(); ++i) p.batch_outer *= shape[i];
   p.in_rows = BlockDistribution(p.rows, req.nranks);
   p.out_rows = BlockDistribution(p.cols, req.nranks);
+  if (element_count(shape) == 0) {
+    // An empty dataset (an extent of 0): nothing to read, exchange or write, no stage, no buffer;
+    // the output is an empty dataset of the swapped shape.
+    p.width = 0;
+    p.col_stages = 0;
+    p.inner_per_stage = 0;
+    p.inner_stages = 0;
+    return p;
+  }
 
   // One unit of (width x matrices) costs rows_block x P elements in the largest buffer: the read
   // buffer holds rows_block rows of P pieces, the receive buffer w rows of R <= rows_block x P.
@@ -138,8 +147,13 @@ std::string Plan::describe() const {
      << " B elements)\n"
      << "output shape     " << format_shape(out_shape) << "\n"
      << "axes             " << format_axes(axes.perm()) << "  " << axes.describe(dim_names)
-     << (explicit_axes ? "" : ", the last two swapped") << "\n"
-     << "pass             1 of 1, a batched 2-D transpose: " << axes.roles(dim_names) << "; " << elem_size
+     << (explicit_axes ? "" : ", the last two swapped") << "\n";
+  if (num_stages() == 0) {
+    os << "stages           0  (the dataset is empty: the output is an empty dataset of the output shape;\n"
+       << "                 nothing is read, exchanged or written)\n";
+    return os.str();
+  }
+  os << "pass             1 of 1, a batched 2-D transpose: " << axes.roles(dim_names) << "; " << elem_size
      << " B elements\n"
      << "ranks            " << nranks << "  (input rows per rank " << (exchange_free ? rows : in_rows.block)
      << ", output rows per rank " << out_rows.block

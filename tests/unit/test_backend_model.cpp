@@ -8,14 +8,21 @@
 namespace xpose {
 namespace {
 
-// A many-core node whose CPU transposition runs at about 0.8 x its copy rate: the fused CPU path
-// touches each byte once, the GPU path copies it twice on the host, so the CPU wins.
-TEST(BackendModel, ManyCoresFusedPrefersCpu) {
+// A many-core node whose CPU transposition runs at about 0.8 x its copy rate, and a GPU whose
+// round trip is a little faster than one host copy.
+BackendCalibration many_cores() {
   BackendCalibration c;
   c.bytes = 64 << 20;
   c.host_copy = 0.004;
   c.cpu_transpose = 0.005;
   c.gpu_round_trip = 0.003;
+  return c;
+}
+
+// The fused CPU path touches each byte once, the GPU path copies it twice on the host: the CPU
+// wins.
+TEST(BackendModel, ManyCoresFusedPrefersCpu) {
+  BackendCalibration c = many_cores();
   const auto d = decide_backend(c, true, 1);
   EXPECT_EQ(d.backend, "cpu") << d.reason;
   EXPECT_NE(d.reason.find("cpu 5.0 ms"), std::string::npos) << d.reason;
@@ -25,11 +32,7 @@ TEST(BackendModel, ManyCoresFusedPrefersCpu) {
 // Where the CPU path cannot work on mapped files it copies in and out as well: the GPU, which
 // overlaps its copies with the device work, wins.
 TEST(BackendModel, UnmappedFilesPreferCuda) {
-  BackendCalibration c;
-  c.bytes = 64 << 20;
-  c.host_copy = 0.004;
-  c.cpu_transpose = 0.005;
-  c.gpu_round_trip = 0.003;
+  BackendCalibration c = many_cores();
   EXPECT_EQ(decide_backend(c, false, 1).backend, "cuda");
 }
 
@@ -46,11 +49,7 @@ TEST(BackendModel, SlowCpuPrefersCuda) {
 // Between ranks a device transport (NCCL) far faster than the host exchange decides for the GPU;
 // without one, the GPU path pays the host exchange too and the CPU keeps its lead.
 TEST(BackendModel, DeviceExchangeDecidesBetweenRanks) {
-  BackendCalibration c;
-  c.bytes = 64 << 20;
-  c.host_copy = 0.004;
-  c.cpu_transpose = 0.005;
-  c.gpu_round_trip = 0.003;
+  BackendCalibration c = many_cores();
   c.host_exchange = 0.030;
   c.device_exchange = 0.001;
   c.device_transport = true;

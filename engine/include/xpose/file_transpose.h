@@ -43,7 +43,7 @@ struct FileTransposeOptions {
   std::string exchange = "auto";  ///< "mpi", "nccl", "mpi-device" or "auto"
   bool resume = false;            ///< continue an interrupted run from its journal
   bool force = false;             ///< replace the output file if it exists
-  bool quiet = false;             ///< print nothing but errors (no progress, no warnings)
+  bool quiet = false;             ///< no progress; only errors and warnings about what the output lacks
   double progress_interval = 10;  ///< seconds between progress lines when stderr is not a terminal
 };
 
@@ -67,6 +67,8 @@ struct FileTransposeSummary {
   int ranks = 0;
   std::string backend;   ///< "cpu" or "cuda"
   std::string exchange;  ///< the transport between ranks
+  /// How `--backend auto` decided, with the figures it weighed; empty where it did not decide.
+  std::string backend_choice;
   std::int64_t stages = 0;
   std::int64_t stage_width = 0;
   std::int64_t memory_per_rank = 0;
@@ -75,6 +77,9 @@ struct FileTransposeSummary {
   std::vector<PhaseSummary> phases;
   double wall_seconds = 0;
   std::int64_t resumed_at_stage = 0;  ///< > 0 where the run continued an interrupted one
+  /// Attributes of the input left out of the output: they hold references into the input file
+  /// (netCDF-4's DIMENSION_LIST, for one), which would point at nothing there.
+  std::vector<std::string> dropped_attributes;
 
   /// The JSON document (one object and a newline), as `--json` writes it.
   std::string json() const;
