@@ -306,12 +306,17 @@ class DistributedTranspose:
             return work
 
         # Any other array through DLPack: CuPy or PyTorch on the GPU, PyTorch on the host.
-        s, export = 0, {}
-        if self._memory == "device":
-            s = _arrays.stream_pointer(x, stream)
-            export = {"stream": _arrays.dlpack_stream_argument(s)}
+        s = _arrays.stream_pointer(x, stream) if self._memory == "device" else 0
+
+        def capsule(array):
+            # Only CUDA memory takes a stream (NumPy refuses one); the library then says where
+            # an array in the wrong memory lives.
+            if self._memory == "device" and _arrays.in_cuda_memory(array):
+                return array.__dlpack__(stream=_arrays.dlpack_stream_argument(s))
+            return array.__dlpack__()
+
         if self._inplace:
-            buffer = x.__dlpack__(**export)
+            buffer = capsule(x)
 
             def work():
                 plan.execute_dlpack_inplace(buffer, s)
@@ -319,7 +324,7 @@ class DistributedTranspose:
             return work
         if out is None:
             out = _arrays.empty_like(x, shape_out)
-        a, b = x.__dlpack__(**export), out.__dlpack__(**export)
+        a, b = capsule(x), capsule(out)
 
         def work():
             plan.execute_dlpack(a, b, s)

@@ -54,6 +54,12 @@ def stream_pointer(array, stream):
     return 0
 
 
+def in_cuda_memory(array):
+    """Whether a DLPack array lives in CUDA memory (kDLCUDA 2 or kDLCUDAManaged 13)."""
+    device = getattr(array, "__dlpack_device__", None)
+    return device is not None and device()[0] in (2, 13)
+
+
 def dlpack_stream_argument(stream):
     """DLPack's name for a CUDA stream: 1 is the legacy default stream, 0 is not allowed."""
     return 1 if stream == 0 else stream
