@@ -17,6 +17,8 @@ const char* exchange_kind_name(ExchangeKind kind) {
   switch (kind) {
     case ExchangeKind::Auto: return "auto";
     case ExchangeKind::Mpi: return "mpi";
+    case ExchangeKind::Pairwise: return "mpi-pairwise";
+    case ExchangeKind::NodeAware: return "mpi-node";
     case ExchangeKind::MpiDevice: return "mpi-device";
     case ExchangeKind::Nccl: return "nccl";
   }
@@ -24,9 +26,15 @@ const char* exchange_kind_name(ExchangeKind kind) {
 }
 
 ExchangeKind parse_exchange_kind(const std::string& name) {
-  for (auto k : {ExchangeKind::Auto, ExchangeKind::Mpi, ExchangeKind::MpiDevice, ExchangeKind::Nccl})
+  for (auto k : {ExchangeKind::Auto, ExchangeKind::Mpi, ExchangeKind::Pairwise, ExchangeKind::NodeAware,
+                 ExchangeKind::MpiDevice, ExchangeKind::Nccl})
     if (name == exchange_kind_name(k)) return k;
-  throw UsageError(cat("unknown exchange '", name, "' (use auto, mpi, mpi-device or nccl)"));
+  throw UsageError(
+      cat("unknown exchange '", name, "' (use auto, mpi, mpi-node, mpi-pairwise, mpi-device or nccl)"));
+}
+
+bool is_host_exchange(ExchangeKind kind) {
+  return kind == ExchangeKind::Mpi || kind == ExchangeKind::Pairwise || kind == ExchangeKind::NodeAware;
 }
 
 void ExchangeLayout::finalize(MPI_Comm comm) {
@@ -112,11 +120,20 @@ bool mpi_is_cuda_aware() {
 }
 
 std::unique_ptr<Exchange> make_nccl_exchange(MPI_Comm comm, std::size_t elem_size);
+std::unique_ptr<Exchange> make_pairwise_exchange(MPI_Comm comm, std::size_t elem_size, const ExchangeOptions& options);
+std::unique_ptr<Exchange> make_node_aware_exchange(MPI_Comm comm, std::size_t elem_size,
+                                                   const ExchangeOptions& options);
 
-std::unique_ptr<Exchange> make_exchange(ExchangeKind kind, MPI_Comm comm, std::size_t elem_size) {
+std::unique_ptr<Exchange> make_exchange(ExchangeKind kind, MPI_Comm comm, std::size_t elem_size,
+                                        const ExchangeOptions& options) {
+  if (options.round_stride < 1) throw InternalError("make_exchange: round_stride < 1");
   switch (kind) {
     case ExchangeKind::Mpi:
       return std::make_unique<MpiExchange>(comm, elem_size, false);
+    case ExchangeKind::Pairwise:
+      return make_pairwise_exchange(comm, elem_size, options);
+    case ExchangeKind::NodeAware:
+      return make_node_aware_exchange(comm, elem_size, options);
     case ExchangeKind::MpiDevice:
       if (!XPOSE_HAVE_CUDA) throw NotCompiledError("the mpi-device exchange (CUDA)");
       if (!mpi_is_cuda_aware())
