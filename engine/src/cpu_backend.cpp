@@ -58,12 +58,12 @@ class CpuBackend final : public StageBackend {
     if (plan.nranks > 1) {
       send_ = HostBuffer(bytes);
       recv_ = HostBuffer(bytes);
-      exchange_ = mpi::make_exchange(mpi::ExchangeKind::Mpi, comm, elem_);
+      exchange_ = mpi::make_exchange(host_exchange_kind(plan), comm, elem_);
       mpi::warm_up(*exchange_, comm, send_.data(), recv_.data(), nullptr);
     }
   }
   std::string name() const override { return "cpu"; }
-  std::string exchange_name() const override { return exchange_ ? "mpi" : "none"; }
+  std::string exchange_name() const override { return exchange_ ? mpi::exchange_kind_name(exchange_->kind()) : "none"; }
   std::byte* input_slot(int i) override { return in_[i].data(); }
   std::byte* output_slot(int i) override { return out_[i].data(); }
 

@@ -148,6 +148,11 @@ PlanRequest plan_request(const io::Dataset& in, int nranks, std::int64_t host_me
   req.host_buffers = choice.host_buffers;
   req.device_mem = gpu_mem;
   req.device_buffers = choice.device_buffers;
+  // Only the host MPI transport has algorithms to choose from.
+  req.host_exchange = choice.exchange == mpi::ExchangeKind::Mpi ? choice.host_exchange : HostExchange::Alltoall;
+  req.ranks_per_node = choice.ranks_per_node;
+  if (const char* model = std::getenv("XPOSE_EXCHANGE_MODEL"))
+    req.exchange_model = parse_exchange_model(model, req.exchange_model);
   req.max_width = max_width;
   return req;
 }
@@ -169,13 +174,14 @@ Prepared prepare(MPI_Comm comm, MPI_Comm io_comm, const TransposeOptions& o, std
 
 /// Buffer counts per backend and transport (DESIGN: in/out host slots are double-buffered so
 /// the HDF5 thread reads stage k+1 and writes stage k-1 while stage k is transformed).
-BackendChoice buffer_counts(const std::string& backend, mpi::ExchangeKind exchange, int nranks) {
-  BackendChoice c;
+BackendChoice buffer_counts(const std::string& backend, mpi::ExchangeKind exchange, int nranks,
+                            const BackendChoice& before = {}) {
+  BackendChoice c = before;
   c.backend = backend;
   c.exchange = nranks > 1 ? exchange : mpi::ExchangeKind::Mpi;
   const bool host_exchange = nranks > 1 && c.exchange == mpi::ExchangeKind::Mpi;
   c.host_buffers = 4 + (host_exchange ? 2 : 0);
-  if (backend == "cuda") c.device_buffers = nranks > 1 && !host_exchange ? 3 : 2;
+  c.device_buffers = backend == "cuda" ? (nranks > 1 && !host_exchange ? 3 : 2) : 0;
   return c;
 }
 
@@ -191,12 +197,19 @@ BackendChoice choose_backend(MPI_Comm comm, const TransposeOptions& o) {
     throw UsageError(XPOSE_HAVE_CUDA ? "--backend cuda: no GPU is visible to every rank"
                                      : "--backend cuda: this xpose was built without CUDA");
   mpi::ExchangeKind exchange = o.exchange;
-  if (backend == "cpu" && exchange != mpi::ExchangeKind::Auto && exchange != mpi::ExchangeKind::Mpi)
+  if (backend == "cpu" && exchange != mpi::ExchangeKind::Auto && !mpi::is_host_exchange(exchange))
     throw UsageError(cat("--exchange ", mpi::exchange_kind_name(exchange), " needs the cuda backend"));
   if (backend == "cuda" && exchange == mpi::ExchangeKind::Nccl && nranks > 1 && ranks_share_gpus(comm))
     throw UsageError("--exchange nccl needs one GPU per rank, and ranks on a node here share GPUs (use mpi)");
-  if (nranks == 1 || backend == "cpu") exchange = mpi::ExchangeKind::Mpi;
-  return buffer_counts(backend, exchange, nranks);
+  // The host MPI transport's algorithm: the planner's to choose under auto.
+  BackendChoice before;
+  before.host_exchange = exchange == mpi::ExchangeKind::Pairwise    ? HostExchange::Pairwise
+                         : exchange == mpi::ExchangeKind::NodeAware ? HostExchange::NodeAware
+                         : exchange == mpi::ExchangeKind::Auto      ? HostExchange::Auto
+                                                                    : HostExchange::Alltoall;
+  before.ranks_per_node = mpi::node_layout(comm).max_ranks_per_node;
+  if (nranks == 1 || backend == "cpu" || mpi::is_host_exchange(exchange)) exchange = mpi::ExchangeKind::Mpi;
+  return buffer_counts(backend, exchange, nranks, before);
 }
 
 }  // namespace
@@ -212,7 +225,7 @@ std::pair<BackendChoice, std::int64_t> planned_choice(MPI_Comm comm, const Trans
     select_cuda_device(comm, true);
     gpu_mem = o.gpu_mem > 0 ? o.gpu_mem : default_gpu_mem(comm);
     if (choice.exchange == mpi::ExchangeKind::Auto)
-      choice = buffer_counts("cuda", mpi::ExchangeKind::Nccl, mpi::size(comm));
+      choice = buffer_counts("cuda", mpi::ExchangeKind::Nccl, mpi::size(comm), choice);
   }
   return {choice, gpu_mem};
 }
@@ -275,7 +288,7 @@ TransposeReport run_transpose(MPI_Comm comm, const TransposeOptions& o) {
     if (choice.exchange == mpi::ExchangeKind::Auto) {
       mpi::ExchangeKind picked = mpi::ExchangeKind::Mpi;
       mpi::collectively(comm, [&] { picked = pick_fastest_exchange(comm, "cuda", 64ll << 20, &report.exchange_choice); });
-      choice = buffer_counts("cuda", picked, nranks);
+      choice = buffer_counts("cuda", picked, nranks, choice);
     }
   }
 
