@@ -1,6 +1,7 @@
 #include "mpi/comm.h"
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdio>
 #include <cstdlib>
 #include <limits>
@@ -133,6 +134,28 @@ void collectively(MPI_Comm comm, const std::function<void()>& work) {
   message.resize(static_cast<std::size_t>(header[1]));
   XPOSE_CHECK_MPI(MPI_Bcast(message.data(), header[1], MPI_CHAR, root, comm));
   throw Error(static_cast<ExitCode>(header[0]), message);
+}
+
+namespace {
+constexpr std::int64_t kMessageChunk = 1ll << 30;
+}  // namespace
+
+void post_receive(std::vector<MPI_Request>& requests, void* data, std::int64_t bytes, int peer, int tag, MPI_Comm comm) {
+  for (std::int64_t done = 0; done < bytes; done += kMessageChunk) {
+    requests.push_back(MPI_REQUEST_NULL);
+    XPOSE_CHECK_MPI(MPI_Irecv(static_cast<std::byte*>(data) + done, static_cast<int>(std::min(kMessageChunk, bytes - done)),
+                              MPI_BYTE, peer, tag, comm, &requests.back()));
+  }
+}
+
+void post_send(std::vector<MPI_Request>& requests, const void* data, std::int64_t bytes, int peer, int tag,
+               MPI_Comm comm) {
+  for (std::int64_t done = 0; done < bytes; done += kMessageChunk) {
+    requests.push_back(MPI_REQUEST_NULL);
+    XPOSE_CHECK_MPI(MPI_Isend(static_cast<const std::byte*>(data) + done,
+                              static_cast<int>(std::min(kMessageChunk, bytes - done)), MPI_BYTE, peer, tag, comm,
+                              &requests.back()));
+  }
 }
 
 int to_int_count(std::int64_t count, const char* what) {

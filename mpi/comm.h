@@ -71,6 +71,14 @@ OwnedDatatype element_datatype(std::size_t elem_size);
 /// check that fails on one rank cannot leave the others waiting in the next collective.
 void collectively(MPI_Comm comm, const std::function<void()>& work);
 
+/// Posts a nonblocking receive of `bytes` at `data` from `peer` (a send to `peer`), as MPI_BYTE
+/// messages of at most 1 GiB with one tag (so they match in order), appending the requests.
+/// Bytes rather than an element datatype: a node pair's message can pass an int count of
+/// elements, and SimGrid's SMPI packs derived-datatype messages (a real copy per message).
+void post_receive(std::vector<MPI_Request>& requests, void* data, std::int64_t bytes, int peer, int tag, MPI_Comm comm);
+void post_send(std::vector<MPI_Request>& requests, const void* data, std::int64_t bytes, int peer, int tag,
+               MPI_Comm comm);
+
 /// Checks an int count before it is handed to MPI.
 int to_int_count(std::int64_t count, const char* what);
 

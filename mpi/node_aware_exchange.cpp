@@ -48,10 +48,10 @@ class NodeMemory {
     if (process_shared) {
       // The old block may still be read by a slower rank of the node until all are here.
       XPOSE_CHECK_MPI(MPI_Barrier(node));
-      if (first) std::free(base_);  // held until the process ends otherwise (see ExchangeOptions)
+      if (first) ::free(base_);  // held until the process ends otherwise (see ExchangeOptions)
       std::uint64_t address = 0;
       if (first) {
-        void* p = std::malloc(bytes);
+        void* p = ::malloc(bytes);
         if (!p) throw ResourceError(cat("node-aware exchange: cannot allocate ", bytes, " bytes of node memory"));
         address = reinterpret_cast<std::uintptr_t>(p);
       }
@@ -189,8 +189,10 @@ class NodeAwareExchange final : public Exchange {
       const auto& from_ranks = layout_.members[from];
       const int peer_to = to_ranks[static_cast<std::size_t>(k) % to_ranks.size()];
       const int peer_from = from_ranks[static_cast<std::size_t>(k) % from_ranks.size()];
-      post(inbox + in_base_[from] * es, (in_base_[from + 1] - in_base_[from]) * es, peer_from, true);
-      post(outbox + out_base_[to] * es, (out_base_[to + 1] - out_base_[to]) * es, peer_to, false);
+      post_receive(requests_, inbox + in_base_[from] * es, (in_base_[from + 1] - in_base_[from]) * es, peer_from,
+                   kTag, comm_);
+      post_send(requests_, outbox + out_base_[to] * es, (out_base_[to + 1] - out_base_[to]) * es, peer_to, kTag,
+                comm_);
       XPOSE_CHECK_MPI(MPI_Waitall(static_cast<int>(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE));
       requests_.clear();
     }
@@ -224,21 +226,6 @@ class NodeAwareExchange final : public Exchange {
 
  private:
   static constexpr int kTag = 7302;
-  // Messages go as bytes in pieces of at most 1 GiB: a node pair's message is L^2 pieces and may
-  // pass an int count of elements even where every piece fits.
-  static constexpr std::int64_t kChunk = 1ll << 30;
-
-  void post(std::byte* at, std::int64_t bytes, int peer, bool receive) {
-    for (std::int64_t done = 0; done < bytes; done += kChunk) {
-      const int count = static_cast<int>(std::min(kChunk, bytes - done));
-      requests_.push_back(MPI_REQUEST_NULL);
-      if (receive)
-        XPOSE_CHECK_MPI(MPI_Irecv(at + done, count, MPI_BYTE, peer, kTag, comm_, &requests_.back()));
-      else
-        XPOSE_CHECK_MPI(MPI_Isend(at + done, count, MPI_BYTE, peer, kTag, comm_, &requests_.back()));
-    }
-  }
-
   MPI_Comm comm_;
   std::size_t elem_;
   ExchangeOptions options_;

@@ -5,6 +5,7 @@
 #include <mpi.h>
 
 #include <cstring>
+#include <vector>
 
 #include "mpi/comm.h"
 #include "mpi/exchange.h"
@@ -16,7 +17,7 @@ namespace {
 class PairwiseExchange final : public Exchange {
  public:
   PairwiseExchange(MPI_Comm comm, std::size_t elem_size, const ExchangeOptions& options)
-      : comm_(comm), elem_(elem_size), type_(element_datatype(elem_size)), options_(options),
+      : comm_(comm), elem_(elem_size), options_(options),
         me_(rank(comm)), n_(size(comm)) {}
   ExchangeKind kind() const override { return ExchangeKind::Pairwise; }
   bool on_device() const override { return false; }
@@ -43,15 +44,10 @@ class PairwiseExchange final : public Exchange {
       ++stats_.rounds_run;
       const int to = (me_ + k) % n_, from = (me_ - k + n_) % n_;
       // A pair with nothing to move skips the round on both sides: the counts agree.
-      MPI_Request req[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
-      if (layout.recv_counts[from] > 0)
-        XPOSE_CHECK_MPI(MPI_Irecv(r + layout.recv_displs[from] * es,
-                                  to_int_count(layout.recv_counts[from], "pairwise receive"), type_.get(), from,
-                                  kTag, comm_, &req[0]));
-      if (layout.send_counts[to] > 0)
-        XPOSE_CHECK_MPI(MPI_Isend(s + layout.send_displs[to] * es, to_int_count(layout.send_counts[to], "pairwise send"),
-                                  type_.get(), to, kTag, comm_, &req[1]));
-      XPOSE_CHECK_MPI(MPI_Waitall(2, req, MPI_STATUSES_IGNORE));
+      post_receive(requests_, r + layout.recv_displs[from] * es, layout.recv_counts[from] * es, from, kTag, comm_);
+      post_send(requests_, s + layout.send_displs[to] * es, layout.send_counts[to] * es, to, kTag, comm_);
+      XPOSE_CHECK_MPI(MPI_Waitall(static_cast<int>(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE));
+      requests_.clear();
     }
     stats_.local_seconds = t1 - t0;
     stats_.rounds_seconds = MPI_Wtime() - t1;
@@ -61,7 +57,7 @@ class PairwiseExchange final : public Exchange {
   static constexpr int kTag = 7301;
   MPI_Comm comm_;
   std::size_t elem_;
-  OwnedDatatype type_;
+  std::vector<MPI_Request> requests_;
   ExchangeOptions options_;
   int me_, n_;
   ExchangeStats stats_;
