@@ -141,7 +141,8 @@ std::unique_ptr<Exchange> make_node_aware_exchange(MPI_Comm comm, std::size_t el
 
 std::unique_ptr<Exchange> make_exchange(ExchangeKind kind, MPI_Comm comm, std::size_t elem_size,
                                         const ExchangeOptions& options) {
-  if (options.round_stride < 1) throw InternalError("make_exchange: round_stride < 1");
+  if (options.round_stride < 1 || options.round_group < 1)
+    throw InternalError("make_exchange: round_stride and round_group must be positive");
   switch (kind) {
     case ExchangeKind::Mpi:
       return std::make_unique<MpiExchange>(comm, elem_size, false);

@@ -54,6 +54,9 @@ struct ExchangeOptions {
   /// Run one round group in `round_stride` (1: all). What arrives is then incomplete: this is for
   /// simulations, which scale the rounds' time by rounds_total / rounds_run (ExchangeStats).
   int round_stride = 1;
+  /// Pairwise: consecutive rounds per group (ranks per node covers every alignment of a round's
+  /// partners with node boundaries). NodeAware groups its node rounds by ranks per node itself.
+  int round_group = 1;
   /// Copies between a rank's buffers and node memory (and its piece to itself); std::memcpy when
   /// empty. A simulator substitutes the copy's modelled time.
   std::function<void(void* dst, const void* src, std::size_t bytes)> local_copy;

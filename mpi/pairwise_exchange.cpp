@@ -40,7 +40,7 @@ class PairwiseExchange final : public Exchange {
     const double t1 = MPI_Wtime();
     stats_.rounds_total = n_ - 1;
     for (int k = 1; k < n_; ++k) {
-      if ((k - 1) % options_.round_stride != 0) continue;
+      if (((k - 1) / options_.round_group) % options_.round_stride != 0) continue;
       ++stats_.rounds_run;
       const int to = (me_ + k) % n_, from = (me_ - k + n_) % n_;
       // A pair with nothing to move skips the round on both sides: the counts agree.

@@ -188,9 +188,11 @@ int run(int argc, char** argv) {
     pending = 0;
   };
   if (o.sample_rounds > 0 && kind != mpi::ExchangeKind::Mpi) {
-    // Round groups: node rounds run max_ranks_per_node at a time, pairwise rounds one at a time.
+    // Round groups of ranks-per-node rounds: node rounds run that many at a time, and pairwise
+    // rounds cycle through the alignments of partners with node boundaries in as many.
     const std::int64_t rounds = kind == mpi::ExchangeKind::NodeAware ? nodes.nodes() - 1 : P - 1;
-    const std::int64_t group = kind == mpi::ExchangeKind::NodeAware ? nodes.max_ranks_per_node : 1;
+    const std::int64_t group = nodes.max_ranks_per_node;
+    if (kind == mpi::ExchangeKind::Pairwise) xo.round_group = static_cast<int>(group);
     const std::int64_t groups = (rounds + group - 1) / group;
     xo.round_stride = static_cast<int>(std::max<std::int64_t>(1, groups / o.sample_rounds));
   }
