@@ -118,6 +118,13 @@ class MpiExchange final : public Exchange {
 
 }  // namespace
 
+void Exchange::stage_in_place(const ExchangeLayout&) {
+  throw InternalError(cat("the ", exchange_kind_name(kind()), " exchange does not stage in place"));
+}
+std::byte* Exchange::send_slot(int) { throw InternalError("send_slot: not staged in place"); }
+const std::byte* Exchange::recv_slot(int) { throw InternalError("recv_slot: not staged in place"); }
+void Exchange::exchange_in_place() { throw InternalError("exchange_in_place: not staged in place"); }
+
 void warm_up(Exchange& exchange, MPI_Comm comm, const void* send, void* recv, kernels::DeviceStream stream) {
   ExchangeLayout layout;
   layout.send_counts.assign(static_cast<std::size_t>(size(comm)), 1);

@@ -90,6 +90,17 @@ class Exchange {
   virtual void alltoallv(const void* send, void* recv, const ExchangeLayout& layout,
                          kernels::DeviceStream stream) = 0;
   virtual ExchangeStats last_stats() const { return {}; }
+
+  /// Staging in place, for exchanges that move pieces through memory of their own (NodeAware):
+  /// after stage_in_place(layout), the caller writes piece q (q != its rank) straight to
+  /// send_slot(q); exchange_in_place() moves them; then rank p's piece is read at recv_slot(p)
+  /// until the next stage_in_place. That saves the exchange a copy of every piece each way. A
+  /// rank's piece to itself stays with the caller (its counts must be 0). Both calls collective.
+  virtual bool can_stage_in_place() const { return false; }
+  virtual void stage_in_place(const ExchangeLayout& layout);
+  virtual std::byte* send_slot(int q);
+  virtual const std::byte* recv_slot(int p);
+  virtual void exchange_in_place();
 };
 
 /// Sends one element to every peer, so a transport that connects lazily (NCCL, MPI's shared

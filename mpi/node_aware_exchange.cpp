@@ -110,7 +110,60 @@ class NodeAwareExchange final : public Exchange {
   bool on_device() const override { return false; }
   ExchangeStats last_stats() const override { return stats_; }
 
+  bool can_stage_in_place() const override { return true; }
+
+  void stage_in_place(const ExchangeLayout& layout) override {
+    if (layout.send_counts[me_] != 0 || layout.recv_counts[me_] != 0)
+      throw InternalError("node-aware exchange in place: a rank's piece to itself stays with the caller");
+    begin(layout);
+  }
+  std::byte* send_slot(int q) override { return memory_.data() + send_at_[q] * es(); }
+  const std::byte* recv_slot(int p) override { return memory_.data() + recv_at_[p] * es(); }
+
+  void exchange_in_place() override {
+    // Every local rank's pieces are in node memory once all are here.
+    const double t0 = MPI_Wtime();
+    memory_.sync(layout_.node.get());
+    const double t1 = MPI_Wtime();
+    rounds();
+    const double t2 = MPI_Wtime();
+    memory_.sync(layout_.node.get());
+    stats_.rounds_seconds = t2 - t1;
+    stats_.local_seconds += (t1 - t0) + (MPI_Wtime() - t2);
+  }
+
   void alltoallv(const void* send, void* recv, const ExchangeLayout& layout, kernels::DeviceStream) override {
+    const auto* s = static_cast<const std::byte*>(send);
+    auto* r = static_cast<std::byte*>(recv);
+    const std::int64_t e = es();
+    auto copy = [&](std::byte* dst, const std::byte* src, std::int64_t elems) {
+      if (elems <= 0) return;
+      const auto bytes = static_cast<std::size_t>(elems * e);
+      if (options_.local_copy) options_.local_copy(dst, src, bytes);
+      else std::memcpy(dst, src, bytes);
+    };
+    const double t0 = MPI_Wtime();
+    begin(layout);
+    copy(r + layout.recv_displs[me_] * e, s + layout.send_displs[me_] * e, layout.send_counts[me_]);
+    for (int q = 0; q < n_; ++q)
+      if (q != me_) copy(send_slot(q), s + layout.send_displs[q] * e, layout.send_counts[q]);
+    if (options_.local_copies_done) options_.local_copies_done();
+    stats_.local_seconds = MPI_Wtime() - t0;
+    exchange_in_place();
+    const double t1 = MPI_Wtime();
+    for (int p = 0; p < n_; ++p)
+      if (p != me_) copy(r + layout.recv_displs[p] * e, recv_slot(p), layout.recv_counts[p]);
+    if (options_.local_copies_done) options_.local_copies_done();
+    stats_.local_seconds += MPI_Wtime() - t1;
+  }
+
+ private:
+  static constexpr int kTag = 7302;
+
+  std::int64_t es() const { return static_cast<std::int64_t>(elem_); }
+
+  /// Gathers the node's counts, sizes node memory and places every piece of this rank in it.
+  void begin(const ExchangeLayout& layout) {
     const double t0 = MPI_Wtime();
     stats_ = {};
     MPI_Comm node = layout_.node.get();
@@ -118,16 +171,13 @@ class NodeAwareExchange final : public Exchange {
     const auto& local = layout_.members[m];
     const int L = static_cast<int>(local.size());
     const auto P = static_cast<std::size_t>(n_);
-    const auto es = static_cast<std::int64_t>(elem_);
-    const auto* s = static_cast<const std::byte*>(send);
-    auto* r = static_cast<std::byte*>(recv);
 
     // Every local rank's counts, send then receive. Completing this also tells each rank that the
     // others have left the previous call, so its node memory may be overwritten.
     mine_.resize(2 * P);
     std::copy(layout.send_counts.begin(), layout.send_counts.end(), mine_.begin());
     std::copy(layout.recv_counts.begin(), layout.recv_counts.end(), mine_.begin() + n_);
-    mine_[me_] = 0;  // a rank's piece to itself goes straight across, below
+    mine_[me_] = 0;  // a rank's piece to itself never passes through node memory
     mine_[P + me_] = 0;
     all_.resize(2 * P * static_cast<std::size_t>(L));
     XPOSE_CHECK_MPI(MPI_Allgather(mine_.data(), static_cast<int>(2 * P), MPI_INT64_T, all_.data(),
@@ -148,38 +198,51 @@ class NodeAwareExchange final : public Exchange {
       out_base_[n + 1] = out_base_[n] + out;
       in_base_[n + 1] = in_base_[n] + in;
     }
-    const std::int64_t total = out_base_[nodes] + in_base_[nodes];
-    memory_.reserve(node, static_cast<std::size_t>(total * es), options_.process_shared_memory);
-    std::byte* outbox = memory_.data();
-    std::byte* inbox = memory_.data() + out_base_[nodes] * es;
+    const std::int64_t inbox = out_base_[nodes];
+    memory_.reserve(node, static_cast<std::size_t>((inbox + in_base_[nodes]) * es()), options_.process_shared_memory);
 
-    auto copy = [&](std::byte* dst, const std::byte* src, std::int64_t elems) {
-      if (elems <= 0) return;
-      const auto bytes = static_cast<std::size_t>(elems * es);
-      if (options_.local_copy) options_.local_copy(dst, src, bytes);
-      else std::memcpy(dst, src, bytes);
-    };
-
-    // Pack: this rank's pieces into every outbox, after the pieces of the local ranks before it.
-    copy(r + layout.recv_displs[me_] * es, s + layout.send_displs[me_] * es, layout.send_counts[me_]);
+    // This rank's pieces go after those of the local ranks before it in every outbox; its pieces
+    // from node n's rank p come after those of p for the local ranks before it.
+    send_at_.assign(P, 0);
+    recv_at_.assign(P, 0);
     for (int n = 0; n < nodes; ++n) {
+      const auto& ranks = layout_.members[n];
       std::int64_t at = out_base_[n];
       for (int i = 0; i < li; ++i)
-        for (int q : layout_.members[n]) at += sent(i, q);
-      for (int q : layout_.members[n]) {
-        copy(outbox + at * es, s + layout.send_displs[q] * es, sent(li, q));
+        for (int q : ranks) at += sent(i, q);
+      for (int q : ranks) {
+        send_at_[q] = at;
         at += sent(li, q);
       }
+      if (n == m) {  // pieces between local ranks are read from this node's own outbox
+        at = out_base_[m];
+        for (int i = 0; i < L; ++i)
+          for (int q : ranks) {
+            if (q == me_) recv_at_[local[i]] = at;
+            at += sent(i, q);
+          }
+      } else {
+        at = inbox + in_base_[n];
+        for (int p : ranks)
+          for (int j = 0; j < L; ++j) {
+            if (j == li) recv_at_[p] = at;
+            at += received(j, p);
+          }
+      }
     }
-    if (options_.local_copies_done) options_.local_copies_done();
-    memory_.sync(node);
-    const double t1 = MPI_Wtime();
+    stats_.local_seconds = MPI_Wtime() - t0;
+  }
 
-    // Node rounds: in round k node m sends its outbox to node m+k and receives from node m-k;
-    // local rank k mod L does both. Round groups of max_ranks_per_node run side by side.
+  /// Node rounds: in round k node m sends its outbox to node m+k and receives from node m-k;
+  /// local rank k mod L does both. Round groups of max_ranks_per_node run side by side.
+  void rounds() {
+    const int m = layout_.node_index, nodes = layout_.nodes(), li = layout_.local_rank;
+    const int L = static_cast<int>(layout_.members[m].size());
+    const std::int64_t e = es();
+    std::byte* outbox = memory_.data();
+    std::byte* inbox = memory_.data() + out_base_[nodes] * e;
     stats_.rounds_total = nodes - 1;
     const int group = layout_.max_ranks_per_node;
-    requests_.clear();
     for (int k = 1; k < nodes; ++k) {
       if (((k - 1) / group) % options_.round_stride != 0) continue;
       ++stats_.rounds_run;
@@ -189,50 +252,21 @@ class NodeAwareExchange final : public Exchange {
       const auto& from_ranks = layout_.members[from];
       const int peer_to = to_ranks[static_cast<std::size_t>(k) % to_ranks.size()];
       const int peer_from = from_ranks[static_cast<std::size_t>(k) % from_ranks.size()];
-      post_receive(requests_, inbox + in_base_[from] * es, (in_base_[from + 1] - in_base_[from]) * es, peer_from,
+      post_receive(requests_, inbox + in_base_[from] * e, (in_base_[from + 1] - in_base_[from]) * e, peer_from,
                    kTag, comm_);
-      post_send(requests_, outbox + out_base_[to] * es, (out_base_[to + 1] - out_base_[to]) * es, peer_to, kTag,
+      post_send(requests_, outbox + out_base_[to] * e, (out_base_[to + 1] - out_base_[to]) * e, peer_to, kTag,
                 comm_);
       XPOSE_CHECK_MPI(MPI_Waitall(static_cast<int>(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE));
       requests_.clear();
     }
-    const double t2 = MPI_Wtime();
-    memory_.sync(node);
-
-    // Unpack: this rank's pieces from every inbox, and from the other local ranks' outbox here.
-    for (int n = 0; n < nodes; ++n) {
-      const auto& ranks = layout_.members[n];
-      if (n == m) {
-        std::int64_t at = out_base_[m];
-        for (int i = 0; i < L; ++i)
-          for (int q : ranks) {
-            if (q == me_) copy(r + layout.recv_displs[local[i]] * es, outbox + at * es, sent(i, q));
-            at += sent(i, q);
-          }
-        continue;
-      }
-      std::int64_t at = in_base_[n];
-      for (int p : ranks)
-        for (int j = 0; j < L; ++j) {
-          if (j == li) copy(r + layout.recv_displs[p] * es, inbox + at * es, received(j, p));
-          at += received(j, p);
-        }
-    }
-    if (options_.local_copies_done) options_.local_copies_done();
-    const double t3 = MPI_Wtime();
-    stats_.rounds_seconds = t2 - t1;
-    stats_.local_seconds = (t1 - t0) + (t3 - t2);
   }
-
- private:
-  static constexpr int kTag = 7302;
   MPI_Comm comm_;
   std::size_t elem_;
   ExchangeOptions options_;
   int me_, n_;
   NodeLayout layout_;
   NodeMemory memory_;
-  std::vector<std::int64_t> mine_, all_, out_base_, in_base_;
+  std::vector<std::int64_t> mine_, all_, out_base_, in_base_, send_at_, recv_at_;
   std::vector<MPI_Request> requests_;
   ExchangeStats stats_;
 };

@@ -8,10 +8,13 @@
 //
 // (sim/sweep.py writes the host file and the options.)
 //
-// Without --check, the buffers hold no meaningful data (SMPI folds them, see sim/sweep.py) and the
-// node-aware exchange's copies through node memory are charged as modelled time (--copy-bw)
-// instead of done. With --check, every element of the stage is filled from its (row, column) in
-// the input matrix and every received element is compared: for small unshared runs.
+// The node-aware exchange runs in place, as the CPU backend uses it (pieces written into and read
+// from node memory by the transpose and the unpack, which the flat exchange has too); with
+// --copies, through its alltoallv as the CUDA backend's host path uses it, whose two copies
+// through node memory are charged as modelled time (--copy-bw). Without --check the buffers hold
+// no meaningful data (SMPI folds them, see sim/sweep.py) and no copy is done; with --check every
+// element of the stage is filled from its (row, column) in the input matrix and every received
+// element is compared: for small unshared runs.
 //
 // Prints one JSON line (rank 0): the stage, the exchange, simulated seconds, and with sampled
 // rounds (--sample-rounds) the time scaled to all rounds.
@@ -47,6 +50,7 @@ struct Options {
   double copy_bw = 10e9;
   bool check = false;
   bool dry_run = false;
+  bool copies = false;  // node-aware through alltoallv's copies, as the CUDA backend uses it
   std::string model;
 };
 
@@ -76,6 +80,7 @@ Options parse(int argc, char** argv) {
     else if (a == "--model") o.model = value();
     else if (a == "--check") o.check = true;
     else if (a == "--dry-run") o.dry_run = true;
+    else if (a == "--copies") o.copies = true;
     else throw UsageError(cat("unknown option '", a, "'"));
   }
   if (o.shape.empty() == (o.weak_bytes == 0)) throw UsageError("give one of --shape R,C and --weak SIZE");
@@ -112,6 +117,7 @@ int run(int argc, char** argv) {
   req.host_buffers = 6;  // the CPU backend's: read and write slots, send and receive
   if (o.max_buffer >= 0) req.max_buffer_bytes = o.max_buffer;
   req.ranks_per_node = nodes.max_ranks_per_node;
+  req.node_aware_in_place = !o.copies;
   if (!o.model.empty()) req.exchange_model = parse_exchange_model(o.model, req.exchange_model);
   mpi::ExchangeKind kind = mpi::ExchangeKind::Mpi;
   if (o.exchange == "planned") {
@@ -200,7 +206,26 @@ int run(int argc, char** argv) {
 
   XPOSE_CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
   const double t0 = MPI_Wtime();
-  if (!o.dry_run) exchange->alltoallv(send, recv, layout, nullptr);
+  // Node-aware in place, as the CPU backend packs into and unpacks from node memory: the pieces
+  // are written where the transpose would write them (with --check: the same pattern).
+  const bool in_place = exchange->can_stage_in_place() && !o.copies;
+  if (o.dry_run) {
+  } else if (in_place) {
+    exchange->stage_in_place(layout);
+    if (o.check)
+      for (int q = 0; q < P; ++q)
+        if (layout.send_counts[q] > 0)
+          std::memcpy(exchange->send_slot(q), send + layout.send_displs[q] * es,
+                      static_cast<std::size_t>(layout.send_counts[q] * es));
+    exchange->exchange_in_place();
+    if (o.check)
+      for (int p = 0; p < P; ++p)
+        if (layout.recv_counts[p] > 0)
+          std::memcpy(recv + layout.recv_displs[p] * es, exchange->recv_slot(p),
+                      static_cast<std::size_t>(layout.recv_counts[p] * es));
+  } else {
+    exchange->alltoallv(send, recv, layout, nullptr);
+  }
   const double elapsed = MPI_Wtime() - t0;
   const mpi::ExchangeStats stats = exchange->last_stats();
   const double wall = mpi::allreduce_max(MPI_COMM_WORLD, elapsed);
@@ -237,7 +262,8 @@ int run(int argc, char** argv) {
         static_cast<long long>(nb * plan.in_rows.block * plan.width * es), static_cast<long long>(send_bytes),
         static_cast<long long>(stats.rounds_run), static_cast<long long>(stats.rounds_total), wall, local, rounds,
         wall + rounds * (scale - 1),
-        estimate_stage_exchange(req.exchange_model, ran, P, nodes.max_ranks_per_node, plan.piece_bytes()).seconds,
+        estimate_stage_exchange(req.exchange_model, ran, P, nodes.max_ranks_per_node, plan.piece_bytes(), !o.copies)
+            .seconds,
         static_cast<long long>(checked), static_cast<long long>(bad), o.dry_run ? "true" : "false",
         plan.exchange_reason.c_str());
     std::fflush(stdout);

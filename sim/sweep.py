@@ -153,15 +153,18 @@ def cmd_run(a):
                 r = json.loads(line)
                 done.add((r["platform"], r["case"], r["P"], r["L"], r["algorithm"]))
     algorithms = a.algorithms.split(",")
-    for platform in a.platforms.split(","):
-        for case in a.cases.split(","):
-            for ranks in [int(x) for x in a.ranks.split(",")]:
+    smpi_ranks = {int(x) for x in a.smpi_ranks.split(",")}
+    smpi_more = {int(x) for x in a.smpi_more_ranks.split(",") if x}
+    for ranks in [int(x) for x in a.ranks.split(",")]:
+        for platform in a.platforms.split(","):
+            for case in a.cases.split(","):
                 for name, args, alltoall in algorithm_runs(algorithms + ["planned"]):
                     key = (platform, case, ranks, a.ranks_per_node, name)
                     if key in done:
                         continue
-                    if alltoall and ranks > a.smpi_max_ranks and not (
-                            case == "weak" and platform in a.smpi_full_on.split(",")):
+                    # SMPI's own algorithms cannot be sampled: every round of every rank is simulated.
+                    if alltoall and ranks not in smpi_ranks and not (
+                            ranks in smpi_more and platform in a.smpi_more_on.split(",")):
                         continue
                     extra = case_args(case)
                     if name == "planned":
@@ -376,17 +379,17 @@ def main():
     r = sub.add_parser("run")
     r.add_argument("--sim", default=default_sim)
     r.add_argument("--out", required=True)
-    r.add_argument("--platforms", default=",".join(PLATFORMS))
+    r.add_argument("--platforms", default="fat-tree-4to1,dragonfly,fat-tree-1to1,torus")
     r.add_argument("--cases", default="weak,strong")
     r.add_argument("--ranks", default="64,256,1024,4096")
     r.add_argument("--ranks-per-node", type=int, default=4)
     r.add_argument("--algorithms", default=",".join(OWN + ["smpi:" + s for s in SMPI_ALGORITHMS]))
-    r.add_argument("--sample-rounds", type=int, default=64,
+    r.add_argument("--sample-rounds", type=int, default=16,
                    help="round groups (of ranks-per-node rounds) run past --sample-above ranks")
     r.add_argument("--sample-above", type=int, default=256)
-    r.add_argument("--smpi-max-ranks", type=int, default=1024,
-                   help="SMPI's own algorithms (never sampled) above this only for weak on --smpi-full-on")
-    r.add_argument("--smpi-full-on", default="fat-tree-4to1,dragonfly")
+    r.add_argument("--smpi-ranks", default="64,256", help="rank counts for SMPI's own algorithms everywhere")
+    r.add_argument("--smpi-more-ranks", default="1024", help="... and on --smpi-more-on only")
+    r.add_argument("--smpi-more-on", default="fat-tree-4to1,dragonfly")
     r.add_argument("--timeout", type=int, default=3600)
     r.add_argument("--max-rss", type=int, default=6, help="GiB")
     r.add_argument("--copy-bw", type=float, default=10e9)

@@ -72,7 +72,7 @@ ExchangeModel parse_exchange_model(const std::string& text, const ExchangeModel&
 }
 
 ExchangeEstimate estimate_stage_exchange(const ExchangeModel& model, HostExchange exchange, int nranks,
-                                         int ranks_per_node, std::int64_t piece_bytes) {
+                                         int ranks_per_node, std::int64_t piece_bytes, bool in_place) {
   ExchangeEstimate e;
   const std::int64_t P = nranks;
   const std::int64_t L = std::clamp<std::int64_t>(ranks_per_node, 1, P);
@@ -85,8 +85,8 @@ ExchangeEstimate estimate_stage_exchange(const ExchangeModel& model, HostExchang
     e.messages = ceil_div(N - 1, L);
     e.message_bytes = static_cast<std::int64_t>(piece) * L * L;
     latency = model.node_latency * static_cast<double>(e.messages);
-    bytes = off_node * static_cast<double>(L) / model.node_node_bandwidth +
-            2 * piece * static_cast<double>(P - 1) / model.copy_bandwidth;
+    bytes = off_node * static_cast<double>(L) / model.node_node_bandwidth;
+    if (!in_place) bytes += 2 * piece * static_cast<double>(P - 1) / model.copy_bandwidth;
   } else {
     e.messages = P - 1;
     e.message_bytes = piece_bytes;
@@ -175,13 +175,13 @@ Plan make_plan(const PlanRequest& req) {
     c.nb = c.width == cb ? std::max<std::int64_t>(1, std::min(p.batch_inner, units / cb)) : 1;
     c.stages = ceil_div(cb, c.width) * ceil_div(p.batch_inner, c.nb) * p.batch_outer;
     const std::int64_t piece = checked_mul(checked_mul(p.in_rows.block, c.width * c.nb), req.elem_size);
-    c.stage = estimate_stage_exchange(model, c.exchange, req.nranks, p.ranks_per_node, piece);
+    c.stage = estimate_stage_exchange(model, c.exchange, req.nranks, p.ranks_per_node, piece, req.node_aware_in_place);
     c.total = c.stage.seconds * static_cast<double>(c.stages);
   };
   auto make_candidate = [&](HostExchange exchange) {
     Candidate c;
     c.exchange = exchange;
-    c.host_buffers = req.host_buffers + (exchange == HostExchange::NodeAware ? 2 : 0);
+    c.host_buffers = req.host_buffers + (exchange == HostExchange::NodeAware && !req.node_aware_in_place ? 2 : 0);
     const std::int64_t fit = memory_units(c.host_buffers);
     if (fit < 1) return c;
     std::int64_t units = fit;

@@ -27,8 +27,8 @@ enum class HostExchange {
 const char* host_exchange_name(HostExchange exchange);
 
 /// Seconds of one stage's exchange on one rank: a cost per message it sends, plus the bytes it
-/// sends off its node over its share of the node's bandwidth; the node-aware exchange adds its two
-/// copies through node memory. Fitted to simulated clusters by sim/sweep.py (docs/scaling.md),
+/// sends off its node over its share of the node's bandwidth; the node-aware exchange adds two
+/// copies through node memory where the caller does not stage its pieces there in place. Fitted to simulated clusters by sim/sweep.py (docs/scaling.md),
 /// and replaced by a cluster's own numbers through XPOSE_EXCHANGE_MODEL.
 struct ExchangeModel {
   double flat_latency = 0;         ///< s per message of the flat exchange (P-1 per rank)
@@ -51,7 +51,7 @@ struct ExchangeEstimate {
   double latency_share = 0;        ///< the part of `seconds` spent on per-message costs
 };
 ExchangeEstimate estimate_stage_exchange(const ExchangeModel& model, HostExchange exchange, int nranks,
-                                         int ranks_per_node, std::int64_t piece_bytes);
+                                         int ranks_per_node, std::int64_t piece_bytes, bool in_place = true);
 
 struct PlanRequest {
   Shape shape;                      ///< input shape, rank >= 2, HDF5 order
@@ -67,8 +67,12 @@ struct PlanRequest {
   /// costs first-touch page faults, page pinning (CUDA) and a longer pipeline fill and drain.
   std::int64_t max_buffer_bytes = 512ll << 20;
   /// The host exchange: forced, or Auto to let the model choose (callers whose transport is not
-  /// host MPI force Alltoall). NodeAware needs two more stage-sized buffers per rank (node memory).
+  /// host MPI force Alltoall).
   HostExchange host_exchange = HostExchange::Alltoall;
+  /// Whether the backend packs and unpacks NodeAware's pieces in node memory (the CPU backend):
+  /// then node memory takes the place of the send and receive buffers; otherwise it is two more
+  /// stage-sized buffers per rank and two more copies.
+  bool node_aware_in_place = true;
   int ranks_per_node = 1;  ///< the most ranks on one node (MPI_COMM_TYPE_SHARED or XPOSE_RANKS_PER_NODE)
   ExchangeModel exchange_model = default_exchange_model();
 };

@@ -151,6 +151,7 @@ PlanRequest plan_request(const io::Dataset& in, int nranks, std::int64_t host_me
   // Only the host MPI transport has algorithms to choose from.
   req.host_exchange = choice.exchange == mpi::ExchangeKind::Mpi ? choice.host_exchange : HostExchange::Alltoall;
   req.ranks_per_node = choice.ranks_per_node;
+  req.node_aware_in_place = choice.backend == "cpu";  // the CUDA backend copies through it
   if (const char* model = std::getenv("XPOSE_EXCHANGE_MODEL"))
     req.exchange_model = parse_exchange_model(model, req.exchange_model);
   req.max_width = max_width;

@@ -24,38 +24,54 @@ void fill(std::byte* dst, std::size_t s, int p, int q, std::int64_t e) {
   for (std::size_t b = 0; b < s; ++b) dst[b] = static_cast<std::byte>((v >> (8 * (b % 8))) + b);
 }
 
-void run_exchange(Exchange& ex, std::size_t s, bool uneven, int scale = 1) {
+// With `in_place`, through stage_in_place/send_slot/recv_slot, the way the CPU backend packs and
+// unpacks, and without a rank's piece to itself.
+void run_exchange(Exchange& ex, std::size_t s, bool uneven, int scale = 1, bool in_place = false) {
   const int me = rank(MPI_COMM_WORLD), n = size(MPI_COMM_WORLD);
   // count(p -> q): uneven gives some pairs nothing at all
   auto count = [&](int p, int q) -> std::int64_t {
     if (!uneven) return 5 * scale;
     return (p + 2 * q) % 3 == 0 ? 0 : scale * (1 + (p * 7 + q * 3) % 11);
   };
+  auto counted = [&](int p, int q) -> std::int64_t { return in_place && p == q ? 0 : count(p, q); };
   ExchangeLayout layout;
   for (int q = 0; q < n; ++q) {
-    layout.send_counts.push_back(count(me, q));
-    layout.recv_counts.push_back(count(q, me));
+    layout.send_counts.push_back(counted(me, q));
+    layout.recv_counts.push_back(counted(q, me));
   }
   layout.finalize(MPI_COMM_WORLD);
   bool all_equal = true;
   for (int p = 0; p < n; ++p)
-    for (int q = 0; q < n; ++q) all_equal = all_equal && count(p, q) == count(0, 0);
+    for (int q = 0; q < n; ++q) all_equal = all_equal && counted(p, q) == counted(0, 0);
   EXPECT_EQ(layout.uniform, all_equal);
   std::vector<std::byte> send(static_cast<std::size_t>(layout.total_send()) * s + 1);
   std::vector<std::byte> recv(static_cast<std::size_t>(layout.total_recv()) * s + 1, std::byte{0xAB});
-  for (int q = 0; q < n; ++q)
-    for (std::int64_t e = 0; e < count(me, q); ++e) fill(&send[(layout.send_displs[q] + e) * s], s, me, q, e);
   EXPECT_FALSE(ex.on_device());
-  ex.alltoallv(send.data(), recv.data(), layout, nullptr);
   std::vector<std::byte> want(s);
   std::int64_t bad = 0;
-  for (int p = 0; p < n; ++p)
-    for (std::int64_t e = 0; e < count(p, me); ++e) {
-      fill(want.data(), s, p, me, e);
-      bad += std::memcmp(want.data(), &recv[(layout.recv_displs[p] + e) * s], s) != 0;
-    }
+  if (in_place) {
+    ASSERT_TRUE(ex.can_stage_in_place());
+    ex.stage_in_place(layout);
+    for (int q = 0; q < n; ++q)
+      for (std::int64_t e = 0; e < counted(me, q); ++e) fill(ex.send_slot(q) + e * s, s, me, q, e);
+    ex.exchange_in_place();
+    for (int p = 0; p < n; ++p)
+      for (std::int64_t e = 0; e < counted(p, me); ++e) {
+        fill(want.data(), s, p, me, e);
+        bad += std::memcmp(want.data(), ex.recv_slot(p) + e * s, s) != 0;
+      }
+  } else {
+    for (int q = 0; q < n; ++q)
+      for (std::int64_t e = 0; e < count(me, q); ++e) fill(&send[(layout.send_displs[q] + e) * s], s, me, q, e);
+    ex.alltoallv(send.data(), recv.data(), layout, nullptr);
+    for (int p = 0; p < n; ++p)
+      for (std::int64_t e = 0; e < count(p, me); ++e) {
+        fill(want.data(), s, p, me, e);
+        bad += std::memcmp(want.data(), &recv[(layout.recv_displs[p] + e) * s], s) != 0;
+      }
+  }
   EXPECT_EQ(bad, 0) << exchange_kind_name(ex.kind()) << " element size " << s << (uneven ? " uneven" : " uniform")
-                    << " x" << scale;
+                    << " x" << scale << (in_place ? " in place" : "");
 }
 
 void run_every_size(ExchangeKind kind, const ExchangeOptions& options = {}) {
@@ -67,6 +83,12 @@ void run_every_size(ExchangeKind kind, const ExchangeOptions& options = {}) {
     run_exchange(*ex, s, true);
     run_exchange(*ex, s, true, 300);
     run_exchange(*ex, s, false);
+    if (ex->can_stage_in_place()) {  // in place, alternating with copies through the same memory
+      run_exchange(*ex, s, true, 1, true);
+      run_exchange(*ex, s, false, 200, true);
+      run_exchange(*ex, s, true, 7);
+      run_exchange(*ex, s, false, 3, true);
+    }
   }
 }
 
