@@ -2,9 +2,11 @@
 // stages), each message costs mostly its latency, and a flat all-to-all sends P-1 of them per
 // rank. Here the L ranks of a node first combine, in the node's shared memory, their pieces for
 // each other node into one outbox; each pair of nodes then exchanges one message of L x L
-// pieces, with the N-1 node rounds dealt out over the node's ranks; and each rank copies its
+// pieces, with the N-1 node rounds dealt out over the node's ranks; and each rank reads its
 // pieces out of the inboxes. Per rank that is about (N-1)/L messages instead of P-1, each L^2
-// times larger, for two extra copies of the data through memory.
+// times larger. A caller that stages in place (the CPU backend) transposes straight into node
+// memory and unpacks straight from it, so that costs no copy the flat exchange does not make;
+// through alltoallv it costs two.
 //
 // Node memory, per call: [outbox for node 0] ... [outbox for node N-1] [inbox from each other
 // node]. Outbox n holds, for every local rank i (in order) and every rank q of node n (in
@@ -233,33 +235,42 @@ class NodeAwareExchange final : public Exchange {
     stats_.local_seconds = MPI_Wtime() - t0;
   }
 
-  /// Node rounds: in round k node m sends its outbox to node m+k and receives from node m-k;
-  /// local rank k mod L does both. Round groups of max_ranks_per_node run side by side.
+  /// Node rounds: in round k node m sends its outbox to node m+k and receives from node m-k. The
+  /// N-1 rounds are dealt to the node's ranks in blocks of consecutive rounds, and the ranks work
+  /// through their blocks side by side, step by step: at any time a node's messages go to nodes
+  /// far apart, not to neighbours that share a switch or router with each other.
   void rounds() {
     const int m = layout_.node_index, nodes = layout_.nodes(), li = layout_.local_rank;
     const int L = static_cast<int>(layout_.members[m].size());
+    const int group = layout_.max_ranks_per_node;
+    const int steps = (nodes - 1 + group - 1) / group;  // rounds per block
     const std::int64_t e = es();
     std::byte* outbox = memory_.data();
     std::byte* inbox = memory_.data() + out_base_[nodes] * e;
     stats_.rounds_total = nodes - 1;
-    const int group = layout_.max_ranks_per_node;
-    for (int k = 1; k < nodes; ++k) {
-      if (((k - 1) / group) % options_.round_stride != 0) continue;
-      ++stats_.rounds_run;
-      if (k % L != li) continue;
-      const int to = (m + k) % nodes, from = (m - k + nodes) % nodes;
-      const auto& to_ranks = layout_.members[to];
-      const auto& from_ranks = layout_.members[from];
-      const int peer_to = to_ranks[static_cast<std::size_t>(k) % to_ranks.size()];
-      const int peer_from = from_ranks[static_cast<std::size_t>(k) % from_ranks.size()];
-      post_receive(requests_, inbox + in_base_[from] * e, (in_base_[from + 1] - in_base_[from]) * e, peer_from,
-                   kTag, comm_);
-      post_send(requests_, outbox + out_base_[to] * e, (out_base_[to + 1] - out_base_[to]) * e, peer_to, kTag,
-                comm_);
-      XPOSE_CHECK_MPI(MPI_Waitall(static_cast<int>(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE));
-      requests_.clear();
+    for (int t = 0; t < steps; ++t) {
+      if (t % options_.round_stride != 0) continue;
+      for (int block = 0; block < group; ++block) {
+        const int k = block * steps + t + 1;
+        if (k >= nodes) continue;
+        ++stats_.rounds_run;
+        if (block % L != li) continue;
+        // Block b's rounds belong to local rank b mod L on every node, so both ends agree.
+        const int to = (m + k) % nodes, from = (m - k + nodes) % nodes;
+        const auto& to_ranks = layout_.members[to];
+        const auto& from_ranks = layout_.members[from];
+        const int peer_to = to_ranks[static_cast<std::size_t>(block) % to_ranks.size()];
+        const int peer_from = from_ranks[static_cast<std::size_t>(block) % from_ranks.size()];
+        post_receive(requests_, inbox + in_base_[from] * e, (in_base_[from + 1] - in_base_[from]) * e, peer_from,
+                     kTag, comm_);
+        post_send(requests_, outbox + out_base_[to] * e, (out_base_[to + 1] - out_base_[to]) * e, peer_to, kTag,
+                  comm_);
+        XPOSE_CHECK_MPI(MPI_Waitall(static_cast<int>(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE));
+        requests_.clear();
+      }
     }
   }
+
   MPI_Comm comm_;
   std::size_t elem_;
   ExchangeOptions options_;
