@@ -11,7 +11,8 @@ XPOSE_BUILD_DIR=${XPOSE_BUILD_DIR:-$XPOSE_ROOT/build}
 # Debian 12 packages: compiler, CMake, Open MPI, parallel HDF5 and its tools, Boost, GoogleTest,
 # FFTW (the FFT examples), and Python with h5py/numpy (the end-to-end tests' reference).
 XPOSE_PACKAGES=(build-essential cmake pkg-config openmpi-bin libopenmpi-dev libhdf5-openmpi-dev hdf5-tools
-  libboost-program-options-dev libgtest-dev libfftw3-dev libfftw3-mpi-dev python3 python3-numpy python3-h5py time)
+  libboost-program-options-dev libgtest-dev libfftw3-dev libfftw3-mpi-dev python3 python3-numpy python3-h5py time
+  libsimgrid-dev)
 
 xpose_log() { printf '\033[1m==> %s\033[0m\n' "$*"; }
 

@@ -288,38 +288,39 @@ def chart(rows, algorithms, path):
 
 
 def cmd_fit(a):
-    """Least squares for T = latency x messages + off-node bytes x L / bandwidth (+ copies)."""
+    """Least squares, relative: flat T = latency x (P-1) + off-node bytes x L / bandwidth; node-aware
+    T = fixed + latency x ceil((N-1)/L) + off-node bytes x L / bandwidth."""
     import numpy as np
-    rows = [r for r in load(a.dir) if "seconds" in r and r["platform"] in a.platforms.split(",")]
-    copy_bw = a.copy_bw
+    rows = [r for r in load(a.dir) if "seconds" in r and not r.get("dry_run") and
+            r["platform"] in a.platforms.split(",")]
     out = {}
     for name, key in (("mpi-pairwise", "flat"), ("mpi-node", "node")):
         sel = [r for r in rows if r["algorithm"] == name]
-        if len(sel) < 2:
+        if len(sel) < 3:
             continue
         A, y = [], []
         for r in sel:
             P, L = r["P"], r["L"]
             N = -(-P // L)
-            piece = r["piece_bytes"]
             msgs = P - 1 if key == "flat" else -(-(N - 1) // L)
-            extra = 2 * piece * (P - 1) / copy_bw if key == "node" else 0
-            # Relative error: weight each run by 1/time, so small and large stages count alike.
-            w = 1 / r["seconds"]
-            A.append([msgs * w, piece * (P - L) * L * w])
-            y.append((r["seconds"] - extra) * w)
-        (lat, inv_bw), *_ = np.linalg.lstsq(np.array(A), np.array(y), rcond=None)
-        out[f"{key}_latency"] = lat
-        out[f"{key}_bandwidth"] = 1 / inv_bw
-        worst = max(abs((lat * a_[0] + inv_bw * a_[1]) / w_ - 1) for a_, w_ in
-                    zip(A, [yy for yy in y]) if w_ > 0)
+            terms = [msgs, r["piece_bytes"] * (P - L) * L] + ([1.0] if key == "node" else [])
+            # Each run weighted by 1/time, so small and large stages count alike.
+            A.append([t / r["seconds"] for t in terms])
+            y.append(1.0)
+        coef, *_ = np.linalg.lstsq(np.array(A), np.array(y), rcond=None)
+        coef = np.maximum(coef, 0)
+        pred = np.array(A) @ coef
+        out[f"{key}_latency"] = float(coef[0])
+        out[f"{key}_bandwidth"] = float(1 / coef[1])
+        if key == "node":
+            out["node_fixed"] = float(coef[2])
         out[f"{key}_runs"] = len(sel)
-        out[f"{key}_worst_relative_error"] = worst
-    out["copy_bandwidth"] = copy_bw
+        out[f"{key}_worst_relative_error"] = float(np.max(np.abs(pred - 1)))
+        out[f"{key}_median_relative_error"] = float(np.median(np.abs(pred - 1)))
     print(json.dumps(out, indent=1))
     print("XPOSE_EXCHANGE_MODEL=" + ",".join(f"{k}={out[k]:.4g}" for k in
                                              ("flat_latency", "flat_bandwidth", "node_latency", "node_bandwidth",
-                                              "copy_bandwidth") if k in out))
+                                              "node_fixed") if k in out))
 
 
 def cmd_check(a):
@@ -398,7 +399,6 @@ def main():
     f = sub.add_parser("fit")
     f.add_argument("dir")
     f.add_argument("--platforms", default="fat-tree-4to1,dragonfly")
-    f.add_argument("--copy-bw", type=float, default=10e9)
     c = sub.add_parser("check")
     c.add_argument("--sim", default=default_sim)
     a = ap.parse_args()

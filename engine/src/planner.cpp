@@ -56,16 +56,18 @@ ExchangeModel parse_exchange_model(const std::string& text, const ExchangeModel&
     } catch (const std::exception&) {
       used = 0;
     }
-    if (eq == std::string::npos || used == 0 || used != item.size() - eq - 1 || !(value > 0))
+    if (eq == std::string::npos || used == 0 || used != item.size() - eq - 1 || !(value >= 0) ||
+        (value == 0 && key != "node_fixed"))
       throw UsageError(cat("exchange model: '", item, "' is not key=positive number"));
     if (key == "flat_latency") m.flat_latency = value;
     else if (key == "flat_bandwidth") m.flat_node_bandwidth = value;
     else if (key == "node_latency") m.node_latency = value;
     else if (key == "node_bandwidth") m.node_node_bandwidth = value;
+    else if (key == "node_fixed") m.node_fixed = value;
     else if (key == "copy_bandwidth") m.copy_bandwidth = value;
     else
       throw UsageError(cat("exchange model: unknown key '", key,
-                           "' (flat_latency, flat_bandwidth, node_latency, node_bandwidth, copy_bandwidth)"));
+                           "' (flat_latency, flat_bandwidth, node_latency, node_bandwidth, node_fixed, copy_bandwidth)"));
   }
   m.source = "XPOSE_EXCHANGE_MODEL";
   return m;
@@ -84,7 +86,7 @@ ExchangeEstimate estimate_stage_exchange(const ExchangeModel& model, HostExchang
   if (exchange == HostExchange::NodeAware) {
     e.messages = ceil_div(N - 1, L);
     e.message_bytes = static_cast<std::int64_t>(piece) * L * L;
-    latency = model.node_latency * static_cast<double>(e.messages);
+    latency = model.node_fixed + model.node_latency * static_cast<double>(e.messages);
     bytes = off_node * static_cast<double>(L) / model.node_node_bandwidth;
     if (!in_place) bytes += 2 * piece * static_cast<double>(P - 1) / model.copy_bandwidth;
   } else {

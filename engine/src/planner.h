@@ -35,12 +35,14 @@ struct ExchangeModel {
   double flat_node_bandwidth = 0;  ///< B/s off one node, flat
   double node_latency = 0;         ///< s per node message of the node-aware exchange (ceil((N-1)/L) per rank)
   double node_node_bandwidth = 0;  ///< B/s off one node, node-aware
+  double node_fixed = 0;           ///< s per stage of the node-aware exchange's synchronisation
   double copy_bandwidth = 0;       ///< B/s of one rank's copies into and out of node memory
   std::string source;              ///< where the numbers come from
 };
 ExchangeModel default_exchange_model();
 /// "flat_latency=2e-6,node_bandwidth=9e9,..." (keys: flat_latency, flat_bandwidth, node_latency,
-/// node_bandwidth, copy_bandwidth); keys left out keep `base`'s values. UsageError when malformed.
+/// node_bandwidth, node_fixed, copy_bandwidth); keys left out keep `base`'s values. UsageError
+/// when malformed.
 ExchangeModel parse_exchange_model(const std::string& text, const ExchangeModel& base);
 
 /// The model's estimate for one stage whose pieces (one per destination rank) are `piece_bytes`.
