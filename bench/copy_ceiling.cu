@@ -6,7 +6,7 @@
 // a copy that ends before that kernel did not need the SMs. The tile copies (square float32
 // matrices only) move ROWS x PIECE-byte tiles either to the same place or to the transposed tile
 // places with their rows kept: the tiled transpose's traffic without its transposition, in
-// several block orders (kernels/NOTES.md, run 12).
+// several block orders.
 //
 //   bench_copy_ceiling [--reps N] [--mib M[,M...]]
 // Median of N timed runs (default 20) after 3 warm-ups; GB/s = 2 x bytes / time; every copy's

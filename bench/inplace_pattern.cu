@@ -2,11 +2,11 @@
 // square float32 matrices. Beside cudaMemcpy D2D of the same bytes and the library's in-place
 // transpose (transpose_inplace_cuda), it times copies that read the regions an in-place block
 // owns and write every element back where it was read, flipped (bench/inplace_pattern.cuh):
-// the strip kernel's accesses exactly (the library's f32 kernel at odd n until run 19), the same
-// regions with 16-byte words, and larger square regions. A copy no faster than the kernel says
-// the kernel is held by its traffic (kernels/NOTES.md, run 18). The "swap" variants are
-// in-place transposes on the rotated squares' traffic (run 19: the prototype of the library's
-// inplace_rotated_kernel, its f32 kernel at odd n since), checked as transposes.
+// the strip kernel's accesses exactly (the f32 kernel at odd n where the rotated kernel's shared
+// memory does not fit), the same regions with 16-byte words, and larger square regions. A copy
+// no faster than the kernel says the kernel is held by its traffic. The "swap" variants are
+// in-place transposes on the rotated squares' traffic (the prototype of the library's
+// inplace_rotated_kernel), checked as transposes.
 //
 //   bench_inplace_pattern [--n N[:PITCH][,...]] [--reps R]
 // N:PITCH: rows PITCH elements apart (padded; the copies only, the transpose needs PITCH = N).

@@ -4,9 +4,9 @@
 /// element back where it was read, flipped (XOR kFlip), with no shared memory. Same block order
 /// as the library's odd-n kernels (the grouped triangular order, tri::grouped_pair), same region
 /// shapes or larger ones. bench_inplace_pattern times them beside cudaMemcpy and the library's
-/// in-place transpose (kernels/NOTES.md, run 18): if a copy with exactly the strip kernel's
-/// accesses is no faster than the strip kernel, that kernel is held by its traffic, and only a
-/// traffic whose copy runs faster can help. pattern_rotated_swap (run 19) adds the transposition
+/// in-place transpose: if a copy with exactly the strip kernel's accesses is no faster than the
+/// strip kernel, that kernel is held by its traffic, and only a traffic whose copy runs faster
+/// can help. pattern_rotated_swap adds the transposition
 /// to the fastest of those copies, through shared memory, so the two can be held side by side.
 ///
 /// The flip makes the copies checkable: after one run every element is flipped exactly once,
@@ -284,7 +284,7 @@ __global__ void __launch_bounds__(NT, MINB) pattern_words_async(PatternParams p)
 /// access on both sides and every row rotated as the strip kernel rotates its mirror rows: lane l
 /// takes element (s + 32 q + l) mod width of a row, s the row's first 128-byte line, so each warp
 /// instruction writes within one line (the wrap-around one within two). With P = 1: square
-/// regions with both sides' rows on lines (run 14's super-tiles as a copy). Loads with HINT, all
+/// regions with both sides' rows on lines (super-tiles as a copy). Loads with HINT, all
 /// issued before the first use; a barrier between loads and stores.
 template <int TS, int P, int NT, int MINB, int HINT>
 __global__ void __launch_bounds__(NT, MINB) pattern_rotated(PatternParams p) {
@@ -387,7 +387,7 @@ __device__ __forceinline__ void swap_pair_generic(const PatternParams& p, std::i
 /// lines; the two tiles exchanged through shared memory (rows TS + 1 words apart, so the rotated
 /// row writes and the column reads after the barrier are both free of bank conflicts). Held
 /// against pattern_rotated in the same program, it says what the transposition costs on that
-/// traffic (kernels/NOTES.md, run 19). Diagonal and edge pairs: swap_pair_generic. Dynamic
+/// traffic. Diagonal and edge pairs: swap_pair_generic. Dynamic
 /// shared memory: rotated_swap_smem<TS>() bytes.
 template <int TS, int NT, int MINB, int HINT>
 __global__ void __launch_bounds__(NT, MINB) pattern_rotated_swap(PatternParams p) {

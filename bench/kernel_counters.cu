@@ -4,8 +4,8 @@
 // output element, so a counter reading always belongs to a correct transpose.
 //
 //   bench_kernel_counters CASE [CASE...]
-//   CASE = oop:ELEM:ROWSxCOLS[:VARIANT] | ip:ELEM:N[:VARIANT] | copy:ELEM:ROWSxCOLS
-// ELEM is 1, 2, 4, 8 or 16 bytes (filled with device_pattern.cuh's formula); VARIANT a name from
+//   CASE = oop:ELEM:ROWSxCOLS[:KERNEL] | ip:ELEM:N[:KERNEL] | copy:ELEM:ROWSxCOLS
+// ELEM is 1, 2, 4, 8 or 16 bytes (filled with device_pattern.cuh's formula); KERNEL a name from
 // `bench_kernels --list` ("default" if left out). Example: ncu --clock-control none --metrics
 // dram__bytes_read.sum,dram__bytes_write.sum
 //            bench_kernel_counters copy:4:16411x16411 oop:4:16411x16411 ip:4:16411
@@ -22,7 +22,7 @@
 #include "bench/device_pattern.cuh"
 #include "bench/stats.h"
 #include "kernels/cuda/check.h"
-#include "kernels/cuda/variants.h"
+#include "kernels/cuda/by_name.h"
 #include "kernels/transpose.h"
 
 namespace {
@@ -95,7 +95,7 @@ struct Case {
   std::fprintf(
       stderr,
       "bench_kernel_counters: %s\nusage: bench_kernel_counters CASE [CASE...]\n"
-      "  CASE = oop:ELEM:ROWSxCOLS[:VARIANT] | ip:ELEM:N[:VARIANT] | copy:ELEM:ROWSxCOLS\n",
+      "  CASE = oop:ELEM:ROWSxCOLS[:KERNEL] | ip:ELEM:N[:KERNEL] | copy:ELEM:ROWSxCOLS\n",
       why.c_str());
   std::exit(2);
 }
@@ -160,9 +160,9 @@ int main(int argc, char** argv) {
         TransposeShape s;
         s.rows = c.rows;
         s.cols = c.cols;
-        ran = variants::run_out_of_place(c.variant, a, b, c.elem, s, nullptr);
+        ran = by_name::run_out_of_place(c.variant, a, b, c.elem, s, nullptr);
       } else {
-        ran = variants::run_in_place(c.variant, a, c.elem, c.rows, 1, nullptr);
+        ran = by_name::run_in_place(c.variant, a, c.elem, c.rows, 1, nullptr);
       }
       XPOSE_CHECK_CUDA(cudaGetLastError());
       XPOSE_CHECK_CUDA(cudaEventRecord(t1));

@@ -1,25 +1,27 @@
 // bench_kernels: the CUDA transposes against their ceilings and baselines, in one run, on the
-// same buffers: cudaMemcpy D2D (the ceiling), xpose's out-of-place and in-place kernels and the
-// tile shapes they were chosen from, the seed kernel (32x33 padded tile), the classic in-place
-// kernel (every tile launched, lower half idle), the naive kernel (uncoalesced writes) and
-// cuBLAS geam. Every output is verified on the device, every element, against the formula that
-// filled the input. Bandwidth is 2 x bytes / time (read + write), beside memcpy's.
+// same buffers: cudaMemcpy D2D (the ceiling), xpose's out-of-place and in-place kernels, the
+// seed kernel (32x33 padded tile), the classic in-place kernel (every tile launched, lower half
+// idle), the naive kernel (uncoalesced writes) and cuBLAS geam. Every output is verified on the
+// device, every element, against the formula that filled the input. Bandwidth is 2 x bytes /
+// time (read + write), beside memcpy's.
 //
-//   bench_kernels [--csv FILE] [--reps N] [--huge] [--huge-only] [--quick] [--extra] [--filter
-//   WORD] [--variant NAME[,NAME...]] [--compare] [--shapes RxC[,RxC...]] [--types T[,T...]]
+//   bench_kernels [--csv FILE] [--reps N] [--huge] [--huge-only] [--extra] [--filter WORD]
+//   [--variant NAME[,NAME...]] [--compare] [--list] [--shapes RxC[,RxC...]] [--types T[,T...]]
 //   [--batch B]
-// --quick: library kernels and baselines only; --extra: also f32 shapes whose rows are 16, 32 or
-// 64 bytes off 128-byte lines on one side; --huge: also 131072^2 float32 in place (64 GiB).
-// --variant: instead of the list below, time memcpy, cuBLAS geam and the named candidates of the
-// library (kernels/cuda/variants.h; "default" is transpose_cuda / transpose_inplace_cuda; a name
-// that an element size lacks is skipped there). --compare: the goal shapes (f32, f64, c128 at
-// 16384^2, 32768^2, 20000x30000, 16411^2) with every candidate (or the --variant ones), 2 warm-up
-// + 10 timed runs unless --reps says otherwise, then a table of the winner per shape. --list:
-// the candidates' names per element size (no GPU needed). --shapes: these shapes instead of the
-// goal shapes (each at most 32 GiB, two buffers of the largest one must fit the device);
-// --types: only these of f32, f64, c128 (u8 and u16, which the default table runs at 16384^2 only,
-// run on the shapes when named). --batch B: each shape as B consecutive matrices (memcpy of all
-// of them, the candidates with that batch count; geam does not apply), label RxCbB.
+// --extra: also f32 shapes whose rows are 16, 32 or 64 bytes off 128-byte lines on one side;
+// --huge: also 131072^2 float32 in place (64 GiB). --variant: instead of the list above, time
+// memcpy, cuBLAS geam and the named kernels of the library (kernels/cuda/kernels.def; "default"
+// is transpose_cuda / transpose_inplace_cuda; a name an element size lacks is skipped there).
+// --compare: the record shapes (f32, f64, c128 at 16384^2, 32768^2, 20000x30000, 16411^2) with
+// every kernel of the library that takes them (or the --variant ones), 2 warm-up + 10 timed runs
+// unless --reps says otherwise, then a table of the best per shape; with --csv, the default's
+// rows carry the kernel_table.csv line that chose its kernel (kernels/kernel_table.py check reads
+// them). --list: the kernels' names per element size (no GPU needed). --shapes: these shapes
+// instead of the record shapes (each at most 32 GiB, two buffers of the largest must fit the
+// device); --types: only these of f32, f64, c128 (u8 and u16, which the default table runs at
+// 16384^2 only, run on the shapes when named). --batch B: each shape as B consecutive matrices
+// (memcpy of all of them, the kernels with that batch count; geam does not apply), label RxCbB.
+// --quick is accepted and changes nothing (the list above is the short one).
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 
@@ -36,11 +38,10 @@
 #include "bench/stats.h"
 #include "bench/device_pattern.cuh"
 #include "bench/timing.cuh"
+#include "kernels/choice.h"
+#include "kernels/cuda/by_name.h"
 #include "kernels/cuda/check.h"
 #include "kernels/cuda/inplace.cuh"
-#include "kernels/cuda/skew.cuh"
-#include "kernels/cuda/tiled.cuh"
-#include "kernels/cuda/variants.h"
 #include "kernels/transpose.h"
 
 namespace {
@@ -143,69 +144,23 @@ struct Variant {
 };
 
 // One tile shape of the out-of-place kernel; group > 1 numbers tiles in groups of tile rows.
-template <class C>
-Variant tiled_variant(const char* detail, bool persistent = false, int group = 1) {
-  Variant v;
-  v.kernel = persistent ? "tile-persistent" : group > 1 ? "tile-g" + std::to_string(group) : "tile";
-  v.detail = detail;
-  v.run = [persistent, group](const void* in, void* out, std::int64_t rows, std::int64_t cols,
-                              cudaStream_t st) {
-    const TransposeShape s = TransposeShape::dense(rows, cols);
-    if (!tiled_accepts<C>(in, out, s)) return false;
-    launch_tiled<C>(in, out, s, st, persistent ? tiled_resident_blocks<C>() : 0, group);
-    return true;
-  };
-  return v;
-}
-
-// One shape of the skewed kernel (any alignment); group as tiled_variant's.
-template <class C>
-Variant skew_variant(const char* detail, int group = 1) {
-  Variant v;
-  v.kernel = group > 1 ? "skew-g" + std::to_string(group) : "skew";
-  v.detail = detail;
-  v.run = [group](const void* in, void* out, std::int64_t rows, std::int64_t cols,
-                  cudaStream_t st) {
-    const TransposeShape s = TransposeShape::dense(rows, cols);
-    if (!skew_accepts<C>(in, out, s)) return false;
-    launch_skew<C>(in, out, s, st, group);
-    return true;
-  };
-  return v;
-}
-
 template <class C, PairOrder O>
-Variant inplace_variant(const char* kernel, const char* detail, bool persistent = false) {
+Variant inplace_variant(const char* kernel, const char* detail) {
   Variant v;
   v.kernel = kernel;
   v.detail = detail;
   v.inplace = true;
-  v.run = [persistent](const void*, void* buf, std::int64_t rows, std::int64_t cols,
-                       cudaStream_t st) {
+  v.run = [](const void*, void* buf, std::int64_t rows, std::int64_t cols, cudaStream_t st) {
     if (rows != cols || !inplace_accepts<C>(buf, rows)) return false;
-    launch_inplace<C, O>(buf, rows, 1, st, persistent ? inplace_resident_blocks<C, O>() : 0);
+    launch_inplace<C, O>(buf, rows, 1, st);
     return true;
   };
   return v;
 }
 
 // The in-place kernel for any n (element-wise shared tiles, aligned words).
-template <class C, PairOrder O>
-Variant inplace_words_variant(const char* kernel, const char* detail) {
-  Variant v;
-  v.kernel = kernel;
-  v.detail = detail;
-  v.inplace = true;
-  v.run = [](const void*, void* buf, std::int64_t rows, std::int64_t cols, cudaStream_t st) {
-    if (rows != cols) return false;
-    launch_inplace_words<C, O>(buf, rows, 1, st);
-    return true;
-  };
-  return v;
-}
-
 cublasHandle_t g_cublas = nullptr;
-// --batch: matrices a case transposes at once (memcpy and the named candidates only; geam and
+// --batch: matrices a case transposes at once (memcpy and the named kernels only; geam and
 // the fixed baselines do not apply past 1).
 std::int64_t g_batch = 1;
 
@@ -257,7 +212,7 @@ void add_geam(std::vector<Variant>& vs) {
 
 // The variants timed for one element size, ceiling and library kernels first.
 template <int S>
-std::vector<Variant> variants_for(bool quick) {
+std::vector<Variant> variants_for() {
   std::vector<Variant> vs;
   {
     Variant v;
@@ -320,92 +275,26 @@ std::vector<Variant> variants_for(bool quick) {
   if constexpr (S == 4) {
     vs.push_back(inplace_variant<TileConfig<4, 16, 16, 16, 256>, PairOrder::Classic>(
         "classic-inplace", "64x64 w16, all tiles"));
-    if (!quick) {
-      vs.push_back(tiled_variant<TileConfig<4, 8, 32, 32, 256>>("64x64 w8 t256"));
-      vs.push_back(tiled_variant<TileConfig<4, 8, 32, 32, 256>>("64x64 w8 t256", false, 8));
-      vs.push_back(tiled_variant<TileConfig<4, 8, 32, 32, 256>>("64x64 w8 t256", true));
-      vs.push_back(
-          tiled_variant<TileConfig<4, 8, 32, 32, 256, 1, kStoreStreaming>>("64x64 w8 t256 stcs"));
-      vs.push_back(tiled_variant<TileConfig<4, 8, 32, 64, 256, 2>>("64x128 w8 t256 b2"));
-      vs.push_back(tiled_variant<TileConfig<4, 16, 16, 16, 256>>("64x64 w16 t256"));
-      vs.push_back(tiled_variant<TileConfig<4, 16, 32, 16, 256, 2>>("128x64 w16 t256 b2"));
-      vs.push_back(tiled_variant<TileConfig<4, 4, 64, 64, 256>>("64x64 w4 t256"));
-      vs.push_back(skew_variant<SkewConfig<4, 16, 64, 64, 256, 32, 3>>("64x64 w16 a32 b3"));
-      vs.push_back(skew_variant<SkewConfig<4, 16, 64, 64, 256, 32, 4>>("64x64 w16 a32 b4"));
-      vs.push_back(skew_variant<SkewConfig<4, 16, 64, 64, 256, 32>>("64x64 w16 a32"));
-      vs.push_back(skew_variant<SkewConfig<4, 16, 128, 64, 256, 32, 2>>("128x64 w16 a32 b2"));
-      vs.push_back(skew_variant<SkewConfig<4, 8, 64, 64, 256, 32, 3>>("64x64 w8 a32 b3"));
-      vs.push_back(inplace_variant<TileConfig<4, 16, 16, 16, 256>, PairOrder::RowWise>(
-          "inplace-rowwise", "64x64 w16"));
-      vs.push_back(inplace_variant<TileConfig<4, 8, 32, 32, 256>, PairOrder::Staggered>(
-          "inplace-tile", "64x64 w8"));
-      vs.push_back(inplace_variant<TileConfig<4, 4, 64, 64, 256>, PairOrder::RowWise>(
-          "inplace-rowwise", "64x64 w4"));
-      vs.push_back(
-          inplace_words_variant<SkewConfig<4, 16, 64, 64, 256, 0, 2>, PairOrder::Staggered>(
-              "inplace-words", "64x64 w16 b2"));
-    }
   } else if constexpr (S == 8) {
     vs.push_back(inplace_variant<TileConfig<8, 16, 16, 16, 256>, PairOrder::Classic>(
         "classic-inplace", "32x32 w16, all tiles"));
-    if (!quick) {
-      vs.push_back(tiled_variant<TileConfig<8, 8, 32, 64, 256, 3>>("32x64 w8 t256 b3"));
-      vs.push_back(tiled_variant<TileConfig<8, 8, 64, 32, 256, 3>>("64x32 w8 t256 b3"));
-      vs.push_back(tiled_variant<TileConfig<8, 8, 64, 64, 256, 2>>("64x64 w8 t256 b2"));
-      vs.push_back(tiled_variant<TileConfig<8, 8, 32, 32, 256>>("32x32 w8 t256"));
-      vs.push_back(tiled_variant<TileConfig<8, 16, 16, 16, 256>>("32x32 w16 t256"));
-      vs.push_back(skew_variant<SkewConfig<8, 16, 64, 64, 256, 32>>("64x64 w16 a32"));
-      vs.push_back(skew_variant<SkewConfig<8, 16, 64, 64, 256, 32, 2>>("64x64 w16 a32 b2"));
-      vs.push_back(skew_variant<SkewConfig<8, 16, 64, 64, 256, 32, 3>>("64x64 w16 a32 b3"));
-      vs.push_back(skew_variant<SkewConfig<8, 16, 32, 32, 256, 32, 3>>("32x32 w16 a32 b3"));
-      vs.push_back(skew_variant<SkewConfig<8, 16, 64, 32, 256, 32, 3>>("64x32 w16 a32 b3"));
-      vs.push_back(inplace_variant<TileConfig<8, 16, 16, 16, 256>, PairOrder::RowWise>(
-          "inplace-rowwise", "32x32 w16"));
-      vs.push_back(inplace_variant<TileConfig<8, 8, 32, 32, 256>, PairOrder::Staggered>(
-          "inplace-tile", "32x32 w8"));
-      vs.push_back(inplace_variant<TileConfig<8, 8, 32, 32, 256>, PairOrder::RowWise>(
-          "inplace-rowwise", "32x32 w8"));
-    }
   } else if constexpr (S == 16) {
     vs.push_back(inplace_variant<TileConfig<16, 16, 32, 32, 256>, PairOrder::Classic>(
         "classic-inplace", "32x32, all tiles"));
-    if (!quick) {
-      vs.push_back(tiled_variant<TileConfig<16, 16, 16, 16, 256>>("16x16 t256"));
-      vs.push_back(tiled_variant<TileConfig<16, 16, 16, 32, 256>>("16x32 t256"));
-      vs.push_back(tiled_variant<TileConfig<16, 16, 32, 32, 256>>("32x32 t256"));
-      vs.push_back(tiled_variant<TileConfig<16, 16, 32, 32, 256>>("32x32 t256", false, 32));
-      vs.push_back(skew_variant<SkewConfig<16, 16, 32, 32, 256, 32, 3>>("32x32 a32 b3"));
-      vs.push_back(skew_variant<SkewConfig<16, 16, 32, 32, 256, 32, 4>>("32x32 a32 b4"));
-      vs.push_back(skew_variant<SkewConfig<16, 16, 16, 32, 256, 32, 4>>("16x32 a32 b4"));
-      vs.push_back(skew_variant<SkewConfig<16, 16, 32, 16, 256, 32, 4>>("32x16 a32 b4"));
-      vs.push_back(skew_variant<SkewConfig<16, 16, 64, 32, 256, 32, 2>>("64x32 a32 b2"));
-      vs.push_back(inplace_variant<TileConfig<16, 16, 32, 32, 256>, PairOrder::RowWise>(
-          "inplace-rowwise", "32x32"));
-      vs.push_back(inplace_variant<TileConfig<16, 16, 16, 16, 256>, PairOrder::Staggered>(
-          "inplace-tile", "16x16"));
-    }
   } else if constexpr (S == 1) {
     vs.push_back(inplace_variant<TileConfig<1, 16, 8, 8, 64>, PairOrder::Classic>(
         "classic-inplace", "128x128 w16, all tiles"));
-    if (!quick) {
-      vs.push_back(tiled_variant<TileConfig<1, 8, 8, 8, 64>>("64x64 w8 t64"));
-      vs.push_back(skew_variant<SkewConfig<1, 16, 128, 64, 256, 32>>("128x64 w16 a32"));
-    }
   } else if constexpr (S == 2) {
     vs.push_back(inplace_variant<TileConfig<2, 16, 8, 8, 64>, PairOrder::Classic>(
         "classic-inplace", "64x64 w16, all tiles"));
-    if (!quick) {
-      vs.push_back(tiled_variant<TileConfig<2, 8, 16, 16, 64>>("64x64 w8 t64"));
-      vs.push_back(skew_variant<SkewConfig<2, 16, 64, 64, 256, 32>>("64x64 w16 a32"));
-    }
   }
   return vs;
 }
 
-// memcpy, cuBLAS geam and the library's candidates by name (all, or those in `only`).
+// memcpy, cuBLAS geam and the library's kernels by name (all, or those in `only`).
 template <int S>
-std::vector<Variant> candidates_for(const std::vector<std::string>& only) {
-  std::vector<Variant> vs = variants_for<S>(true);
+std::vector<Variant> kernels_for(const std::vector<std::string>& only) {
+  std::vector<Variant> vs = variants_for<S>();
   vs.erase(std::remove_if(
                vs.begin(), vs.end(),
                [](const Variant& v) { return v.kernel != "memcpy" && v.kernel != "cublas-geam"; }),
@@ -413,19 +302,19 @@ std::vector<Variant> candidates_for(const std::vector<std::string>& only) {
   auto wanted = [&](const std::string& n) {
     return only.empty() || std::find(only.begin(), only.end(), n) != only.end();
   };
-  for (const std::string& name : variants::out_of_place(S)) {
+  for (const std::string& name : by_name::out_of_place(S)) {
     if (!wanted(name)) continue;
     Variant v;
     v.kernel = "cand";
     v.detail = name;
     v.run = [name](const void* in, void* out, std::int64_t rows, std::int64_t cols,
                    cudaStream_t st) {
-      return variants::run_out_of_place(name, in, out, S,
+      return by_name::run_out_of_place(name, in, out, S,
                                         TransposeShape::dense(rows, cols, g_batch), st);
     };
     vs.push_back(v);
   }
-  for (const std::string& name : variants::in_place(S)) {
+  for (const std::string& name : by_name::in_place(S)) {
     if (!wanted(name)) continue;
     Variant v;
     v.kernel = "cand-inplace";
@@ -433,7 +322,7 @@ std::vector<Variant> candidates_for(const std::vector<std::string>& only) {
     v.inplace = true;
     v.run = [name](const void*, void* buf, std::int64_t rows, std::int64_t cols, cudaStream_t st) {
       if (rows != cols) return false;
-      return variants::run_in_place(name, buf, S, rows, g_batch, st);
+      return by_name::run_in_place(name, buf, S, rows, g_batch, st);
     };
     vs.push_back(v);
   }
@@ -451,7 +340,7 @@ struct Options {
   bool quick = false;
   bool extra = false;
   std::string filter;
-  std::vector<std::string> variants;  // --variant: candidates by name
+  std::vector<std::string> variants;  // --variant: kernels by name
   bool compare = false;
   std::vector<std::pair<std::int64_t, std::int64_t>> shapes;  // --shapes: rows x cols
   std::vector<std::string> types;                             // --types: f32, f64, c128, u8, u16
@@ -466,6 +355,8 @@ struct Row {
   std::string type, shape, kernel, detail;
   double ms = 0, gbps = 0, ratio = 0, spread = 0;
   std::string status;  // ok, FAIL(n), n/a
+  int rule = 0;        // the default's kernel_table.csv line (0: not the default)
+  std::string chosen;  // the default's kernel
 };
 
 class Bench {
@@ -524,14 +415,29 @@ class Bench {
     fill<S>(a, rows * cols * nb, seed);
     double memcpy_gbps = 0;
     const std::vector<Variant> list = opt_.compare || !opt_.variants.empty()
-                                          ? candidates_for<S>(opt_.variants)
-                                          : variants_for<S>(opt_.quick);
+                                          ? kernels_for<S>(opt_.variants)
+                                          : variants_for<S>();
     for (const Variant& v : list) {
       if (!opt_.filter.empty() && v.kernel != "memcpy" &&
           (v.kernel + " " + v.detail).find(opt_.filter) == std::string::npos)
         continue;
       Row r{type, shape, v.kernel, v.detail};
       try {
+        if (v.detail == "default" || v.kernel == "xpose" || v.kernel == "xpose-inplace") {
+          // Which kernel and table row the library's choice gives this layout here.
+          const auto d = xpose::kernels::current_device_profile();
+          const TransposeShape s = TransposeShape::dense(rows, cols, nb);
+          const auto c = v.inplace
+                             ? (rows == cols ? xpose::kernels::choose_in_place(b, S, rows, nb, d)
+                                             : xpose::kernels::KernelChoice{})
+                             : xpose::kernels::copies_in_order(s)
+                                   ? xpose::kernels::KernelChoice{}
+                                   : xpose::kernels::choose_out_of_place(a, b, S, s, d);
+          if (c.kernel >= 0) {
+            r.rule = xpose::kernels::rule_info(c.rule).line;
+            r.chosen = xpose::kernels::kernel_list()[static_cast<std::size_t>(c.kernel)].name;
+          }
+        }
         unsigned long long bad = 0, first = 0;
         bool applies = true;
         std::pair<double, double> t{0, 0};
@@ -588,9 +494,11 @@ class Bench {
   }
   static void print_row(const Row& r) {
     if (r.status == "n/a") return;
-    std::printf("%-6s %-12s %-18s %-26s %9.3f %8.1f %7.3f %6.1f  %s\n", r.type.c_str(),
+    std::printf("%-6s %-12s %-18s %-26s %9.3f %8.1f %7.3f %6.1f  %s%s\n", r.type.c_str(),
                 r.shape.c_str(), r.kernel.c_str(), r.detail.c_str(), r.ms, r.gbps, r.ratio,
-                r.spread, r.status.c_str());
+                r.spread, r.status.c_str(),
+                r.chosen.empty() ? "" : ("  " + r.chosen + " (table line " +
+                                         std::to_string(r.rule) + ")").c_str());
     std::fflush(stdout);
   }
 
@@ -652,11 +560,6 @@ void run_huge(Bench& bench, const Options& opt, std::vector<Row>& rows_out) {
                                                                             bench.stream());
        }},
   };
-  if (!opt.quick)
-    hs.push_back({"inplace-rowwise", "64x64 w16", [&] {
-                    launch_inplace<TileConfig<4, 16, 16, 16, 256>, PairOrder::RowWise>(
-                        buf, n, 1, bench.stream());
-                  }});
   const std::uint64_t seed = 0x600d;
   for (const H& h : hs) {
     Row r{"f32", shape, h.kernel, h.detail};
@@ -678,12 +581,12 @@ void run_huge(Bench& bench, const Options& opt, std::vector<Row>& rows_out) {
   XPOSE_CHECK_CUDA(cudaFree(buf));
 }
 
-// The winner per shape among the candidates (rows of one memcpy row onwards), against memcpy,
+// The winner per shape among the kernels (rows of one memcpy row onwards), against memcpy,
 // cuBLAS and the library defaults; the goals from the issue beside them.
 void print_compare(const std::vector<Row>& rows) {
   std::printf(
-      "\n# compare: best candidate per shape (x mcpy: over memcpy in the same run; in place"
-      " x oop: in-place GB/s over the best out-of-place candidate's)\n");
+      "\n# compare: best kernel per shape (x mcpy: over memcpy in the same run; in place"
+      " x oop: in-place GB/s over the best out-of-place kernel's)\n");
   std::printf("%-5s %-12s %7s %-8s %6s  %-18s %6s %-5s %6s %-6s  %6s %-18s %6s %-5s\n", "type",
               "shape", "memcpy", "goal", "dflt", "best out of place", "x mcpy", "goal", "geam",
               "beats", "ip dft", "best in place", "x oop", "goal");
@@ -726,6 +629,7 @@ int run(const Options& opt) {
   XPOSE_CHECK_CUDA(cudaGetDevice(&device));
   cudaDeviceProp prop{};
   XPOSE_CHECK_CUDA(cudaGetDeviceProperties(&prop, device));
+  const char* device_name = prop.name;
   int driver = 0, runtime = 0;
   cudaDriverGetVersion(&driver);
   cudaRuntimeGetVersion(&runtime);
@@ -733,7 +637,7 @@ int run(const Options& opt) {
       "# device: %s, %d SMs, %.1f GiB, L2 %.0f MB, DRAM %.1f B per SM clock, driver %d, runtime "
       "%d\n",
       prop.name, prop.multiProcessorCount, prop.totalGlobalMem / 1073741824.0,
-      prop.l2CacheSize / 1e6, xpose::cuda_detail::device_dram().bytes_per_sm_clock, driver,
+      prop.l2CacheSize / 1e6, xpose::kernels::current_device_profile().dram_bytes_per_sm_clock, driver,
       runtime);
   std::printf("# %d warm-up + %d timed runs each, median; GB/s = 2 x bytes / time\n", opt.warmup,
               opt.reps);
@@ -830,12 +734,14 @@ int run(const Options& opt) {
   if (!opt.csv.empty()) {
     FILE* f = std::fopen(opt.csv.c_str(), "w");
     if (!f) throw xpose::IoError("cannot write " + opt.csv);
-    std::fprintf(f, "type,shape,kernel,detail,ms,gbps,ratio_memcpy,iqr_pct,status\n");
+    std::fprintf(f,
+                 "device,type,shape,kernel,detail,ms,gbps,ratio_memcpy,iqr_pct,status,chosen,"
+                 "rule\n");
     for (const Row& r : rows)
       if (r.status != "n/a")
-        std::fprintf(f, "%s,%s,%s,\"%s\",%.4f,%.2f,%.4f,%.2f,\"%s\"\n", r.type.c_str(),
-                     r.shape.c_str(), r.kernel.c_str(), r.detail.c_str(), r.ms, r.gbps, r.ratio,
-                     r.spread, r.status.c_str());
+        std::fprintf(f, "\"%s\",%s,%s,%s,\"%s\",%.4f,%.2f,%.4f,%.2f,\"%s\",%s,%d\n", device_name,
+                     r.type.c_str(), r.shape.c_str(), r.kernel.c_str(), r.detail.c_str(), r.ms,
+                     r.gbps, r.ratio, r.spread, r.status.c_str(), r.chosen.c_str(), r.rule);
     std::fclose(f);
   }
   std::printf("# %s\n", failures ? "SOME OUTPUTS FAILED VERIFICATION" : "all outputs verified");
@@ -911,20 +817,20 @@ int main(int argc, char** argv) {
     else {
       std::fprintf(
           stderr,
-          "usage: bench_kernels [--csv FILE] [--reps N] [--huge] [--huge-only] [--quick] [--extra] "
+          "usage: bench_kernels [--csv FILE] [--reps N] [--huge] [--huge-only] [--extra] "
           "[--filter WORD] [--variant NAME[,NAME...]] [--compare] [--list] [--shapes RxC[,RxC...]] "
           "[--types f32|f64|c128|u8|u16[,...]] [--batch B]\n");
       return 2;
     }
   }
-  // Candidate names are checked here, before any CUDA call: a typo must not time nothing.
+  // Kernel names are checked here, before any CUDA call: a typo must not time nothing.
   const std::size_t sizes[] = {1, 2, 4, 8, 16};
   if (list) {
     for (std::size_t e : sizes) {
       std::printf("%2zu-byte out of place:", e);
-      for (const auto& n : variants::out_of_place(e)) std::printf(" %s", n.c_str());
+      for (const auto& n : by_name::out_of_place(e)) std::printf(" %s", n.c_str());
       std::printf("\n%2zu-byte in place:    ", e);
-      for (const auto& n : variants::in_place(e)) std::printf(" %s", n.c_str());
+      for (const auto& n : by_name::in_place(e)) std::printf(" %s", n.c_str());
       std::printf("\n");
     }
     return 0;
@@ -932,17 +838,17 @@ int main(int argc, char** argv) {
   for (const std::string& name : opt.variants) {
     bool known = false;
     for (std::size_t e : sizes) {
-      for (const auto& n : variants::out_of_place(e)) known |= n == name;
-      for (const auto& n : variants::in_place(e)) known |= n == name;
+      for (const auto& n : by_name::out_of_place(e)) known |= n == name;
+      for (const auto& n : by_name::in_place(e)) known |= n == name;
     }
     if (!known) {
-      std::fprintf(stderr, "bench_kernels: no candidate named '%s' (--list shows them)\n",
+      std::fprintf(stderr, "bench_kernels: no kernel named '%s' (--list shows them)\n",
                    name.c_str());
       return 2;
     }
   }
   if (opt.batch > 1 && !opt.compare && opt.variants.empty()) {
-    std::fprintf(stderr, "bench_kernels: --batch needs --compare or --variant (candidates only)\n");
+    std::fprintf(stderr, "bench_kernels: --batch needs --compare or --variant (the library's kernels only)\n");
     return 2;
   }
   if (opt.compare && !reps_set) {

@@ -1,5 +1,5 @@
 // bench_pitch: the library's out-of-place transpose on rows padded apart, against cudaMemcpy D2D
-// of the same bytes. Answers one question (kernels/NOTES.md, run 25): is the plateau of the
+// of the same bytes. Answers one question: is the plateau of the
 // aligned square shapes (about 0.96-0.97 x memcpy at 32768^2) the transposed write pattern as
 // such, or the power-of-two distance between the rows it writes? The matrix and its elements are
 // the same for every padding; only the pitches move (input rows cols + pad elements apart,

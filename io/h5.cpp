@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <memory>
 #include <mutex>
 #include <utility>
@@ -326,6 +327,35 @@ std::string canonical_target(const std::string& path) {
   return (dir == "/" ? dir : dir + "/") + base_of(path);
 }
 
+const char* file_kind(mode_t mode) {
+  if (S_ISREG(mode)) return "regular file";
+  if (S_ISDIR(mode)) return "directory";
+  if (S_ISLNK(mode)) return "symbolic link";
+  if (S_ISFIFO(mode)) return "FIFO";
+  if (S_ISCHR(mode)) return "character device";
+  if (S_ISBLK(mode)) return "block device";
+  if (S_ISSOCK(mode)) return "socket";
+  return "special file";
+}
+
+FileStamp stamp_of(const struct stat& st) {
+  FileStamp s;
+  s.device = static_cast<std::int64_t>(st.st_dev);
+  s.inode = static_cast<std::int64_t>(st.st_ino);
+  s.bytes = static_cast<std::int64_t>(st.st_size);
+  s.mtime_ns = static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
+  return s;
+}
+
+/// The process's umask, read without changing it (umask() would, for every thread at once).
+mode_t current_umask() {
+  std::ifstream status("/proc/self/status");
+  std::string line;
+  while (std::getline(status, line))
+    if (line.rfind("Umask:", 0) == 0) return static_cast<mode_t>(std::strtoul(line.c_str() + 6, nullptr, 8));
+  return 022;
+}
+
 /// Local checks on an input file before HDF5 opens it, so that the common mistakes get a
 /// precise class and message.
 void check_input_file(const std::string& file) {
@@ -339,6 +369,9 @@ void check_input_file(const std::string& file) {
   }
   if (S_ISDIR(st.st_mode))
     throw InputUnreadableError(cat("input '", file, "': is a directory, not an HDF5 file"));
+  // A FIFO would block the open forever, a device would be read without end.
+  if (!S_ISREG(st.st_mode))
+    throw InputUnreadableError(cat("input '", file, "': is a ", file_kind(st.st_mode), ", not a regular file"));
   if (::access(file.c_str(), R_OK) != 0)
     throw InputUnreadableError(
         cat("input '", file, "': not readable (", std::strerror(errno), ")"));
@@ -586,6 +619,17 @@ void H5IdTraits::close(hid_t id) noexcept {
   }
 }
 
+void FdTraits::close(int fd) noexcept {
+  if (fd >= 0) ::close(fd);
+}
+
+std::string FileStamp::difference(const FileStamp& now) const {
+  if (device != now.device || inode != now.inode) return "it was replaced by another file";
+  if (bytes != now.bytes) return cat("its size went from ", bytes, " to ", now.bytes, " bytes");
+  if (mtime_ns != now.mtime_ns) return "it was modified";
+  return "";
+}
+
 DatasetRef DatasetRef::parse(const std::string& text) {
   auto colon = text.rfind(":/");
   if (colon == std::string::npos || colon == 0)
@@ -732,6 +776,29 @@ void Dataset::set_chunk_cache(std::int64_t bytes) {
 
 // ---- InputFile ------------------------------------------------------------------------------
 
+namespace {
+
+/// Opens `path` read-only and stamps it. O_NONBLOCK: a FIFO put in the file's place after the
+/// checks must not block the open (it is then refused as not a regular file).
+std::pair<UniqueFd, FileStamp> open_watched(const std::string& path) {
+  UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK));
+  if (!fd) throw InputUnreadableError(cat("input '", path, "': cannot be opened: ", std::strerror(errno)));
+  struct stat st {};
+  if (::fstat(fd.get(), &st) != 0)
+    throw InputUnreadableError(cat("input '", path, "': cannot be inspected: ", std::strerror(errno)));
+  if (!S_ISREG(st.st_mode))
+    throw InputUnreadableError(cat("input '", path, "': is a ", file_kind(st.st_mode), ", not a regular file"));
+  return {std::move(fd), stamp_of(st)};
+}
+
+unsigned long file_number(hid_t object, const std::string& label) {
+  H5O_info_t info{};
+  XPOSE_H5(InputUnreadableError, label, H5Oget_info2(object, &info, H5O_INFO_BASIC));
+  return info.fileno;
+}
+
+}  // namespace
+
 InputFile InputFile::open(const DatasetRef& ref, MPI_Comm comm) {
   ensure_init();
   // The cheap checks run once, on rank 0; collectively() hands their verdict to every rank
@@ -740,16 +807,61 @@ InputFile InputFile::open(const DatasetRef& ref, MPI_Comm comm) {
     if (mpi::rank(comm) == 0) check_input_file(ref.file);
   });
   InputFile in;
-  mpi::collectively(comm, [&] {
-    H5Id fapl = file_access_plist(comm, ref.file);
-    hid_t file = H5Fopen(ref.file.c_str(), H5F_ACC_RDONLY, fapl.get());
+  auto open_hdf5 = [&](hid_t fapl) {
+    hid_t file = H5Fopen(ref.file.c_str(), H5F_ACC_RDONLY, fapl);
     if (file < 0)
       throw InputUnreadableError(cat(
           "input '", ref.file, "': cannot be opened (truncated or corrupt?): ", hdf5_message()));
     in.file_ = H5Id(file);
     in.dataset_ = Dataset(open_dataset_checked(file, ref), ref.str());
+  };
+  mpi::collectively(comm, [&] {
+    // The descriptor first, then HDF5's open by name, then the name again: both must be the
+    // same file, or the input was replaced in between.
+    auto [fd, stamp] = open_watched(ref.file);
+    in.watched_.push_back(Watched{ref.file, std::move(fd), stamp});
+    open_hdf5(file_access_plist(comm, ref.file).get());
+    struct stat now {};
+    if (::stat(ref.file.c_str(), &now) != 0 || stamp_of(now).difference(stamp).size() > 0)
+      throw IoError(cat("the input '", ref.file, "' changed while it was being opened"));
+  });
+  if (mpi::size(comm) > 1 && in.dataset_.info().layout == Layout::Virtual) {
+    // Every rank reads the virtual dataset through its own sec2 handle instead (the layout is
+    // the same on every rank, so all of them close the MPI-IO file here together).
+    mpi::collectively(comm, [&] {
+      in.dataset_ = Dataset();
+      in.file_.reset();
+      open_hdf5(H5P_DEFAULT);
+    });
+  }
+  mpi::collectively(comm, [&] {
+    // Behind an external link the dataset lives in another file, at an offset of that file.
+    in.in_named_file_ = file_number(in.dataset_.id(), ref.str()) == file_number(in.file_.get(), ref.file);
+    if (in.in_named_file_) return;
+    ssize_t length = XPOSE_H5(InputUnreadableError, ref.str(), H5Fget_name(in.dataset_.id(), nullptr, 0));
+    std::string name(static_cast<std::size_t>(length) + 1, '\0');
+    XPOSE_H5(InputUnreadableError, ref.str(), H5Fget_name(in.dataset_.id(), name.data(), name.size()));
+    name.resize(static_cast<std::size_t>(length));
+    try {
+      auto [fd, stamp] = open_watched(name);
+      in.watched_.push_back(Watched{name, std::move(fd), stamp});
+    } catch (const Error&) {
+      // HDF5 found it by its own search rules (HDF5_EXT_PREFIX): it is read, just not watched.
+    }
   });
   return in;
+}
+
+void InputFile::check_unchanged() const {
+  for (const auto& w : watched_) {
+    struct stat st {};
+    if (::fstat(w.fd.get(), &st) != 0)
+      throw IoError(cat("the input '", w.path, "' cannot be inspected: ", std::strerror(errno)));
+    const std::string change = w.stamp.difference(stamp_of(st));
+    if (!change.empty())
+      throw IoError(cat("the input '", w.path, "' changed during the run (", change,
+                        "); the output is not committed"));
+  }
 }
 
 void check_transposable(const Dataset& dataset) {
@@ -768,6 +880,13 @@ void check_transposable(const Dataset& dataset) {
     throw UnsupportedInputError(cat("'", label, "' has ", info.element.size, "-byte elements (",
                                     info.type_description,
                                     "): supported element sizes are 1, 2, 4, 8 and 16 bytes"));
+  try {
+    checked_mul(element_count(info.shape), static_cast<std::int64_t>(info.element.size));
+  } catch (const DimensionMismatch&) {
+    throw UnsupportedInputError(cat("'", label, "' has shape ", format_shape(info.shape), " of ",
+                                    info.element.size, "-byte elements: its size in bytes does not fit "
+                                    "in 64 bits"));
+  }
   // A filter this HDF5 cannot decode would only fail later, in the middle of the run.
   auto dcpl = XPOSE_H5_ID(IoError, label, H5Dget_create_plist(dataset.id()));
   int nfilters = XPOSE_H5(IoError, label, H5Pget_nfilters(dcpl.get()));
@@ -790,7 +909,25 @@ void check_transposable(const Dataset& dataset) {
 
 // ---- output ---------------------------------------------------------------------------------
 
-void check_output_target(const DatasetRef& out, const DatasetRef& in, bool force) {
+namespace {
+
+/// Whether `a` and `b` name the same file: the same path once resolved, or the same inode.
+bool same_file(const std::string& a, const std::string& b) {
+  if (canonical_target(a) == canonical_target(b)) return true;
+  struct stat sa {}, sb {};
+  return ::stat(a.c_str(), &sa) == 0 && ::stat(b.c_str(), &sb) == 0 && sa.st_dev == sb.st_dev &&
+         sa.st_ino == sb.st_ino;
+}
+
+long name_max(const std::string& dir) {
+  long n = ::pathconf(dir.c_str(), _PC_NAME_MAX);
+  return n > 0 ? n : NAME_MAX;
+}
+
+}  // namespace
+
+void check_output_target(const DatasetRef& out, const DatasetRef& in, bool force,
+                         const std::vector<std::string>& own_names) {
   const std::string& file = out.file;
   if (file.empty() || file.back() == '/')
     throw OutputRefusedError(cat("output '", file, "': not a file name"));
@@ -801,22 +938,65 @@ void check_output_target(const DatasetRef& out, const DatasetRef& in, bool force
   if (::access(dir.c_str(), W_OK | X_OK) != 0)
     throw OutputRefusedError(cat("output '", file, "': directory '", dir, "' is not writable (",
                                  std::strerror(errno), ")"));
-  struct stat out_st {};
-  bool out_exists = ::stat(file.c_str(), &out_st) == 0;
+  const long max_name = name_max(dir);
+  for (const std::string& name : own_names) {
+    const std::size_t length = base_of(name).size();
+    if (static_cast<long>(length) > max_name || name.size() >= PATH_MAX)
+      throw OutputRefusedError(cat("output '", file, "': the name is too long for the files xpose writes beside it ('",
+                                   base_of(name), "' has ", length, " characters, the file system allows ", max_name,
+                                   "); choose a shorter output name"));
+  }
   if (!in.file.empty()) {
-    struct stat in_st {};
-    bool in_exists = ::stat(in.file.c_str(), &in_st) == 0;
-    bool same =
-        canonical_target(file) == canonical_target(in.file) ||
-        (out_exists && in_exists && out_st.st_dev == in_st.st_dev && out_st.st_ino == in_st.st_ino);
-    if (same)
+    if (same_file(file, in.file))
       throw OutputRefusedError(cat("output '", file, "' is the input file '", in.file,
                                    "': xpose never writes over its input"));
+    for (const std::string& name : own_names)
+      if (same_file(name, in.file))
+        throw OutputRefusedError(cat("the input '", in.file, "' has the name of a file xpose writes for the output ('",
+                                     name, "'): xpose never writes over its input; rename it or choose another output"));
   }
-  if (out_exists && S_ISDIR(out_st.st_mode))
-    throw OutputRefusedError(cat("output '", file, "' is a directory"));
-  if (out_exists && !force)
-    throw OutputRefusedError(cat("output '", file, "' exists (use --force to replace it)"));
+  for (const std::string& name : own_names) {
+    struct stat st {};
+    if (::lstat(name.c_str(), &st) != 0) continue;
+    if (S_ISLNK(st.st_mode))
+      throw OutputRefusedError(cat("'", name, "' is a symbolic link, which xpose did not create and will not write "
+                                   "through: remove it"));
+    if (!S_ISREG(st.st_mode))
+      throw OutputRefusedError(cat("'", name, "' is a ", file_kind(st.st_mode), ", which xpose did not create: remove it"));
+  }
+  struct stat out_st {};
+  if (::lstat(file.c_str(), &out_st) != 0) return;
+  if (S_ISDIR(out_st.st_mode)) throw OutputRefusedError(cat("output '", file, "' is a directory"));
+  if (!S_ISREG(out_st.st_mode))
+    throw OutputRefusedError(cat("output '", file, "' is a ", file_kind(out_st.st_mode),
+                                 ": xpose replaces only regular files"));
+  if (!force) throw OutputRefusedError(cat("output '", file, "' exists (use --force to replace it)"));
+}
+
+void check_writable_path(const std::string& path, const std::string& what) {
+  if (path.empty() || path.back() == '/') throw OutputRefusedError(cat(what, " '", path, "': not a file name"));
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0) {
+    if (!S_ISREG(st.st_mode))
+      throw OutputRefusedError(cat(what, " '", path, "' is a ", file_kind(st.st_mode), ", not a regular file"));
+    if (::access(path.c_str(), W_OK) != 0)
+      throw OutputRefusedError(cat(what, " '", path, "' is not writable (", std::strerror(errno), ")"));
+    return;
+  }
+  const std::string dir = directory_of(path);
+  struct stat dir_st {};
+  if (::stat(dir.c_str(), &dir_st) != 0 || !S_ISDIR(dir_st.st_mode))
+    throw OutputRefusedError(cat(what, " '", path, "': directory '", dir, "' does not exist"));
+  if (::access(dir.c_str(), W_OK | X_OK) != 0)
+    throw OutputRefusedError(cat(what, " '", path, "': directory '", dir, "' is not writable (", std::strerror(errno), ")"));
+  if (static_cast<long>(base_of(path).size()) > name_max(dir))
+    throw OutputRefusedError(cat(what, " '", path, "': the name is too long for the file system"));
+}
+
+int replacement_mode(const std::string& path) {
+  struct stat st {};
+  if (::lstat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return -1;
+  return static_cast<int>(st.st_mode & 0777 & ~current_umask());
 }
 
 void check_free_space(const std::string& file, std::int64_t bytes) {
@@ -829,11 +1009,37 @@ void check_free_space(const std::string& file, std::int64_t bytes) {
                       "' has ", format_size(static_cast<double>(available)), " available"));
 }
 
-std::string temporary_path_for(const std::string& final_path) {
+std::string hidden_sibling(const std::string& final_path, const std::string& suffix) {
   auto slash = final_path.rfind('/');
   std::string dir = slash == std::string::npos ? "" : final_path.substr(0, slash + 1);
-  return dir + "." + base_of(final_path) + ".xpose-partial";
+  return dir + "." + base_of(final_path) + suffix;
 }
+
+std::string temporary_path_for(const std::string& final_path) {
+  return hidden_sibling(final_path, ".xpose-partial");
+}
+
+namespace {
+
+/// The creation properties of `source` that do not depend on the layout: the fill value (what
+/// readers see for elements never written) and how attributes are stored and ordered.
+void copy_creation_properties(const Dataset& source, hid_t dcpl, const std::string& label) {
+  auto from = XPOSE_H5_ID(IoError, source.label(), H5Dget_create_plist(source.id()));
+  H5D_fill_value_t fill = H5D_FILL_VALUE_UNDEFINED;
+  XPOSE_H5(IoError, source.label(), H5Pfill_value_defined(from.get(), &fill));
+  if (fill == H5D_FILL_VALUE_USER_DEFINED) {
+    std::vector<unsigned char> value(type_size(source.type(), source.label()));
+    XPOSE_H5(IoError, source.label(), H5Pget_fill_value(from.get(), source.type(), value.data()));
+    XPOSE_H5(IoError, label, H5Pset_fill_value(dcpl, source.type(), value.data()));
+  }
+  unsigned order = 0, max_compact = 0, min_dense = 0;
+  XPOSE_H5(IoError, source.label(), H5Pget_attr_creation_order(from.get(), &order));
+  if (order != 0) XPOSE_H5(IoError, label, H5Pset_attr_creation_order(dcpl, order));
+  XPOSE_H5(IoError, source.label(), H5Pget_attr_phase_change(from.get(), &max_compact, &min_dense));
+  XPOSE_H5(IoError, label, H5Pset_attr_phase_change(dcpl, max_compact, min_dense));
+}
+
+}  // namespace
 
 OutputFile OutputFile::create(const DatasetRef& ref, const Shape& shape, hid_t type,
                               const CreateOptions& options, MPI_Comm comm) {
@@ -857,20 +1063,60 @@ OutputFile OutputFile::create(const DatasetRef& ref, const Shape& shape, hid_t t
                            ": HDF5 chunks must be smaller than 4 GiB"));
   }
 
+  // A dataset with no elements has no chunks either (HDF5 wants chunks no larger than the
+  // dataset's fixed extents), so it is stored contiguous.
+  if (element_count(shape) == 0) chunk.clear();
+
   OutputFile out;
   out.comm_ = comm;
   out.collective_ = mpi::size(comm) > 1;
   out.final_path_ = ref.file;
-  out.temp_path_ = temporary_path_for(ref.file);
-  // From here on `out` owns the temporary file: if anything throws, its destructor removes it.
-  H5Id fapl = file_access_plist(comm, out.temp_path_);
+  const std::string temp = temporary_path_for(ref.file);
+  H5Id fapl = file_access_plist(comm, temp);
   // Large objects (the dataset) start on a 1 MiB boundary, so the ranks' contiguous bands line up
   // with file-system blocks and stripes; small metadata stays packed.
-  XPOSE_H5(IoError, out.temp_path_, H5Pset_alignment(fapl.get(), 4 << 20, 1 << 20));
-  out.file_ =
-      XPOSE_H5_ID(IoError, out.temp_path_,
-                  H5Fcreate(out.temp_path_.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl.get()));
+  XPOSE_H5(IoError, temp, H5Pset_alignment(fapl.get(), 4 << 20, 1 << 20));
+  // The 1.8 format (any HDF5 since 2008 reads it): attributes of any size go to dense storage,
+  // and attribute creation order can be tracked as the input does.
+  XPOSE_H5(IoError, temp, H5Pset_libver_bounds(fapl.get(), H5F_LIBVER_V18, H5F_LIBVER_V18));
+  // Exclusive (O_EXCL on rank 0, under MPI-IO too): a name taken meanwhile, by a file or by a
+  // symbolic link (dangling or not), fails here and is left alone.
+  // No object timestamps, on the root group either: two runs that write the same data write the
+  // same bytes (an interrupted and resumed run too).
+  auto fcpl = XPOSE_H5_ID(IoError, temp, H5Pcreate(H5P_FILE_CREATE));
+  XPOSE_H5(IoError, temp, H5Pset_obj_track_times(fcpl.get(), 0));
+  hid_t file = H5Fcreate(temp.c_str(), H5F_ACC_EXCL, fcpl.get(), fapl.get());
+  if (file < 0) {
+    const std::string message = hdf5_message();
+    struct stat st {};
+    if (::lstat(temp.c_str(), &st) == 0)
+      throw OutputRefusedError(cat("'", temp, "' appeared (a ", file_kind(st.st_mode),
+                                   ") while xpose was creating it: xpose leaves it alone"));
+    throw IoError(cat("H5Fcreate failed for '", temp, "': ", message));
+  }
+  out.file_ = H5Id(file);
+  // From here on `out` owns the temporary file: if anything throws, its destructor removes it.
+  out.temp_path_ = temp;
+  if (options.mode >= 0) {
+    mpi::collectively(comm, [&] {
+      if (mpi::rank(comm) != 0) return;
+      UniqueFd fd(::open(temp.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK));
+      struct stat st {};
+      if (!fd || ::fstat(fd.get(), &st) != 0 || !S_ISREG(st.st_mode) ||
+          ::fchmod(fd.get(), static_cast<mode_t>(options.mode)) != 0)
+        throw IoError(cat("cannot set the permissions of '", temp, "': ", std::strerror(errno)));
+    });
+  }
 
+  // The groups on the dataset's path, without timestamps (as the dataset, below).
+  auto gcpl = XPOSE_H5_ID(IoError, label, H5Pcreate(H5P_GROUP_CREATE));
+  XPOSE_H5(IoError, label, H5Pset_obj_track_times(gcpl.get(), 0));
+  for (std::size_t at = ref.path.find('/', 1); at != std::string::npos; at = ref.path.find('/', at + 1)) {
+    const std::string group = ref.path.substr(0, at);
+    if (group.empty() || group.back() == '/') continue;
+    if (XPOSE_H5(IoError, label, H5Lexists(out.file_.get(), group.c_str(), H5P_DEFAULT)) > 0) continue;
+    XPOSE_H5_ID(IoError, label, H5Gcreate2(out.file_.get(), group.c_str(), H5P_DEFAULT, gcpl.get(), H5P_DEFAULT));
+  }
   auto lcpl = XPOSE_H5_ID(IoError, label, H5Pcreate(H5P_LINK_CREATE));
   XPOSE_H5(IoError, label, H5Pset_create_intermediate_group(lcpl.get(), 1));
   auto dcpl = XPOSE_H5_ID(IoError, label, H5Pcreate(H5P_DATASET_CREATE));
@@ -888,6 +1134,7 @@ OutputFile OutputFile::create(const DatasetRef& ref, const Shape& shape, hid_t t
   XPOSE_H5(IoError, label, H5Pset_obj_track_times(dcpl.get(), 0));
   // Every element gets written; filling first would double the write traffic.
   XPOSE_H5(IoError, label, H5Pset_fill_time(dcpl.get(), H5D_FILL_TIME_NEVER));
+  if (options.like) copy_creation_properties(*options.like, dcpl.get(), label);
 
   auto dims = to_hsize(shape);
   auto space = XPOSE_H5_ID(IoError, label,
@@ -1053,14 +1300,20 @@ herr_t collect_attribute_name(hid_t, const char* name, const H5A_info_t*, void* 
   return 0;
 }
 
-void copy_attribute(hid_t source, hid_t target, const std::string& name, const std::string& label) {
+/// Copies one attribute; false for one that holds references and that `references` did not
+/// rebuild (references point into the source file: copied, they would point at nothing).
+bool copy_attribute(const Dataset& source_dataset, hid_t target, const std::string& name, const std::string& label,
+                    const ReferenceAttributeHook& references) {
+  const hid_t source = source_dataset.id();
   const std::string what = cat(label, " attribute '", name, "'");
   auto attr = XPOSE_H5_ID(IoError, what, H5Aopen(source, name.c_str(), H5P_DEFAULT));
   // H5Aget_type gives the in-memory form (variable-length parts as pointers); the copy is
   // transient, so a named datatype of the source file does not follow it.
   auto stored = XPOSE_H5_ID(IoError, what, H5Aget_type(attr.get()));
-  // References point into the source file: copied, they would point at nothing.
-  if (XPOSE_H5(IoError, what, H5Tdetect_class(stored.get(), H5T_REFERENCE)) > 0) return;
+  if (XPOSE_H5(IoError, what, H5Tdetect_class(stored.get(), H5T_REFERENCE)) > 0) {
+    delete_if_present(target, name, label);
+    return references && references(source_dataset, name, target);
+  }
   auto type = XPOSE_H5_ID(IoError, what, H5Tcopy(stored.get()));
   auto space = XPOSE_H5_ID(IoError, what, H5Aget_space(attr.get()));
   hssize_t npoints = XPOSE_H5(IoError, what, H5Sget_simple_extent_npoints(space.get()));
@@ -1082,21 +1335,31 @@ void copy_attribute(hid_t source, hid_t target, const std::string& name, const s
   }
   if (variable && npoints > 0)
     XPOSE_H5(IoError, what, H5Dvlen_reclaim(type.get(), space.get(), H5P_DEFAULT, buffer.data()));
+  return true;
 }
 
 }  // namespace
 
-void OutputFile::copy_attributes_from(const Dataset& source) {
+std::vector<std::string> OutputFile::copy_attributes_from(const Dataset& source,
+                                                          const ReferenceAttributeHook& references) {
+  std::vector<std::string> left_out;
   // Attribute writes are collective in parallel HDF5; every rank writes the same values.
   mpi::collectively(comm_, [&] {
+    left_out.clear();
     const std::string& label = dataset_.label();
+    auto dcpl = XPOSE_H5_ID(IoError, source.label(), H5Dget_create_plist(source.id()));
+    unsigned order = 0;
+    XPOSE_H5(IoError, source.label(), H5Pget_attr_creation_order(dcpl.get(), &order));
+    // In creation order where the source records it (netCDF-4 does), so the output lists them alike.
+    const H5_index_t index_type = (order & H5P_CRT_ORDER_TRACKED) ? H5_INDEX_CRT_ORDER : H5_INDEX_NAME;
     std::vector<std::string> names;
     hsize_t index = 0;
     XPOSE_H5(IoError, source.label(),
-             H5Aiterate2(source.id(), H5_INDEX_NAME, H5_ITER_INC, &index, collect_attribute_name,
-                         &names));
-    for (const auto& name : names) copy_attribute(source.id(), dataset_.id(), name, label);
+             H5Aiterate2(source.id(), index_type, H5_ITER_INC, &index, collect_attribute_name, &names));
+    for (const auto& name : names)
+      if (!copy_attribute(source, dataset_.id(), name, label, references)) left_out.push_back(name);
   });
+  return left_out;
 }
 
 void OutputFile::set_attribute(const std::string& name, const std::string& value) {

@@ -11,6 +11,7 @@
 #include <mpi.h>
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,21 @@ struct H5IdTraits {
   static void close(hid_t id) noexcept;
 };
 using H5Id = UniqueHandle<hid_t, H5IdTraits>;
+
+/// Closes a POSIX file descriptor.
+struct FdTraits {
+  static int invalid() noexcept { return -1; }
+  static void close(int fd) noexcept;
+};
+using UniqueFd = UniqueHandle<int, FdTraits>;
+
+/// What identifies a file's contents for "has it changed?": the inode, its size and its
+/// modification time, as fstat reports them.
+struct FileStamp {
+  std::int64_t device = 0, inode = 0, bytes = 0, mtime_ns = 0;
+  /// "size 123 -> 456 bytes", "modified at ... -> ...", or "replaced by another file"; empty if equal.
+  std::string difference(const FileStamp& now) const;
+};
 
 /// "file.h5:/group/dataset" as given on the command line. The part after the last ':' that
 /// starts with '/' is the dataset path; a missing path is a UsageError.
@@ -97,12 +113,17 @@ class Dataset {
 
 /// A file opened read-only. With a communicator of more than one rank the file is opened through
 /// MPI-IO; every rank of `comm` must call. Errors are classified: InputNotFoundError (no file,
-/// no dataset, a group where a dataset is expected), InputUnreadableError (not HDF5, truncated,
-/// corrupt, no permission), UnsupportedInputError (see check_transposable). open itself accepts
-/// any dataset, so that `xpose info` can describe one it cannot transpose; callers that transpose
-/// run check_transposable next. With one rank the default (sec2) driver is used: faster than
-/// MPI-IO, and the same file format. Destroying an InputFile closes the file, which under MPI-IO
-/// is collective: every rank destroys it at the same point.
+/// no dataset, a group where a dataset is expected), InputUnreadableError (not a regular file,
+/// not HDF5, truncated, corrupt, no permission), UnsupportedInputError (see check_transposable).
+/// open itself accepts any dataset, so that `xpose info` can describe one it cannot transpose;
+/// callers that transpose run check_transposable next. With one rank the default (sec2) driver is
+/// used: faster than MPI-IO, and the same file format. A virtual dataset is read through the sec2
+/// driver on every rank too (this HDF5's MPI-IO driver cannot read one). Destroying an InputFile
+/// closes the file, which under MPI-IO is collective: every rank destroys it at the same point.
+///
+/// Every file the dataset is read from (the named one and, behind an external link, the one the
+/// dataset lives in) stays open on a descriptor of its own, taken before HDF5 opened it, so
+/// check_unchanged() sees what HDF5 reads, and direct reads use that very file.
 class InputFile {
  public:
   static InputFile open(const DatasetRef& ref, MPI_Comm comm);
@@ -110,20 +131,54 @@ class InputFile {
   const Dataset& dataset() const { return dataset_; }
   hid_t id() const { return file_.get(); }
 
+  /// Whether the dataset's storage is in the file named by the reference (and not in another
+  /// file behind an external link): only then may its bytes be read at their offset in that file.
+  bool dataset_in_named_file() const { return in_named_file_; }
+  /// The descriptor (read-only) of the named file, as opened before HDF5 opened it.
+  int descriptor() const { return watched_.empty() ? -1 : watched_.front().fd.get(); }
+  /// The named file's stamp when it was opened.
+  FileStamp stamp() const { return watched_.empty() ? FileStamp{} : watched_.front().stamp; }
+  /// Throws IoError ("the input ... changed during the run") when a file the dataset is read from
+  /// has changed size or modification time since open. Cheap (one fstat per file); independent.
+  void check_unchanged() const;
+
  private:
+  struct Watched {
+    std::string path;
+    UniqueFd fd;
+    FileStamp stamp;
+  };
   H5Id file_;
   Dataset dataset_;
+  std::vector<Watched> watched_;
+  bool in_named_file_ = true;
 };
 
 /// Throws UnsupportedInputError unless the dataset can be transposed: rank >= 2, a fixed-size
-/// datatype with no variable-length or reference parts, element size in {1, 2, 4, 8, 16}.
+/// datatype with no variable-length or reference parts, element size in {1, 2, 4, 8, 16}, a size
+/// in bytes that 64 bits can count.
 void check_transposable(const Dataset& dataset);
 
 /// Checks an output target before any work is done, identically on every rank:
 /// OutputRefusedError when it is the input file (same path or same inode), when it exists and
-/// `force` is false, or when its directory is missing or not writable. An empty `in.file` (as
-/// for `generate`) skips the comparison with the input.
-void check_output_target(const DatasetRef& out, const DatasetRef& in, bool force);
+/// `force` is false, when it exists and is not a regular file (a symbolic link, a device, a
+/// directory: `--force` replaces only regular files), or when its directory is missing or not
+/// writable. `own_names` are the files xpose will create beside it (temporary output, journal):
+/// each must fit the file system's NAME_MAX, must not be the input, and must not be taken by a
+/// symbolic link or anything but a regular file (a regular file there is for the caller to judge:
+/// it may be an interrupted run's). An empty `in.file` (as for `generate`) skips the comparisons
+/// with the input.
+void check_output_target(const DatasetRef& out, const DatasetRef& in, bool force,
+                         const std::vector<std::string>& own_names = {});
+
+/// Checks that `path` (named by option `what`, e.g. "--json") can be written at the end of a run:
+/// an existing regular file that is writable, or a new name in a writable directory.
+/// OutputRefusedError otherwise.
+void check_writable_path(const std::string& path, const std::string& what);
+
+/// The permission bits a replacement of `path` should get: the old file's, less what the
+/// process's umask takes away; -1 when there is no old regular file (then the umask decides).
+int replacement_mode(const std::string& path);
 
 /// Throws IoError when the file system holding `file` has less than `bytes` available, so a run
 /// that cannot finish fails at once, with the numbers, instead of part way.
@@ -131,8 +186,19 @@ void check_free_space(const std::string& file, std::int64_t bytes);
 
 /// Options for a created dataset.
 struct CreateOptions {
-  Shape chunk;  ///< empty: contiguous
+  Shape chunk;  ///< empty: contiguous (always, for a dataset with no elements: it has no chunks)
+  /// Permission bits of the new file (the umask already applied); -1: the umask's default.
+  int mode = -1;
+  /// The dataset whose layout-independent creation properties the new one takes: its fill value,
+  /// attribute creation order tracking and attribute storage thresholds.
+  const Dataset* like = nullptr;
 };
+
+/// What copy_attributes_from does with an attribute of `source` whose datatype holds references
+/// (they point into the source file, e.g. netCDF-4's DIMENSION_LIST): returns true after writing
+/// a replacement onto `target` itself, false to leave it out.
+using ReferenceAttributeHook =
+    std::function<bool(const Dataset& source, const std::string& name, hid_t target)>;
 
 /// An output file written under a temporary name in the output's directory and renamed to its
 /// final name by commit(). Until then the final name is untouched (an existing file with --force
@@ -140,8 +206,10 @@ struct CreateOptions {
 /// is removed. All calls are collective over `comm`.
 class OutputFile {
  public:
-  /// Creates the temporary file and the dataset `ref.path` (intermediate groups too) with `shape`
-  /// and a copy of `type`.
+  /// Creates the temporary file, exclusively (a name already taken, by a file or a symbolic link,
+  /// is OutputRefusedError and is left alone), and the dataset `ref.path` (intermediate groups
+  /// too) with `shape` and a copy of `type`. The file uses the HDF5 1.8 format, which stores
+  /// attributes of any size.
   static OutputFile create(const DatasetRef& ref, const Shape& shape, hid_t type,
                            const CreateOptions& options, MPI_Comm comm);
   OutputFile() = default;
@@ -153,8 +221,11 @@ class OutputFile {
   const std::string& temporary_path() const { return temp_path_; }
   const std::string& final_path() const { return final_path_; }
 
-  /// Copies every attribute of `source` onto the output dataset.
-  void copy_attributes_from(const Dataset& source);
+  /// Copies every attribute of `source` onto the output dataset, in creation order where the
+  /// source tracks it. An attribute holding references goes to `references`; returns the names
+  /// of those left out (all of them without a hook).
+  std::vector<std::string> copy_attributes_from(const Dataset& source,
+                                                const ReferenceAttributeHook& references = {});
   /// Writes (or replaces) a string attribute on the output dataset.
   void set_attribute(const std::string& name, const std::string& value);
   /// Writes a fixed-length (`length` bytes, null-padded) string attribute. An existing one of the
@@ -195,6 +266,8 @@ class OutputFile {
   bool collective_ = false;  ///< opened through MPI-IO on more than one rank: close is collective
 };
 
+/// A hidden file beside `final_path`: `<dir>/.<basename><suffix>`.
+std::string hidden_sibling(const std::string& final_path, const std::string& suffix);
 /// The temporary name an output is written under: `<dir>/.<basename>.xpose-partial`.
 /// Deterministic, so a later run can find it.
 std::string temporary_path_for(const std::string& final_path);

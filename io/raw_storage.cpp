@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cerrno>
 #include <cstdlib>
+#include <cstdint>
 #include <cstring>
 #include <thread>
 
@@ -41,37 +42,67 @@ void parallel_for(std::int64_t n, int threads, std::int64_t min_per_thread, Fn f
     if (e) std::rethrow_exception(e);
 }
 
-// A write through a map into a file system that has run out of space raises SIGBUS instead of
-// returning ENOSPC. The run checks free space before it starts; this is the net for what that
-// cannot foresee: report once, remove the partial output, and end the process with the I/O exit
-// code (the launcher then ends the job). Only async-signal-safe calls here.
-char g_guarded_path[4096];
-char g_also_remove[4096];
-volatile std::sig_atomic_t g_guard_armed = 0;
+// A mapped access that cannot be served raises SIGBUS instead of returning an error: a write
+// into a file system that has run out of space, or a read of an input truncated while mapped.
+// The run checks free space before it starts and the input's size before each stage; this is
+// the net for what those checks cannot foresee. A fault may come on any thread of the kernel's
+// pool, in the middle of a transpose, with nothing worth unwinding: so the handler reports once,
+// removes the partial output and the journal, and ends the process with the I/O exit code (the
+// launcher then ends the job). A SIGBUS outside the maps is not ours: the default action runs.
+// Only async-signal-safe calls in the handler.
+struct MappedRegion {
+  std::uintptr_t begin = 0, end = 0;
+  char path[4096] = {0};
+};
+MappedRegion g_regions[2];  // [0]: the input, [1]: the output
+volatile std::sig_atomic_t g_region_armed[2] = {0, 0};
+char g_remove[2][4096];
+int g_fault_taken = 0;
 
-extern "C" void on_sigbus(int) {
-  static const char kMessage[] = "xpose: error: writing the output failed (file system full?); the partial output is removed\n";
-  ssize_t ignored = ::write(STDERR_FILENO, kMessage, sizeof kMessage - 1);
+void say(const char* text) {
+  ssize_t ignored = ::write(STDERR_FILENO, text, std::strlen(text));
   (void)ignored;
-  if (g_guard_armed) ::unlink(g_guarded_path);
-  if (g_guard_armed && g_also_remove[0]) ::unlink(g_also_remove);
+}
+
+extern "C" void on_sigbus(int signal, siginfo_t* info, void*) {
+  const auto address = reinterpret_cast<std::uintptr_t>(info->si_addr);
+  int region = -1;
+  for (int r = 0; r < 2; ++r)
+    if (g_region_armed[r] && address >= g_regions[r].begin && address < g_regions[r].end) region = r;
+  if (region < 0) {
+    ::signal(signal, SIG_DFL);  // returning re-runs the access, which now ends the process
+    return;
+  }
+  if (__atomic_exchange_n(&g_fault_taken, 1, __ATOMIC_SEQ_CST) != 0)
+    for (;;) ::pause();  // another thread reports and ends the process
+  if (region == 0) {
+    say("xpose: error: the input '");
+    say(g_regions[0].path);
+    say("' changed during the run (it was truncated while being read); the output is not committed\n");
+  } else {
+    say("xpose: error: writing the output failed (file system full?); the partial output is removed\n");
+  }
+  for (auto& path : g_remove)
+    if (path[0]) ::unlink(path);
   ::_exit(static_cast<int>(ExitCode::IoFailure));
 }
 
-void arm_sigbus_guard(const std::string& path) {
-  std::snprintf(g_guarded_path, sizeof g_guarded_path, "%s", path.c_str());
-  g_guard_armed = 1;
+void arm_fault_guard(int region, const std::string& path, const void* map, std::size_t length) {
+  g_region_armed[region] = 0;
+  g_regions[region].begin = reinterpret_cast<std::uintptr_t>(map);
+  g_regions[region].end = g_regions[region].begin + length;
+  std::snprintf(g_regions[region].path, sizeof g_regions[region].path, "%s", path.c_str());
+  g_region_armed[region] = 1;
   struct sigaction action {};
-  action.sa_handler = on_sigbus;
+  action.sa_sigaction = on_sigbus;
+  action.sa_flags = SA_SIGINFO;
   sigemptyset(&action.sa_mask);
   sigaction(SIGBUS, &action, nullptr);
 }
 
-/// Whether writes through a shared map suit the file system holding `fd`.
-bool map_writes(int fd) {
+/// Whether writes through a shared map suit the file system `fs` describes.
+bool map_writes(const struct statfs& fs) {
   if (const char* forced = std::getenv("XPOSE_DIRECT_WRITE")) return std::string(forced) == "mmap";
-  struct statfs fs {};
-  if (::fstatfs(fd, &fs) != 0) return false;
   switch (static_cast<unsigned long>(fs.f_type)) {
     case 0x01021994UL:  // tmpfs
     case 0xEF53UL:      // ext2/3/4
@@ -83,13 +114,44 @@ bool map_writes(int fd) {
   }
 }
 
-}  // namespace
-
-void RawStorage::also_remove_on_write_failure(const std::string& path) {
-  std::snprintf(g_also_remove, sizeof g_also_remove, "%s", path.c_str());
+bool map_writes(int fd) {
+  struct statfs fs {};
+  return ::fstatfs(fd, &fs) == 0 && map_writes(fs);
 }
 
-std::unique_ptr<RawStorage> RawStorage::open(const std::string& path, const Dataset& dataset, bool writable) {
+}  // namespace
+
+bool RawStorage::maps_writes_in(const std::string& directory) {
+  struct statfs fs {};
+  return ::statfs(directory.empty() ? "." : directory.c_str(), &fs) == 0 && map_writes(fs);
+}
+
+void RawStorage::remove_on_fault(const std::string& partial_output, const std::string& journal) {
+  std::snprintf(g_remove[0], sizeof g_remove[0], "%s", partial_output.c_str());
+  std::snprintf(g_remove[1], sizeof g_remove[1], "%s", journal.c_str());
+}
+
+std::unique_ptr<RawStorage> RawStorage::open_input(const InputFile& input) {
+  if (!input.dataset_in_named_file() || input.descriptor() < 0) return nullptr;
+  const int fd = ::fcntl(input.descriptor(), F_DUPFD_CLOEXEC, 0);
+  if (fd < 0) return nullptr;
+  const std::string& label = input.dataset().label();
+  return map(fd, label.substr(0, label.rfind(":/")), input.dataset(), false);
+}
+
+std::unique_ptr<RawStorage> RawStorage::open_output(OutputFile& output) {
+  // The temporary file was created exclusively by this run; O_NOFOLLOW in case its name has
+  // been replaced by a link since.
+  const int fd = ::open(output.temporary_path().c_str(), O_RDWR | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0) return nullptr;
+  return map(fd, output.temporary_path(), output.dataset(), true);
+}
+
+std::unique_ptr<RawStorage> RawStorage::map(int fd, const std::string& path, const Dataset& dataset, bool writable) {
+  std::unique_ptr<RawStorage> raw(new RawStorage());
+  raw->fd_ = fd;  // owned from here: the destructor closes it
+  raw->path_ = path;
+  raw->writable_ = writable;
   const auto& info = dataset.info();
   if (info.layout != Layout::Contiguous || !info.filters.empty()) return nullptr;
   hid_t dcpl = H5Dget_create_plist(dataset.id());
@@ -102,17 +164,13 @@ std::unique_ptr<RawStorage> RawStorage::open(const std::string& path, const Data
     H5Eclear2(H5E_DEFAULT);
     return nullptr;
   }
-  std::unique_ptr<RawStorage> raw(new RawStorage());
-  raw->path_ = path;
-  raw->writable_ = writable;
   raw->offset_ = static_cast<std::int64_t>(address);
   raw->elem_ = info.element.size;
   raw->shape_ = info.shape;
   raw->bytes_ = element_count(info.shape) * static_cast<std::int64_t>(info.element.size);
-  raw->fd_ = ::open(path.c_str(), writable ? O_RDWR : O_RDONLY);
-  if (raw->fd_ < 0) return nullptr;
   struct stat st {};
-  if (::fstat(raw->fd_, &st) != 0 || st.st_size < raw->offset_ + raw->bytes_) return nullptr;  // not allocated yet
+  if (::fstat(raw->fd_, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size < raw->offset_ + raw->bytes_)
+    return nullptr;  // not allocated yet (or a truncated input: HDF5 then reports it)
   if (raw->bytes_ > 0 && (!writable || map_writes(raw->fd_))) {
     const std::int64_t page = ::sysconf(_SC_PAGESIZE);
     raw->map_offset_ = raw->offset_ / page * page;
@@ -123,14 +181,14 @@ std::unique_ptr<RawStorage> RawStorage::open(const std::string& path, const Data
       if (!writable) return nullptr;
     } else {
       raw->map_ = map;
-      if (writable) arm_sigbus_guard(path);
+      arm_fault_guard(writable ? 1 : 0, path, map, raw->map_length_);
     }
   }
   return raw;
 }
 
 RawStorage::~RawStorage() {
-  if (map_ && writable_) g_guard_armed = 0;
+  if (map_) g_region_armed[writable_ ? 1 : 0] = 0;
   if (map_) ::munmap(map_, map_length_);
   if (fd_ >= 0) ::close(fd_);
 }
@@ -216,15 +274,21 @@ std::pair<std::int64_t, std::int64_t> RawStorage::mapped_span(const std::vector<
   return {lo - map_offset_, std::max<std::int64_t>(0, hi - lo)};
 }
 
-void RawStorage::populate(const std::vector<Box>& boxes, bool for_writing) const {
+void RawStorage::populate(const std::vector<Box>& boxes, bool for_writing, int threads) const {
 #if defined(MADV_POPULATE_READ) && defined(MADV_POPULATE_WRITE)
   const auto [offset, length] = mapped_span(boxes);
-  if (length > 0)
-    ::madvise(static_cast<std::byte*>(map_) + offset, static_cast<std::size_t>(length),
+  if (length <= 0) return;
+  constexpr std::int64_t kChunk = 16ll << 20;  // whole pages (and huge pages) per call
+  const std::int64_t chunks = (length + kChunk - 1) / kChunk;
+  parallel_for(chunks, threads, 1, [&](std::int64_t i) {
+    const std::int64_t begin = offset + i * kChunk;
+    ::madvise(static_cast<std::byte*>(map_) + begin, static_cast<std::size_t>(std::min(kChunk, offset + length - begin)),
               for_writing ? MADV_POPULATE_WRITE : MADV_POPULATE_READ);
+  });
 #else
   (void)boxes;
   (void)for_writing;
+  (void)threads;
 #endif
 }
 
@@ -298,6 +362,12 @@ void RawStorage::write(const std::vector<Box>& boxes, const void* buffer, int th
       done += n;
     }
   });
+}
+
+void RawStorage::start_writeback() {
+  if (!writable_ || dirty_begin_ < 0) return;
+  // Advisory: a failure here shows up again at sync().
+  ::sync_file_range(fd_, dirty_begin_, dirty_end_ - dirty_begin_, SYNC_FILE_RANGE_WRITE);
 }
 
 void RawStorage::sync() {

@@ -21,14 +21,22 @@ namespace xpose::io {
 
 class RawStorage {
  public:
-  /// Maps `dataset` of the file at `path` (for `writable`, the file must already hold the
-  /// dataset's allocated storage). nullptr where the dataset is not contiguous, is filtered,
-  /// uses external storage, or has no allocated storage yet.
-  static std::unique_ptr<RawStorage> open(const std::string& path, const Dataset& dataset, bool writable);
+  /// Maps the input's dataset for reading, through the very file HDF5 opened (its descriptor,
+  /// not its name). nullptr where the dataset is not contiguous, is filtered, uses external
+  /// storage, has no allocated storage, or lives in another file than the named one (behind an
+  /// external link): then HDF5 reads it.
+  static std::unique_ptr<RawStorage> open_input(const InputFile& input);
+  /// The same for writing the output's dataset in its temporary file (which must already hold
+  /// the dataset's allocated storage).
+  static std::unique_ptr<RawStorage> open_output(OutputFile& output);
+  /// Whether an output written in `directory` would be written through a shared map (local file
+  /// systems) rather than with positioned writes, before any output exists.
+  static bool maps_writes_in(const std::string& directory);
   ~RawStorage();
-  /// A file (e.g. the resume journal) to remove with the partial output when a mapped write
-  /// fails for lack of space (SIGBUS), since the process ends on the spot.
-  static void also_remove_on_write_failure(const std::string& path);
+  /// The files to remove when a mapped access faults (SIGBUS: the output's file system is full,
+  /// or the input was truncated), since the process ends on the spot: the partial output and the
+  /// journal. The message then says which of the two it was.
+  static void remove_on_fault(const std::string& partial_output, const std::string& journal);
   RawStorage(const RawStorage&) = delete;
   RawStorage& operator=(const RawStorage&) = delete;
 
@@ -43,6 +51,9 @@ class RawStorage {
   void write(const std::vector<Box>& boxes, const void* buffer, int threads);
   /// Forces written data to stable storage (fdatasync).
   void sync();
+  /// Starts writing the data written since the last sync back to the file, without waiting
+  /// (sync_file_range); sync() still makes it durable.
+  void start_writeback();
 
   std::int64_t file_offset() const { return offset_; }
   /// The mapped address of the element at `index` (one coordinate per dimension); nullptr when
@@ -51,8 +62,10 @@ class RawStorage {
   /// Records that `boxes` were written through address(), so sync() makes them durable.
   void mark_written(const std::vector<Box>& boxes);
   /// Maps the pages spanning `boxes` ahead of use (MADV_POPULATE_READ/WRITE where the kernel
-  /// has them): one system call instead of a page fault per page. Advisory.
-  void populate(const std::vector<Box>& boxes, bool for_writing) const;
+  /// has them): one system call instead of a page fault per page, split over `threads` (a new
+  /// tmpfs or sparse file allocates and zeroes every page it maps, which one thread does at a
+  /// fraction of the memory bandwidth). Advisory.
+  void populate(const std::vector<Box>& boxes, bool for_writing, int threads = 1) const;
   /// Drops this process's mappings of the pages spanning `boxes` (the data stays in the file and
   /// the page cache; written pages must have been synced). Without it, every page a run touched
   /// would stay mapped and count as the process's resident memory; with it, a run keeps about
@@ -63,6 +76,7 @@ class RawStorage {
 
  private:
   RawStorage() = default;
+  static std::unique_ptr<RawStorage> map(int fd, const std::string& path, const Dataset& dataset, bool writable);
   struct Run {
     std::int64_t file, memory, bytes;  ///< byte offsets and length
   };

@@ -62,16 +62,16 @@ void copy_2d_cpu(const void* src, std::int64_t src_pitch, void* dst, std::int64_
 
 // ---- CUDA (kernels/cuda); in builds without CUDA these throw NotCompiledError ----------------
 
-/// Out-of-place transpose of device memory, launched on `stream` (asynchronous). A layout that is
-/// a copy in order (a side of 1, the elements consecutive in both buffers, no gaps between
-/// matrices) goes to cudaMemcpyAsync on `stream` instead of a kernel.
+/// Out-of-place transpose of device memory, launched on `stream` (asynchronous), by the kernel
+/// kernels/choice.h chooses for the layout and the device (XPOSE_KERNEL_LOG=1 prints it, once
+/// per distinct layout, on stderr). A layout that is a copy in order (a side of 1, the elements
+/// consecutive in both buffers, no gaps between matrices) goes to cudaMemcpyAsync on `stream`.
 void transpose_cuda(const void* in, void* out, std::size_t elem_size, const TransposeShape& shape,
                     DeviceStream stream);
 
-/// In-place transpose of `batch` dense square n x n device matrices: the triangular kernel (only
-/// the tile pairs on or above the diagonal are launched; row-wise order where rows start on
-/// 32-byte sectors, grouped order where they do not; the staggered order is a named candidate in
-/// variants.h), launched on `stream` (asynchronous).
+/// In-place transpose of `batch` dense square n x n device matrices: the triangular kernels (only
+/// the tile pairs on or above the diagonal are launched), chosen as transpose_cuda's, launched
+/// on `stream` (asynchronous).
 void transpose_inplace_cuda(void* buf, std::size_t elem_size, std::int64_t n, std::int64_t batch,
                             DeviceStream stream);
 

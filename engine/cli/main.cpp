@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <boost/program_options.hpp>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -11,9 +12,10 @@
 #include <string>
 #include <vector>
 
-#include "engine/src/json.h"
+#include "engine/src/file_transpose_summary.h"
 #include "engine/src/tools.h"
 #include "engine/src/transpose_job.h"
+#include "kernels/choice.h"
 #include "mpi/comm.h"
 #include "xpose/config.h"
 #include "xpose/error.h"
@@ -29,11 +31,14 @@ const char* kExitCodes =
     "  1   internal error (a bug: please report it)\n"
     "  2   usage: bad command line\n"
     "  3   input not found: missing file or dataset, or a group where a dataset is expected\n"
-    "  4   input unreadable: not an HDF5 file, truncated or corrupt, no permission\n"
-    "  5   input unsupported: rank < 2, variable-length or reference type, element size not 1/2/4/8/16\n"
-    "  6   output refused: output exists (use --force), equals the input, or its directory is\n"
-    "      missing or not writable\n"
-    "  7   I/O failure during the run (read or write error, disk full); the partial output is removed\n"
+    "  4   input unreadable: not a regular file, not an HDF5 file, truncated or corrupt, no permission\n"
+    "  5   input unsupported: rank < 2, variable-length or reference type, element size not 1/2/4/8/16,\n"
+    "      a size in bytes past 64 bits\n"
+    "  6   output refused: output exists (use --force) or is not a regular file, equals the input, its\n"
+    "      directory is missing or not writable, a name xpose writes is taken (a symbolic link, a file\n"
+    "      xpose did not create) or too long, another xpose run is writing it, --json/--trace unwritable\n"
+    "  7   I/O failure during the run (read or write error, disk full, the input changed); the partial\n"
+    "      output and the journal are removed\n"
     "  8   verify: the output is not the transpose of the input\n"
     "  9   resources: memory budget too small, or memory allocation failed\n"
     "  10  runtime: MPI, CUDA or NCCL failure\n"
@@ -67,7 +72,7 @@ struct Command {
 };
 
 void add_common(po::options_description& d) {
-  d.add_options()("help,h", "show this help")("quiet,q", "print nothing but errors");
+  d.add_options()("help,h", "show this help")("quiet,q", "print nothing but errors and warnings");
 }
 
 void add_transpose_options(po::options_description& d) {
@@ -79,26 +84,47 @@ void add_transpose_options(po::options_description& d) {
        "rows exceed it)")
       ("force,f", "replace the output file if it exists")
       ("chunk", po::value<std::string>(), "chunk the output dataset, e.g. 1024x1024 (default: contiguous)")
-      ("threads", po::value<int>()->default_value(0), "CPU threads per rank (0: the node's cores over its ranks)")
-      ("io", po::value<std::string>()->default_value("auto"),
-       "how data is read and written: auto (direct memory-mapped reads and positioned writes of "
-       "contiguous, unfiltered datasets; collective HDF5 otherwise), collective or independent "
-       "(always through HDF5 and MPI-IO)")
-      ("backend", po::value<std::string>()->default_value("auto"),
-       "where pieces are transposed: cuda, cpu, or auto (cuda where every rank sees a GPU)")
+      ("threads", po::value<int>(), "CPU threads per rank, at least 1 (default: the node's cores over its ranks)")
+      ("io", po::value<std::string>(),
+       "how data is read and written: auto (the default: direct memory-mapped reads and positioned "
+       "writes of contiguous, unfiltered datasets in the named file; collective HDF5 otherwise), "
+       "collective or independent (always through HDF5 and MPI-IO)")
+      ("backend", po::value<std::string>(),
+       "where pieces are transposed: cuda, cpu, or auto (the default: cuda where every rank sees a GPU)")
       ("gpu-mem", po::value<std::string>(),
        "SIZE of GPU stage buffers per rank (default: 60% of the GPU's free memory, shared by the "
        "ranks that use it)")
-      ("exchange", po::value<std::string>()->default_value("auto"),
+      ("exchange", po::value<std::string>(),
        "transport between ranks: mpi (host-staged MPI_Alltoall(v)), mpi-node (host-staged, one "
        "message per pair of nodes, combined in node memory), mpi-pairwise (host-staged pairwise "
-       "rounds), nccl (device buffers), mpi-device (CUDA-aware MPI), or auto (the planner picks mpi "
-       "or mpi-node from the message size; with cuda, a short collective timing picks the transport)")
+       "rounds), nccl (device buffers), mpi-device (CUDA-aware MPI), or auto (the default: the "
+       "planner picks mpi or mpi-node from the message size; with cuda, a short collective timing "
+       "picks the transport)")
       ("no-overlap", "run the HDF5 reads and writes in line instead of on their own thread")
       ("resume", "continue an interrupted run of the same input, output, ranks and options from its "
        "journal (.OUT.xpose-journal); without one, start from the beginning")
-      ("max-stage-width", po::value<std::int64_t>()->default_value(0),
-       "cap the columns per destination per stage (0: as the budget allows); for tests and tuning");
+      ("max-stage-width", po::value<std::int64_t>(),
+       "cap the columns per destination per stage, at least 1 (default: as the budget allows); for "
+       "tests and tuning");
+}
+
+// Every option is parsed and range-checked in one place, below; the engine applies the defaults
+// of those not given (transpose_job.h), generate and verify theirs (tools.h).
+
+/// A SIZE option (--host-mem, --gpu-mem); 0 when not given.
+std::int64_t size_option(const po::variables_map& vm, const char* name) {
+  if (!vm.count(name)) return 0;
+  const std::int64_t bytes = parse_size(vm[name].as<std::string>());
+  if (bytes <= 0) throw UsageError(cat("--", name, " must be positive"));
+  return bytes;
+}
+
+/// A count option (--threads, --max-stage-width): at least 1 when given.
+template <typename T>
+T count_option(const po::variables_map& vm, const char* name) {
+  const T value = vm[name].as<T>();
+  if (value < 1) throw UsageError(cat("--", name, " must be at least 1, not ", value));
+  return value;
 }
 
 io::Transfer parse_transfer(const std::string& s) {
@@ -111,23 +137,29 @@ TransposeOptions transpose_options(const po::variables_map& vm) {
   TransposeOptions o;
   o.in = io::DatasetRef::parse(vm["in"].as<std::string>());
   o.out = io::DatasetRef::parse(vm["out"].as<std::string>());
-  if (vm.count("host-mem")) o.host_mem = parse_size(vm["host-mem"].as<std::string>());
-  if (vm.count("host-mem") && o.host_mem <= 0) throw UsageError("--host-mem must be positive");
+  o.host_mem = size_option(vm, "host-mem");
+  o.gpu_mem = size_option(vm, "gpu-mem");
   o.force = vm.count("force") > 0;
   if (vm.count("chunk")) o.chunk = parse_shape(vm["chunk"].as<std::string>());
-  o.threads = vm["threads"].as<int>();
-  o.read_transfer = o.write_transfer = parse_transfer(vm["io"].as<std::string>());
-  o.direct_io = vm["io"].as<std::string>() == "auto";
-  o.exchange = mpi::parse_exchange_kind(vm["exchange"].as<std::string>());
-  o.backend = vm["backend"].as<std::string>();
-  if (vm.count("gpu-mem")) o.gpu_mem = parse_size(vm["gpu-mem"].as<std::string>());
-  if (vm.count("gpu-mem") && o.gpu_mem <= 0) throw UsageError("--gpu-mem must be positive");
+  if (vm.count("threads")) o.threads = count_option<int>(vm, "threads");
+  if (vm.count("io")) {
+    const std::string io = vm["io"].as<std::string>();
+    o.read_transfer = o.write_transfer = parse_transfer(io);
+    o.direct_io = io == "auto";
+  }
+  if (vm.count("exchange")) o.exchange = mpi::parse_exchange_kind(vm["exchange"].as<std::string>());
+  if (vm.count("backend")) o.backend = vm["backend"].as<std::string>();
   o.overlap = vm.count("no-overlap") == 0;
   o.resume = vm.count("resume") > 0;
   if (vm.count("trace")) o.trace_path = vm["trace"].as<std::string>();
   o.quiet = vm.count("quiet") > 0;
-  o.max_width = vm["max-stage-width"].as<std::int64_t>();
-  if (vm.count("progress-interval")) o.progress_interval = vm["progress-interval"].as<double>();
+  if (vm.count("max-stage-width")) o.max_width = count_option<std::int64_t>(vm, "max-stage-width");
+  if (vm.count("progress-interval")) {
+    const double seconds = vm["progress-interval"].as<double>();
+    if (!(seconds > 0) || !std::isfinite(seconds))
+      throw UsageError(cat("--progress-interval must be a positive number of seconds, not ", seconds));
+    o.progress_interval = seconds;
+  }
   return o;
 }
 
@@ -137,81 +169,37 @@ bool is_root() {
   return r == 0;
 }
 
-struct PhaseRow {
-  const char* name;
-  double seconds;
-  double bytes;  // bytes the phase moves, for its bandwidth
-};
-
-std::vector<PhaseRow> phase_rows(const TransposeReport& r) {
-  const double bytes = static_cast<double>(r.plan.total_bytes());
-  std::int64_t exchanged = 0;
-  for (int p = 0; p < r.plan.nranks; ++p) exchanged += r.plan.exchanged_bytes(p);
-  std::vector<PhaseRow> rows{{"read", r.times.read, bytes}};
-  if (r.backend == "cuda") rows.push_back({"h2d", r.times.h2d, bytes});
-  rows.push_back({r.backend == "cuda" ? "kernel" : "transpose", r.times.kernel, 2 * bytes});
-  if (r.plan.nranks > 1) rows.push_back({"exchange", r.times.exchange, static_cast<double>(exchanged)});
-  if (r.plan.nranks > 1 && r.times.unpack > 0) rows.push_back({"unpack", r.times.unpack, 2 * bytes});
-  if (r.backend == "cuda") rows.push_back({"d2h", r.times.d2h, bytes});
-  rows.push_back({"write", r.times.write, bytes});
-  rows.push_back({"wall", r.times.wall, bytes});
-  return rows;
-}
-
-void print_phase_table(const TransposeReport& r) {
+void print_phase_table(const FileTransposeSummary& s) {
   std::printf("  phase       seconds   GB/s   (each the max over ranks; phases overlap%s)\n",
-              r.overlapped ? "" : " only in the wall time: --no-overlap");
-  for (const auto& row : phase_rows(r))
-    std::printf("  %-9s %9.3f %7.2f\n", row.name, row.seconds, row.seconds > 0 ? row.bytes / row.seconds / 1e9 : 0.0);
-  std::printf("  io: %s\n", r.io.c_str());
-  if (!r.exchange_choice.empty()) std::printf("  %s\n", r.exchange_choice.c_str());
+              s.overlapped ? "" : " only in the wall time: --no-overlap");
+  for (const auto& p : s.phases) std::printf("  %-9s %9.3f %7.2f\n", p.name.c_str(), p.seconds, p.gbps);
+  std::printf("  io: %s\n", s.io.c_str());
 }
 
-void write_json(const std::string& path, const JsonWriter& json) {
+void write_json(const std::string& path, const FileTransposeSummary& summary) {
   if (path.empty() || !is_root()) return;
   std::ofstream f(path);
-  f << json.str();
+  f << summary.json();
+  f.close();
   if (!f) throw IoError(cat("cannot write the JSON summary '", path, "'"));
-}
-
-void json_summary(JsonWriter& j, const TransposeOptions& o, const TransposeReport* r, ExitCode code,
-                  const std::string& error) {
-  j.begin_object();
-  j.value("command", "transpose").value("input", o.in.str()).value("output", o.out.str());
-  j.value("status", exit_code_name(code)).value("exit_code", static_cast<int>(code));
-  if (!error.empty()) j.value("error", error);
-  if (r) {
-    j.value("shape", std::vector<std::int64_t>(r->plan.shape.begin(), r->plan.shape.end()));
-    j.value("element_size", static_cast<std::int64_t>(r->plan.elem_size));
-    j.value("bytes", r->plan.total_bytes()).value("ranks", r->plan.nranks);
-    j.value("backend", r->backend).value("exchange", r->exchange).value("stages", r->plan.num_stages());
-    j.value("stage_width", r->plan.width).value("memory_per_rank", r->plan.memory_per_rank());
-    j.value("overlapped", r->overlapped).value("io", r->io);
-    j.begin_object("phases");
-    for (const auto& row : phase_rows(*r))
-      j.begin_object(row.name)
-          .value("seconds", row.seconds)
-          .value("GBps", row.seconds > 0 ? row.bytes / row.seconds / 1e9 : 0.0)
-          .end_object();
-    j.end_object();
-    j.value("wall_seconds", r->times.wall);
-    j.value("resumed_at_stage", r->first_stage);
-  }
-  j.end_object();
 }
 
 int cmd_transpose(const po::variables_map& vm) {
   TransposeOptions o = transpose_options(vm);
   const std::string json_path = vm.count("json") ? vm["json"].as<std::string>() : "";
+  // Before any work: a summary that cannot be written must not fail a finished transpose.
+  if (!json_path.empty())
+    mpi::collectively(MPI_COMM_WORLD, [&] {
+      if (is_root()) io::check_writable_path(json_path, "--json");
+    });
   TransposeReport report;
   try {
     report = run_transpose(MPI_COMM_WORLD, o);
   } catch (const Error& e) {
-    JsonWriter j;
-    json_summary(j, o, nullptr, e.code(), e.what());
-    try { write_json(json_path, j); } catch (const Error&) {}
+    try { write_json(json_path, summarize(o, nullptr, e.code(), e.what())); } catch (const Error&) {}
     throw;
   }
+  const FileTransposeSummary summary = summarize(o, &report);
   if (is_root() && !o.quiet) {
     const auto& p = report.plan;
     std::printf("xpose: %s (%s, %s) -> %s in %.2f s, %.2f GB/s, %d rank(s), %lld stage(s)\n", o.in.str().c_str(),
@@ -219,11 +207,15 @@ int cmd_transpose(const po::variables_map& vm) {
                 o.out.str().c_str(), report.times.wall,
                 static_cast<double>(p.total_bytes()) / report.times.wall / 1e9, p.nranks,
                 static_cast<long long>(p.num_stages()));
-    print_phase_table(report);
+    print_phase_table(summary);
+    if (!report.backend_choice.empty()) std::printf("  %s\n", report.backend_choice.c_str());
+    if (!report.exchange_choice.empty()) std::printf("  %s\n", report.exchange_choice.c_str());
   }
-  JsonWriter j;
-  json_summary(j, o, &report, ExitCode::Ok, "");
-  write_json(json_path, j);
+  try {
+    write_json(json_path, summary);
+  } catch (const Error& e) {
+    std::fprintf(stderr, "xpose: warning: the output is complete, but %s\n", e.what());
+  }
   return 0;
 }
 
@@ -239,18 +231,49 @@ int cmd_plan(const po::variables_map& vm) {
   return 0;
 }
 
+// info --kernels: the CUDA kernel the whole matrix (the last two axes, the leading ones a batch)
+// would get and the kernel-table row that chose it, on --device's profile or this machine's GPU.
+kernels::DeviceProfile kernel_profile(const po::variables_map& vm) {
+  if (vm.count("device")) return kernels::DeviceProfile::named(vm["device"].as<std::string>());
+  try {
+    return kernels::current_device_profile();
+  } catch (const Error&) {  // no GPU here, or a build without CUDA: the generic profile
+    return kernels::DeviceProfile::generic();
+  }
+}
+
+void print_kernels(std::size_t elem, const std::vector<std::int64_t>& shape,
+                   const kernels::DeviceProfile& d) {
+  const std::int64_t rows = shape.size() >= 2 ? shape[shape.size() - 2] : 1;
+  const std::int64_t cols = shape.empty() ? 1 : shape.back();
+  std::int64_t batch = 1;
+  for (std::size_t i = 0; i + 2 < shape.size(); ++i) batch *= shape[i];
+  try {
+    std::printf("\nkernels  out of place: %s\n",
+                kernels::describe_out_of_place(elem, kernels::TransposeShape::dense(rows, cols, batch), d)
+                    .c_str());
+    if (rows == cols && rows > 1)
+      std::printf("         in place: %s\n", kernels::describe_in_place(elem, rows, batch, d).c_str());
+  } catch (const Error& e) {
+    std::printf("\nkernels  none: %s\n", e.what());
+  }
+}
+
 int cmd_info(const po::variables_map& vm) {
+  // On every rank, so that a bad --device fails them all alike.
+  const kernels::DeviceProfile device =
+      vm.count("kernels") ? kernel_profile(vm) : kernels::DeviceProfile::generic();
   const auto ref = io::DatasetRef::parse(vm["file"].as<std::string>());
   io::InputFile file;
   mpi::collectively(MPI_COMM_WORLD, [&] { file = io::InputFile::open(ref, MPI_COMM_WORLD); });
   const auto& info = file.dataset().info();
   std::string plan_text;
   std::string unsupported;
+  TransposeOptions o;
+  o.host_mem = size_option(vm, "host-mem");
+  o.gpu_mem = size_option(vm, "gpu-mem");
+  if (vm.count("backend")) o.backend = vm["backend"].as<std::string>();
   try {
-    TransposeOptions o;
-    if (vm.count("host-mem")) o.host_mem = parse_size(vm["host-mem"].as<std::string>());
-    if (vm.count("gpu-mem")) o.gpu_mem = parse_size(vm["gpu-mem"].as<std::string>());
-    o.backend = vm["backend"].as<std::string>();
     plan_text = plan_for(MPI_COMM_WORLD, file.dataset(), o).describe();
   } catch (const Error& e) {
     unsupported = e.what();
@@ -271,6 +294,9 @@ int cmd_info(const po::variables_map& vm) {
     } else {
       std::printf("\ncannot be transposed: %s\n", unsupported.c_str());
     }
+    if (vm.count("kernels"))
+      print_kernels(info.element.size,
+                    std::vector<std::int64_t>(info.shape.begin(), info.shape.end()), device);
   }
   return 0;
 }
@@ -283,7 +309,7 @@ int cmd_generate(const po::variables_map& vm) {
   o.type = ElementType::parse(vm["dtype"].as<std::string>());
   o.force = vm.count("force") > 0;
   if (vm.count("chunk")) o.chunk = parse_shape(vm["chunk"].as<std::string>());
-  if (vm.count("host-mem")) o.host_mem = parse_size(vm["host-mem"].as<std::string>());
+  if (vm.count("host-mem")) o.host_mem = size_option(vm, "host-mem");
   o.seed = vm["seed"].as<std::uint64_t>();
   o.quiet = vm.count("quiet") > 0;
   generate(MPI_COMM_WORLD, o);
@@ -295,7 +321,7 @@ int cmd_verify(const po::variables_map& vm) {
   o.in = io::DatasetRef::parse(vm["in"].as<std::string>());
   o.out = io::DatasetRef::parse(vm["out"].as<std::string>());
   o.sample = vm["sample"].as<std::int64_t>();
-  if (vm.count("host-mem")) o.host_mem = parse_size(vm["host-mem"].as<std::string>());
+  if (vm.count("host-mem")) o.host_mem = size_option(vm, "host-mem");
   o.seed = vm["seed"].as<std::uint64_t>();
   o.quiet = vm.count("quiet") > 0;
   VerifyResult r = verify(MPI_COMM_WORLD, o);
@@ -316,8 +342,8 @@ std::map<std::string, Command> make_commands() {
     add_transpose_options(c.options);
     c.options.add_options()("json", po::value<std::string>(), "write a JSON summary (phases, times, exit status) to FILE")(
         "trace", po::value<std::string>(), "write every rank's phase timeline to FILE (Chrome trace JSON; open in Perfetto)")(
-        "progress-interval", po::value<double>()->default_value(10.0),
-        "seconds between progress lines when stderr is not a terminal (a batch log)");
+        "progress-interval", po::value<double>(),
+        "seconds between progress lines when stderr is not a terminal (a batch log; default 10)");
     add_common(c.options);
     c.positional.add("in", 1).add("out", 1);
     cmds.emplace(c.name, std::move(c));
@@ -334,11 +360,13 @@ std::map<std::string, Command> make_commands() {
     cmds.emplace(c.name, std::move(c));
   }
   {
-    Command c{"info", "xpose info FILE.h5:/path [--host-mem SIZE]", po::options_description("Options"), {}};
+    Command c{"info", "xpose info FILE.h5:/path [--host-mem SIZE] [--kernels [--device NAME]]", po::options_description("Options"), {}};
     c.options.add_options()("file", po::value<std::string>()->required(), "FILE:/dataset")(
         "host-mem", po::value<std::string>(), "SIZE per rank to plan with (default as for transpose)")(
         "gpu-mem", po::value<std::string>(), "GPU SIZE per rank to plan with (default as for transpose)")(
-        "backend", po::value<std::string>()->default_value("auto"), "backend to plan for: cuda, cpu or auto");
+        "backend", po::value<std::string>(), "backend to plan for: cuda, cpu or auto (the default)")(
+        "kernels", "also the CUDA kernel the matrix gets and the kernel-table row that chose it")(
+        "device", po::value<std::string>(), "with --kernels: a device profile (h100, h200, a100, v100, t4, k80)");
     add_common(c.options);
     c.positional.add("file", 1);
     cmds.emplace(c.name, std::move(c));

@@ -203,7 +203,7 @@ std::unique_ptr<StageBackend> make_cuda_backend(const Plan& plan, MPI_Comm comm,
 }
 
 mpi::ExchangeKind pick_fastest_exchange(MPI_Comm comm, const std::string& backend, std::int64_t bytes,
-                                        std::string* report) {
+                                        std::string* report, std::vector<std::pair<mpi::ExchangeKind, double>>* times_out) {
   std::vector<mpi::ExchangeKind> candidates{mpi::ExchangeKind::Mpi};
   if (backend == "cuda") {
     // NCCL refuses two ranks on one GPU.
@@ -239,6 +239,7 @@ mpi::ExchangeKind pick_fastest_exchange(MPI_Comm comm, const std::string& backen
     std::sort(times.begin(), times.end());
     const double median = times[times.size() / 2];
     text += cat(" ", mpi::exchange_kind_name(kind), " ", median * 1e3, " ms,");
+    if (times_out) times_out->emplace_back(kind, median);
     if (median < best_time) {
       best_time = median;
       best = kind;
@@ -247,6 +248,27 @@ mpi::ExchangeKind pick_fastest_exchange(MPI_Comm comm, const std::string& backen
   text += cat(" chose ", mpi::exchange_kind_name(best), " (", format_size(static_cast<double>(total)), " per rank)");
   if (report) *report = text;
   return best;
+}
+
+double time_gpu_round_trip(MPI_Comm comm, std::size_t elem_size, std::int64_t bytes) {
+  const auto es = static_cast<std::int64_t>(elem_size);
+  const std::int64_t rows = 1024;
+  const std::int64_t cols = std::max<std::int64_t>(1, bytes / es / rows);
+  const std::int64_t total = rows * cols * es;
+  cuda::PinnedBuffer h_in(total), h_out(total);
+  cuda::DeviceBuffer d_in(total), d_out(total);
+  cuda::Stream stream;
+  std::vector<double> times;
+  for (int rep = 0; rep < 4; ++rep) {  // the first round warms the context and the kernel
+    const auto t0 = std::chrono::steady_clock::now();
+    XPOSE_CHECK_CUDA(cudaMemcpyAsync(d_in.data(), h_in.data(), static_cast<std::size_t>(total), cudaMemcpyHostToDevice, stream.get()));
+    kernels::transpose_cuda(d_in.data(), d_out.data(), elem_size, kernels::TransposeShape::dense(rows, cols), stream.get());
+    XPOSE_CHECK_CUDA(cudaMemcpyAsync(h_out.data(), d_out.data(), static_cast<std::size_t>(total), cudaMemcpyDeviceToHost, stream.get()));
+    stream.sync();
+    if (rep > 0) times.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  }
+  std::sort(times.begin(), times.end());
+  return mpi::allreduce_max(comm, times[1]);
 }
 
 }  // namespace xpose

@@ -549,9 +549,11 @@ struct DistributedTranspose::Impl {
   }
 };
 
-DistributedTranspose::DistributedTranspose(MPI_Comm comm, std::int64_t rows, std::int64_t cols,
-                                           ElementType type, const Options& options)
+DistributedTranspose::DistributedTranspose(CommHandle handle, std::int64_t rows,
+                                           std::int64_t cols, ElementType type,
+                                           const Options& options)
     : impl_(std::make_unique<Impl>()) {
+  const MPI_Comm comm = handle.get<MPI_Comm>();
   auto& I = *impl_;
   if (options.memory == MemorySpace::Device && !dtx::device::compiled())
     throw NotCompiledError("DistributedTranspose on device memory (CUDA)");
@@ -699,7 +701,7 @@ Schedule DistributedTranspose::schedule() const {
 std::int64_t DistributedTranspose::chunk_bytes() const {
   return piece_bytes(impl_->g, impl_->chosen.piece_rows);
 }
-MPI_Comm DistributedTranspose::comm() const {
+CommHandle DistributedTranspose::comm() const {
   return impl_->comm.get();
 }
 
@@ -725,11 +727,11 @@ std::string DistributedTranspose::report() const {
   return os.str();
 }
 
-std::vector<Transport> DistributedTranspose::available_transports(MPI_Comm comm,
+std::vector<Transport> DistributedTranspose::available_transports(CommHandle comm,
                                                                   MemorySpace memory) {
   if (memory == MemorySpace::Device && !dtx::device::compiled())
     throw NotCompiledError("DistributedTranspose on device memory (CUDA)");
-  return transport_support(comm, memory).usable;
+  return transport_support(comm.get<MPI_Comm>(), memory).usable;
 }
 
 }  // namespace xpose

@@ -1,4 +1,6 @@
 // `xpose generate`: a deterministic pattern written in row bands, collectively, atomically.
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -126,12 +128,19 @@ void generate(MPI_Comm comm, const GenerateOptions& options) {
     if (options.host_mem <= 0)
       throw UsageError(cat("generate: host memory budget ", options.host_mem, " bytes"));
     type = io::make_h5_type(options.type);
-    io::check_output_target(options.out, io::DatasetRef{}, options.force);
+    const std::string temp = io::temporary_path_for(options.out.file);
+    io::check_output_target(options.out, io::DatasetRef{}, options.force, {temp});
+    // generate keeps no journal: a file at its temporary name is never known to be its own.
+    struct stat st {};
+    if (::lstat(temp.c_str(), &st) == 0)
+      throw OutputRefusedError(cat("'", temp, "' exists (left by an interrupted xpose generate, or another "
+                                   "program's file): remove it"));
   });
 
   io::OutputFile out;
   io::CreateOptions create;
   create.chunk = options.chunk;
+  if (options.force) create.mode = io::replacement_mode(options.out.file);
   mpi::collectively(
       comm, [&] { out = io::OutputFile::create(options.out, shape, type.get(), create, comm); });
 

@@ -39,6 +39,12 @@ class JsonWriter {
     os_ << ']';
     return *this;
   }
+  JsonWriter& value(const std::string& key, const std::vector<std::string>& v) {
+    item(key) << '[';
+    for (std::size_t i = 0; i < v.size(); ++i) os_ << (i ? "," : "") << quote(v[i]);
+    os_ << ']';
+    return *this;
+  }
   std::string str() const { return os_.str() + "\n"; }
 
   static std::string quote(const std::string& s) {

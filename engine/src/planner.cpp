@@ -123,6 +123,15 @@ Plan make_plan(const PlanRequest& req) {
   for (std::size_t i = 0; i + 3 < shape.size(); ++i) p.batch_outer *= shape[i];
   p.in_rows = BlockDistribution(p.rows, req.nranks);
   p.out_rows = BlockDistribution(p.cols, req.nranks);
+  if (element_count(shape) == 0) {
+    // An empty dataset (an extent of 0): nothing to read, exchange or write, no stage, no buffer;
+    // the output is an empty dataset of the swapped shape.
+    p.width = 0;
+    p.col_stages = 0;
+    p.inner_per_stage = 0;
+    p.inner_stages = 0;
+    return p;
+  }
 
   p.ranks_per_node = std::clamp(req.ranks_per_node, 1, req.nranks);
   p.nodes = static_cast<int>(ceil_div(req.nranks, p.ranks_per_node));
@@ -287,8 +296,13 @@ std::string Plan::describe() const {
   const double total = static_cast<double>(total_bytes());
   os << "input shape      " << format_shape(shape) << "  (" << format_size(total) << ", " << elem_size
      << " B elements)\n"
-     << "output shape     " << format_shape(out_shape) << "\n"
-     << "ranks            " << nranks << "  (input rows per rank " << in_rows.block << ", output rows per rank "
+     << "output shape     " << format_shape(out_shape) << "\n";
+  if (num_stages() == 0) {
+    os << "stages           0  (the dataset is empty: the output is an empty dataset of the output shape;\n"
+       << "                 nothing is read, exchanged or written)\n";
+    return os.str();
+  }
+  os << "ranks            " << nranks << "  (input rows per rank " << in_rows.block << ", output rows per rank "
      << out_rows.block << ")\n"
      << "stages           " << num_stages() << "  (" << col_stages << " per matrix x " << inner_stages * batch_outer
      << " matrix groups)\n"

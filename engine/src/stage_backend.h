@@ -11,6 +11,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "engine/src/planner.h"
@@ -113,8 +114,14 @@ int select_cuda_device(MPI_Comm comm, bool quiet);
 std::unique_ptr<StageBackend> make_cuda_backend(const Plan& plan, MPI_Comm comm, const BackendChoice& choice,
                                                 int threads);
 /// Times the exchanges available to `choice` on `bytes` per rank collectively and returns the
-/// fastest (by the MAX over ranks, so every rank agrees).
+/// fastest (by the MAX over ranks, so every rank agrees). `times`, if given, gets each
+/// candidate's median seconds.
 mpi::ExchangeKind pick_fastest_exchange(MPI_Comm comm, const std::string& backend, std::int64_t bytes,
-                                        std::string* report);
+                                        std::string* report,
+                                        std::vector<std::pair<mpi::ExchangeKind, double>>* times = nullptr);
+/// Seconds for `bytes` of `elem_size`-byte elements to go from pinned host memory to this rank's
+/// GPU, be transposed there and come back (median of three), the maximum over ranks; the GPU
+/// side of backend_model.h's calibration. Collective.
+double time_gpu_round_trip(MPI_Comm comm, std::size_t elem_size, std::int64_t bytes);
 
 }  // namespace xpose

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "engine/src/planner.h"
 #include "io/h5.h"
@@ -15,6 +16,8 @@
 
 namespace xpose {
 
+/// The options of a transpose. Each one's default is applied in one place: here for plain
+/// values, host_mem_budget(), gpu_mem_budget() and thread_count() for those the machine decides.
 struct TransposeOptions {
   io::DatasetRef in;
   io::DatasetRef out;
@@ -42,9 +45,12 @@ struct TransposeReport {
   std::string backend;
   std::string exchange;
   std::string exchange_choice;  ///< how --exchange auto decided, if it did
+  std::string backend_choice;   ///< how --backend auto decided, if it weighed the two
   bool overlapped = false;
   std::int64_t first_stage = 0;  ///< > 0 when the run resumed an interrupted one
   std::string io;                ///< how data was read and written, e.g. "direct read, direct write"
+  /// Attributes of the input left out of the output (they hold references into the input file).
+  std::vector<std::string> dropped_attributes;
 };
 
 /// The default --host-mem: a quarter of the node's available memory shared by its ranks,
@@ -52,6 +58,11 @@ struct TransposeReport {
 std::int64_t default_host_mem(MPI_Comm comm);
 /// CPU threads per rank when --threads is not given: the node's cores over its ranks.
 int default_threads(MPI_Comm comm);
+/// The budgets and thread count a run with these options uses: the option where given, else
+/// the default above (collective: the defaults count the ranks of each node).
+std::int64_t host_mem_budget(MPI_Comm comm, const TransposeOptions& options);
+std::int64_t gpu_mem_budget(MPI_Comm comm, const TransposeOptions& options);
+int thread_count(MPI_Comm comm, const TransposeOptions& options);
 
 /// The plan for `dataset` under these options' backend and budgets (no output involved).
 Plan plan_for(MPI_Comm comm, const io::Dataset& dataset, const TransposeOptions& options);
@@ -59,8 +70,10 @@ Plan plan_for(MPI_Comm comm, const io::Dataset& dataset, const TransposeOptions&
 Plan plan_transpose(MPI_Comm comm, const TransposeOptions& options);
 
 /// Runs the transpose. Errors found before any output exists throw on every rank (collective
-/// agreement); a failure in the middle of the run removes the temporary output and aborts
-/// the job with the error's exit code, so no rank waits forever in a collective.
+/// agreement), having written nothing; a failure in the middle of the run removes the temporary
+/// output and the journal and aborts the job with the error's exit code, so no rank waits
+/// forever in a collective. An input that changes during the run (size or modification time,
+/// checked before each stage's read and at the end) ends it with IoError, uncommitted.
 TransposeReport run_transpose(MPI_Comm comm, const TransposeOptions& options);
 
 /// Prints the message of a fatal mid-run error, removes the temporary output file (if any) and

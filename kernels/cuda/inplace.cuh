@@ -1,8 +1,9 @@
 /// @file
-/// The in-place square transpose kernel (Gholami & Natarajan, seed 002) as a template over the
-/// tile shape and the block order, and its launcher. transpose_inplace.cu instantiates the
-/// row-wise triangular order for the library and the staggered one as candidates;
-/// bench/kernels.cu also the classic order as a baseline.
+/// The in-place square transpose kernels (Gholami & Natarajan, seed 002): tile pairs on and
+/// above the diagonal, one or P pairs a block (inplace_kernel, inplace_multi_kernel), with the
+/// mirror strip on 128-byte lines (inplace_strip_kernel), with both tiles' rows rotated onto
+/// lines (inplace_rotated_kernel), and their launcher. kernels/cuda/kernels.def lists the forms
+/// the library runs; bench/kernels.cu runs the classic order (every pair launched) as a baseline.
 #pragma once
 
 #include <algorithm>
@@ -19,8 +20,8 @@ namespace xpose::kernels::cuda_tile {
 /// How block numbers map to tile pairs.
 enum class PairOrder {
   Staggered,  ///< T(T+1)/2 blocks, band by band (figure 1-d of seed 002)
-  RowWise,    ///< T(T+1)/2 blocks, row by row (figure 1-b): the library's order (2-4 % faster
-              ///< than Staggered on an H100 on every shape measured: kernels/NOTES.md, run 5)
+  RowWise,    ///< T(T+1)/2 blocks, row by row (figure 1-b): 2-4 % ahead of Staggered on every
+              ///< shape measured on an H100
   Grouped,    ///< T(T+1)/2 blocks, G rows at a time, column by column (tri::grouped_pair)
   Interleaved,  ///< the row-wise order in G interleaved runs (tri::interleaved_pair); a few
                 ///< idle blocks at the end
@@ -58,10 +59,9 @@ __device__ __forceinline__ bool pair_of(const InplaceParams& p, std::uint64_t k,
   return true;
 }
 
-// The three in-place kernels (here and in realign.cuh) each write out their loop over tile
-// pairs. A shared loop helper that took the swap as a lambda cost the grouped-order kernels 6
-// registers (64 -> 70 at 256 threads: 3 blocks per SM instead of 4) and 6-8 % at 16411² on the
-// H100 (NOTES.md, run 7), so the loops stay as they are.
+// The in-place kernels each write out their loop over tile pairs: a shared loop helper taking
+// the swap as a lambda cost the grouped-order kernels 6 registers (3 blocks an SM instead of 4)
+// and 6-8 % at 16411^2 on an H100.
 
 /// Swaps tile pair tp of matrix `m`, tile (I, J) with tile (J, I), I <= J, through the first two
 /// shared tiles at `smem` (a diagonal tile through one), guarded where the pair is at the matrix
@@ -108,7 +108,7 @@ __global__ void __launch_bounds__(C::NT, C::MINB) inplace_kernel(InplaceParams p
 /// pairs are in flight together, as with one pair per block). Edge pairs take the guarded path.
 /// A separate kernel, not inplace_kernel's general case: compiled with P = 1 this body took
 /// 12-31 more registers than inplace_kernel on the library's aligned tiles (f32 64 x 64 words:
-/// 96 against 79, two blocks per SM instead of three; ptxas, run 8 review).
+/// 96 against 79, two blocks per SM instead of three).
 /// P consecutive pairs from block number k0 of matrix `m`, for inplace_multi_kernel and
 /// inplace_strip_kernel: the loads of all 2P tiles are issued into registers before the first is
 /// used (2P tiles of shared memory at `smem`). Edge pairs take the guarded path. Ends with a
@@ -167,7 +167,7 @@ __device__ __forceinline__ void swap_pairs(const InplaceParams& p, char* m, std:
 /// in flight together, as with one pair per block).
 /// A separate kernel, not inplace_kernel's general case: compiled with P = 1 this body took
 /// 12-31 more registers than inplace_kernel on the library's aligned tiles (f32 64 x 64 words:
-/// 96 against 79, two blocks per SM instead of three; ptxas, run 8 review).
+/// 96 against 79, two blocks per SM instead of three).
 template <class C, PairOrder Order, int P>
 __global__ void __launch_bounds__(C::NT, C::MINB) inplace_multi_kernel(InplaceParams p) {
   static_assert(C::TH == C::TW, "square tiles");
@@ -363,7 +363,7 @@ __device__ __forceinline__ void rotated_swap_generic(const InplaceParams& p, cha
 }
 
 /// The same swap for a pair clipped by the matrix edge (tile (I, J) h x w, h or w under TS), in
-/// the fast path's access pattern under guards (run 33): a warp takes rows warp, warp + WARPS, ...
+/// the fast path's access pattern under guards: a warp takes rows warp, warp + WARPS, ...
 /// of each tile, one row at a time with its Q accesses (lanes along the row, not rotated onto
 /// lines) issued before the shared stores, and no division. rotated_swap_generic's element
 /// loop keeps one load in flight per thread and divides per element; under one wave of blocks
@@ -383,7 +383,7 @@ __device__ __forceinline__ void rotated_swap_edge(const InplaceParams& p, char* 
     return reinterpret_cast<T*>(m + r * p.pitch_bytes) + c;
   };
   // The two tiles' loops are written out: as one lambda called twice, ptxas spilled 8 bytes in
-  // the 128-tile kernel (run 33 review).
+  // the 128-tile kernel.
 #pragma unroll 1
   for (int r = warp; r < h; r += WARPS) {
     T u[Q];
@@ -431,12 +431,10 @@ __device__ __forceinline__ void rotated_swap_edge(const InplaceParams& p, char* 
 /// whose rows are rotated_pitch elements apart (the rotated row writes and the column reads
 /// after the barrier are free of bank conflicts). Diagonal tiles go through one tile; pairs that
 /// the matrix edge clips through rotated_swap_generic. Its traffic was first timed as a copy
-/// (bench_inplace_pattern, kernels/NOTES.md runs 18-19: square regions with both sides' rows
-/// rotated are the fastest traffic found where rows are off sectors). DIAG false: diagonal
-/// pairs element by element too (a candidate, run 19: its loads are then issued in one batch of
-/// 16, and it ran 1 % slower with 128 x 128 pairs; with 64 x 64 pairs the diagonal branch split
-/// the loads into two batches of 8 and cost 5 %). EDGE true: clipped pairs through
-/// rotated_swap_edge instead of rotated_swap_generic (run 33).
+/// (bench_inplace_pattern: square regions with both sides' rows rotated are the fastest traffic
+/// found where rows are off sectors). DIAG false: diagonal pairs element by element too (1-5 %
+/// slower: the diagonal branch splits the loads into smaller batches). EDGE true: clipped pairs
+/// through rotated_swap_edge instead of rotated_swap_generic (the library's forms).
 template <class T, int TS, int NT, int MINB, int HINT, bool DIAG = true,
           PairOrder Order = PairOrder::Grouped, bool EDGE = false>
 __global__ void __launch_bounds__(NT, MINB) inplace_rotated_kernel(InplaceParams p) {
@@ -532,13 +530,6 @@ __global__ void __launch_bounds__(NT, MINB) inplace_rotated_kernel(InplaceParams
   }
 }
 
-/// Whether the current device lets one block of inplace_rotated_kernel<T, TS> have its shared
-/// memory (128 x 128 f32 pairs: 129 KiB, which sm_80 and newer allow; V100 and K80 do not).
-template <class T, int TS>
-bool rotated_fits_device() {
-  return cuda_detail::device_smem_fits(rotated_smem_bytes<T, TS>());
-}
-
 /// The shape launch_inplace_with needs of inplace_rotated_kernel<T, TS> with NT threads: element
 /// size, tile side, threads, and one of its two shared tiles.
 template <class T, int TS, int NT_>
@@ -548,42 +539,6 @@ struct RotatedShape {
   static constexpr int NT = NT_;
   static constexpr std::size_t SMEM_BYTES = rotated_smem_bytes<T, TS>() / 2;
 };
-
-/// The same swap for any n (rows not a whole number of 16-byte words apart): C is a SkewConfig
-/// without skew (A_OUT 0, TH == TW). Each tile goes through an element-wise shared tile (skew.cuh's
-/// phases); global accesses are aligned W-byte words, and the words at a tile's edges, which
-/// hold elements of the neighbouring tiles, are read and written element by element, because the
-/// blocks of those tiles may be rewriting them at the same time. Both tiles' loads are issued
-/// before the first is scattered (run 13: 0.61-0.75 x memcpy at 16411² f32, against 0.42-0.51 when
-/// each tile was loaded and scattered in turn; still far under the strip kernel's 0.86).
-template <class C, PairOrder Order>
-__global__ void __launch_bounds__(C::NT, C::MINB) inplace_words_kernel(InplaceParams p) {
-  static_assert(C::TH == C::TW && !C::SKEWED, "square tiles on the matrix grid");
-  extern __shared__ uint4 inplace_words_smem_raw[];
-  auto* sa = reinterpret_cast<typename C::Elem*>(inplace_words_smem_raw);
-  auto* sb = sa + C::TW * C::PITCH;
-  constexpr int T = C::TH;
-  for (std::int64_t b = blockIdx.y; b < p.batch; b += gridDim.y) {
-    char* m = p.buf + b * p.stride_bytes;
-    for (std::uint64_t k = blockIdx.x; k < p.blocks; k += gridDim.x) {
-      tri::TilePair tp;
-      if (!pair_of<Order>(p, k, tp)) continue;
-      const std::int64_t r0 = static_cast<std::int64_t>(tp.row) * T;
-      const std::int64_t c0 = static_cast<std::int64_t>(tp.col) * T;
-      const bool diagonal = tp.row == tp.col;
-      typename C::Pack va[C::LOAD_ITERS], vb[C::LOAD_ITERS];
-      int ja[C::LOAD_ITERS], jb[C::LOAD_ITERS];
-      issue_rows<C, true>(m, p.pitch_bytes, p.n, p.n, r0, T, c0, va, ja);  // tile (I, J)
-      if (!diagonal) issue_rows<C, true>(m, p.pitch_bytes, p.n, p.n, c0, T, r0, vb, jb);  // (J, I)
-      scatter_rows<C>(p.n, c0, va, ja, sa);
-      if (!diagonal) scatter_rows<C>(p.n, r0, vb, jb, sb);
-      __syncthreads();
-      store_rows<C>(m, p.pitch_bytes, p.n, p.n, c0, r0, 0, sa);
-      if (!diagonal) store_rows<C>(m, p.pitch_bytes, p.n, p.n, r0, c0, 0, sb);
-      __syncthreads();
-    }
-  }
-}
 
 template <class C>
 bool inplace_accepts(const void* buf, std::int64_t n) {
@@ -597,16 +552,15 @@ void inplace_prepare(void (*kernel)(InplaceParams)) {
   cuda_detail::allow_dynamic_smem(kernel, 2 * P * C::SMEM_BYTES);
 }
 
-/// Launches one of the in-place kernels of C and Order (inplace_kernel, inplace_words_kernel,
-/// inplace_realign_kernel, inplace_multi_kernel with P pairs a block, inplace_strip_kernel,
-/// inplace_rotated_kernel with C a RotatedShape: they share InplaceParams
-/// and the grid) over `batch` dense n x n matrices at `buf` on `stream`: one block per P tile
-/// pairs, or at most `max_blocks` (a persistent grid) when that is > 0. `name` names the kernel
-/// in a launch error.
+/// Launches one of the in-place kernels of C and Order (inplace_kernel, inplace_multi_kernel with
+/// P pairs a block, inplace_strip_kernel, inplace_rotated_kernel with C a RotatedShape,
+/// inplace_narrow_kernel with C a NarrowShape: they share InplaceParams and the grid) over
+/// `batch` dense n x n matrices at `buf` on `stream`, one block per P tile pairs; `group` tile
+/// rows a group of the grouped order (runs of the interleaved one). `name` names the kernel in a
+/// launch error.
 template <class C, PairOrder Order, int P = 1>
 void launch_inplace_with(void (*kernel)(InplaceParams), const char* name, void* buf, std::int64_t n,
-                         std::int64_t batch, cudaStream_t stream, std::int64_t max_blocks = 0,
-                         int group = 1) {
+                         std::int64_t batch, cudaStream_t stream, int group = 1) {
   const std::uint64_t tiles = static_cast<std::uint64_t>((n + C::TH - 1) / C::TH);
   if (tiles >= (std::uint64_t{1} << 31))
     throw DimensionMismatch(cat("transpose_inplace_cuda: n = ", n, " is too large"));
@@ -621,9 +575,8 @@ void launch_inplace_with(void (*kernel)(InplaceParams), const char* name, void* 
   p.blocks = Order == PairOrder::Classic       ? tiles * tiles
              : Order == PairOrder::Interleaved ? tri::interleaved_blocks(tiles, p.group)
                                                : tri::pair_count(tiles);
-  std::int64_t gx =
+  const auto gx =
       static_cast<std::int64_t>(std::min<std::uint64_t>((p.blocks + P - 1) / P, 0x7fffffff));
-  if (max_blocks > 0) gx = std::min(gx, max_blocks);
   const std::int64_t gy = std::min<std::int64_t>(batch, 65535);
   inplace_prepare<C, P>(kernel);
   kernel<<<dim3(static_cast<unsigned>(gx), static_cast<unsigned>(gy)), C::NT, 2 * P * C::SMEM_BYTES,
@@ -634,17 +587,16 @@ void launch_inplace_with(void (*kernel)(InplaceParams), const char* name, void* 
 }
 
 /// Launches inplace_kernel<C, Order> (P = 1) or inplace_multi_kernel<C, Order, P> over `batch`
-/// dense n x n matrices at `buf` on `stream`. `max_blocks` > 0 caps the grid (a persistent grid);
-/// 0: one block per P tile pairs.
+/// dense n x n matrices at `buf` on `stream`, `group` as launch_inplace_with's.
 template <class C, PairOrder Order, int P = 1>
 void launch_inplace(void* buf, std::int64_t n, std::int64_t batch, cudaStream_t stream,
-                    std::int64_t max_blocks = 0, int group = 1) {
+                    int group = 1) {
   if constexpr (P == 1)
     launch_inplace_with<C, Order>(inplace_kernel<C, Order>, "inplace_kernel", buf, n, batch, stream,
-                                  max_blocks, group);
+                                  group);
   else
     launch_inplace_with<C, Order, P>(inplace_multi_kernel<C, Order, P>, "inplace_multi_kernel", buf,
-                                     n, batch, stream, max_blocks, group);
+                                     n, batch, stream, group);
 }
 
 /// Launches inplace_strip_kernel<C, P> (grouped order, G tile rows a group) over `batch` dense
@@ -653,7 +605,7 @@ template <class C, int P, int ALIGN = 32, int SHINT = 0>
 void launch_inplace_strip(void* buf, std::int64_t n, std::int64_t batch, cudaStream_t stream,
                           int group) {
   launch_inplace_with<C, PairOrder::Grouped, P>(inplace_strip_kernel<C, P, ALIGN, SHINT>,
-                                                "inplace_strip_kernel", buf, n, batch, stream, 0,
+                                                "inplace_strip_kernel", buf, n, batch, stream,
                                                 group);
 }
 
@@ -665,21 +617,7 @@ void launch_inplace_rotated(void* buf, std::int64_t n, std::int64_t batch, cudaS
                             int group) {
   launch_inplace_with<RotatedShape<T, TS, NT>, Order>(
       inplace_rotated_kernel<T, TS, NT, MINB, HINT, DIAG, Order, EDGE>, "inplace_rotated_kernel",
-      buf, n, batch, stream, 0, group);
-}
-
-/// Launches inplace_words_kernel<C, Order> (any n) over `batch` dense n x n matrices at `buf`.
-template <class C, PairOrder Order>
-void launch_inplace_words(void* buf, std::int64_t n, std::int64_t batch, cudaStream_t stream) {
-  launch_inplace_with<C, Order>(inplace_words_kernel<C, Order>, "inplace_words_kernel", buf, n,
-                                batch, stream);
-}
-
-/// Blocks of inplace_kernel<C, Order> resident on the whole device at once.
-template <class C, PairOrder Order>
-std::int64_t inplace_resident_blocks() {
-  inplace_prepare<C>(inplace_kernel<C, Order>);
-  return cuda_detail::resident_blocks(inplace_kernel<C, Order>, C::NT, 2 * C::SMEM_BYTES);
+      buf, n, batch, stream, group);
 }
 
 }  // namespace xpose::kernels::cuda_tile

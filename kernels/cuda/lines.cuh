@@ -5,15 +5,14 @@
 ///
 /// A row piece of TC elements that starts inside a line takes TC / 32 + 1 such accesses instead
 /// of TC / 32 accesses that each straddle two lines. This is cuBLAS geam's read and write pattern
-/// (kernels/NOTES.md, run 10: "reads and writes whole aligned windows with the lanes outside the
-/// tile idle"), for rows the word kernels (tiled.cuh, tma.cuh) cannot take (off 16 bytes) or
-/// take only as skewed pieces (off 256 bytes: skew.cuh).
-/// Unlike the window kernel run 10 tried (0.27 x memcpy for f32: each load went to shared memory
-/// before the next was issued), a thread issues its loads into registers first and only then
+/// (whole aligned windows, the lanes outside the tile idle), for rows the word kernels (tiled.cuh,
+/// tma.cuh) cannot take (off 16 bytes) or take only as skewed pieces (off 256 bytes: skew.cuh).
+/// Unlike a window kernel that stored each load to shared memory before issuing the next (0.27 x
+/// memcpy for f32), a thread issues its loads into registers first and only then
 /// writes them to shared memory, in PH phases of TR / (NT / 32) / PH rows: PH = 1 puts all
 /// TR / (NT / 32) x (TC / 32 + 1) loads in flight but needs 80 registers for 64 x 64 f32 tiles
 /// (3 blocks an SM, 2625 GB/s at 16411² on an H200); two or four phases fit 6 blocks in 40
-/// registers (the same tiles 3379-3476 GB/s, 64 x 128 tiles in four phases 3500-3519; run 39). The
+/// registers (the same tiles 3379-3476 GB/s, 64 x 128 tiles in four phases 3500-3519). The
 /// shared tile is padded to TR + 1 elements a row (conflict-free both ways for 4-, 8- and 16-byte
 /// elements). Partial sectors stay at the pieces' ends; in column-major block order the next block
 /// completes them. Plain shared memory and __syncthreads only (sm_35 on).

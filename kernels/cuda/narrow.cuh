@@ -5,7 +5,7 @@
 /// The rotated kernels (rotated.cuh, inplace.cuh) move one element an access. For 4-byte
 /// elements that is 128 bytes a warp access and runs at 0.92 x memcpy; for one byte it is 32
 /// bytes an access, a quarter of the bytes in flight for the same instructions, and u8 ran at
-/// 0.44-0.54 x memcpy where rows are off 32-byte sectors (kernels/NOTES.md, run 19). Here every
+/// 0.44-0.54 x memcpy where rows are off 32-byte sectors (H100). Here every
 /// global access is an aligned 4-byte word, whatever the rows' alignment:
 ///  - Loads: a warp reads one TS-element row piece as the aligned words that hold it (lane l word
 ///    l, lane 31 also the word after the last when the piece is off 4 bytes), takes the next
@@ -21,18 +21,17 @@
 ///    neighbouring tiles' pieces: only this tile's elements of those are written (the
 ///    neighbouring blocks write the rest; in place they may be rewriting theirs at the same
 ///    time).
-///  - Forms the library uses (run 20, kernels/NOTES.md): out of place u8 256 x 256 tiles on
-///    16-byte rows, the same with the loads rotated onto 128-byte lines (ROT) on rows off 4
-///    bytes, 128 x 128 elsewhere; u16 128 x 128; in place u8 256 x 256 and u16 128 x 128 pairs
-///    with one tile's rows in registers at a time (SEQ).
+///  - Forms the library uses (kernels/cuda/kernels.def): out of place u8 256 x 256 tiles on
+///    16-byte rows, 128 x 128 elsewhere; u16 128 x 128; in place u8 256 x 256 and u16 128 x 128
+///    pairs with one tile's rows in registers at a time (SEQ). ROT rotates the loads onto
+///    128-byte lines.
 ///  - Tiles clipped by the matrix edge, and those whose first or last row's words would reach
 ///    outside the matrix (a buffer off 4 bytes): out of place, the same word path with guards
 ///    (only the words that hold the tile's elements are read, bytes outside the matrix not at
 ///    all; output words that hold other elements too are written element by element), or element
 ///    by element (rotated_tile_generic), as NarrowEdge says: the element path cost 20-50 % where
-///    edge tiles are many or wide (kernels/NOTES.md, run 22 calls 8-9; run 23), so the library
-///    keeps it only for u8 where both matrices' rows are on 16 bytes and no tile is partial (see
-///    narrow_edge_tile). In place, pairs clipped so go element by element (rotated_swap_generic)
+///    edge tiles are many or wide, so the library keeps it only for u8 where both matrices' rows
+///    are on 16 bytes and no tile is partial (see narrow_edge_tile). In place, pairs clipped so go element by element (rotated_swap_generic)
 ///    or through guarded words (narrow_swap_edge), as NarrowEdge says.
 /// Plain loads, stores, shuffles, funnel shifts and __syncthreads: sm_35 and newer (CUDA 9 for
 /// __shfl_sync).
@@ -131,8 +130,8 @@ struct NarrowRow {
   /// Row s of the shared tile: word 32 k + l of the piece itself, funnel-shifted from the word
   /// this lane read and the next one (the next lane's, or `x` past the last); `row` the piece's
   /// address as given to load (only its offset from 4 bytes is used: recomputing it here keeps a
-  /// register a row free while the loads are in flight; holding it spilled for u8 and cost 3-17 %,
-  /// run 20 call 3).
+  /// register a row free while the loads are in flight; holding it spilled for u8 and cost
+  /// 3-17 %).
   __device__ __forceinline__ void store(std::uint32_t* tile, int s, int lane,
                                         const char* row) const {
     const unsigned shift = 8 * narrow_offset(row);
@@ -162,7 +161,7 @@ struct NarrowRow {
 /// a multiple of E; row i at row0 + i * pitch), element e of row i the shared tile's (e, cg + i).
 /// Lane q takes word q of each piece: it reads the 2E - 1 shared words of column cg / E in rows
 /// E q - E + 1 .. E q + E - 1 once (E = 4: 7 loads for 16 bytes of output, where one element a
-/// load took 16 and ran 10-19 % slower: run 20, call 2), and for each row i picks element i of each
+/// load took 16 and ran 10-19 % slower), and for each row i picks element i of each
 /// with byte permutes into the sequence P:Q, whose funnel shift by the row's offset is the word.
 /// The first and the last word of a piece off 4 bytes are written only where they hold this piece's
 /// elements: at most a 1-byte and a 2-byte store each, by lanes 0 and 31 at once.
@@ -304,11 +303,11 @@ constexpr std::size_t narrow_tile_bytes() {
   return std::max<std::size_t>(rotated_smem_bytes<T, TS>() / 2, TS * TS * sizeof(T));
 }
 
-/// How narrow_kernel moves its tiles at the matrix's edges (kernels/NOTES.md, run 23).
+/// How narrow_kernel moves its tiles at the matrix's edges.
 enum class NarrowEdge {
-  kElements,  ///< element by element (rotated_tile_generic), as until run 23
-  kWords      ///< guarded words (narrow_edge_tile); as a __noinline__ call (run 24 call 1) the
-              ///< kernels ran 12-30 % slower on every shape, whole tiles too
+  kElements,  ///< element by element (rotated_tile_generic)
+  kWords      ///< guarded words (narrow_edge_tile), inlined: as a call the kernels ran 12-30 %
+              ///< slower on every shape, whole tiles too
 };
 
 /// Loads the first h rows' first w elements of the TS x TS tile at `src` (rows `pitch` bytes
@@ -346,7 +345,7 @@ __device__ __forceinline__ void narrow_load_edge(std::uint32_t* tile, const char
 /// NarrowWarp::write_edge). Inlined, it leaves the unguarded path's PTX as it was, but ptxas then
 /// allocates that path differently (two lane constants spilled, addresses in the uniform
 /// datapath) and u8 256 x 256 tiles where both matrices' rows are on 16 bytes ran 1.1-1.8 %
-/// slower (run 23 call 1; elsewhere level). Ends with a barrier.
+/// slower (elsewhere level). Ends with a barrier.
 template <class T, int TS, int NT, bool ROT>
 __device__ __forceinline__ void narrow_edge_tile(const TiledParams& p, const char* in, char* out,
                                                  std::int64_t r0, std::int64_t c0,
@@ -435,11 +434,10 @@ __device__ __forceinline__ void narrow_swap_edge(const InplaceParams& p, char* m
 /// shared tiles as narrow_kernel reads its one, then each written over the other's place,
 /// transposed, as narrow_kernel writes. Diagonal tiles through one tile; pairs clipped by the
 /// matrix edge, or whose words would reach outside the matrix, element by element
-/// (rotated_swap_generic), or through guarded words (EDGE: narrow_swap_edge; run 24 call 1: 22 %
-/// ahead where the edge pairs are wide, u8 n = 16584, but 2-6 % behind on the other pairs). SEQ:
-/// tile (I, J)'s rows are loaded and stored to shared memory before tile (J, I)'s are read, half
-/// the registers a thread (u8 256 x 256 pairs without spills, u16 with two blocks an SM: run 20,
-/// call 7).
+/// (rotated_swap_generic), or through guarded words (EDGE: narrow_swap_edge; 22 % ahead where
+/// the edge pairs are wide, u8 n = 16584, but 2-6 % behind on the other pairs). SEQ: tile
+/// (I, J)'s rows are loaded and stored to shared memory before tile (J, I)'s are read, half the
+/// registers a thread (u8 256 x 256 pairs without spills, u16 with two blocks an SM).
 template <class T, int TS, int NT, int MINB, bool SEQ = false,
           NarrowEdge EDGE = NarrowEdge::kElements>
 __global__ void __launch_bounds__(NT, MINB) inplace_narrow_kernel(InplaceParams p) {
@@ -494,13 +492,6 @@ __global__ void __launch_bounds__(NT, MINB) inplace_narrow_kernel(InplaceParams 
   }
 }
 
-/// Whether the current device gives one block of narrow_kernel<T, TS> (in place: of
-/// inplace_narrow_kernel) its shared memory.
-template <class T, int TS, bool InPlace>
-bool narrow_fits_device() {
-  return cuda_detail::device_smem_fits((InPlace ? 2 : 1) * narrow_tile_bytes<T, TS>());
-}
-
 /// The shape launch_inplace_with needs of inplace_narrow_kernel<T, TS> with NT threads.
 template <class T, int TS, int NT_>
 struct NarrowShape {
@@ -518,7 +509,7 @@ void launch_inplace_narrow(void* buf, std::int64_t n, std::int64_t batch, cudaSt
                            int group) {
   launch_inplace_with<NarrowShape<T, TS, NT>, PairOrder::Grouped>(
       inplace_narrow_kernel<T, TS, NT, MINB, SEQ, EDGE>, "inplace_narrow_kernel", buf, n, batch,
-      stream, 0, group);
+      stream, group);
 }
 
 }  // namespace xpose::kernels::cuda_tile

@@ -7,7 +7,7 @@
 /// row off 4 bytes the piece's first and last words are shared with the neighbouring tiles and
 /// written a byte or two at a time, and on a row off 32 bytes its first and last sectors are
 /// completed by another block later. Both cost: u8 16411² ran at 0.75 x memcpy against 0.88 for
-/// 16384x16411, whose output rows are aligned (kernels/NOTES.md, run 21).
+/// 16384x16411, whose output rows are aligned (H100).
 ///
 /// Here, as in skew.cuh, output row c's piece of a tile starts on a 32-byte boundary: it covers
 /// input rows [r0 - m_c, r0 + TH - m_c), m_c < 32 / S the row's offset from its sector in
@@ -15,10 +15,9 @@
 /// read them just before: L2 hits).
 ///  - Loads: a warp reads each input row piece as the aligned words that hold it and
 ///    funnel-shifts neighbouring lanes' words into the piece's own words, as NarrowRow does
-///    (written out here: the same loads through NarrowRow's methods ran 2-6 % slower, run 22
-///    call 7, kernels/NOTES.md). A lane holds
-///    the same word of E = 4 / S consecutive rows, transposes that E x E block of elements with
-///    byte permutes, and stores the E words, one per tile column, to shared memory.
+///    (written out here: the same loads through NarrowRow's methods ran 2-6 % slower). A lane
+///    holds the same word of E = 4 / S consecutive rows, transposes that E x E block of elements
+///    with byte permutes, and stores the E words, one per tile column, to shared memory.
 ///  - Shared tile: one row of P words per tile column (output row), word g holding input rows
 ///    E g .. E g + E - 1 of the TH + M loaded; word g of row c at c P + (g ^ ((c / E / 4) mod
 ///    8)), P chosen so that E P / 8 is odd: the stores of a warp (32 columns E apart) and the
@@ -235,12 +234,6 @@ __global__ void __launch_bounds__(C::NT, C::MINB) narrow_skew_kernel(TiledParams
         else
           narrow_skew_tile<C, true>(p, in, end, out, r0, c0, tile, warp, lane);
       });
-}
-
-/// Whether the current device gives one block of narrow_skew_kernel<C> its shared memory.
-template <class C>
-bool narrow_skew_fits_device() {
-  return cuda_detail::device_smem_fits(C::SMEM_BYTES);
 }
 
 /// Launches narrow_skew_kernel<C> on `stream`, tiles in tile_of's order with `group`: tiles of

@@ -1,5 +1,7 @@
 // CPU-only builds: the CUDA kernels exist as declarations and say clearly that they are absent.
-#include "kernels/cuda/variants.h"
+// (The kernel choice, kernels/choice.cpp, is plain C++ and works in every build.)
+#include "kernels/choice.h"
+#include "kernels/cuda/by_name.h"
 #include "kernels/transpose.h"
 #include "xpose/error.h"
 
@@ -13,7 +15,11 @@ void transpose_inplace_cuda(void*, std::size_t, std::int64_t, std::int64_t, Devi
   throw NotCompiledError("the CUDA in-place transpose kernel");
 }
 
-namespace variants {
+DeviceProfile current_device_profile() {
+  throw NotCompiledError("the CUDA device query");
+}
+
+namespace by_name {
 
 std::vector<std::string> out_of_place(std::size_t) {
   return {};
@@ -24,7 +30,7 @@ std::vector<std::string> in_place(std::size_t) {
 }
 
 bool run_out_of_place(const std::string&, const void*, void*, std::size_t, const TransposeShape&,
-                      DeviceStream) {
+                      DeviceStream, const TileOrder*) {
   throw NotCompiledError("the CUDA transpose kernels");
 }
 
@@ -33,15 +39,6 @@ bool run_in_place(const std::string&, void*, std::size_t, std::int64_t, std::int
   throw NotCompiledError("the CUDA in-place transpose kernels");
 }
 
-DispatchChoice default_out_of_place(const void*, const void*, std::size_t,
-                                    const TransposeShape&) {
-  throw NotCompiledError("the CUDA transpose kernels");
-}
-
-DispatchChoice default_in_place(void*, std::size_t, std::int64_t) {
-  throw NotCompiledError("the CUDA in-place transpose kernels");
-}
-
-}  // namespace variants
+}  // namespace by_name
 
 }  // namespace xpose::kernels

@@ -3,7 +3,7 @@
 /// (len rows of m elements) is dense and on 4 bytes and the wide one's rows (m rows of len) start
 /// on 4 bytes: interleaved channels such as RGB pixels (len x 3 u8) to planes (3 x len) and back.
 /// The thin kernel (thin.cuh) goes through a shared slab one element at a time where m is not a
-/// multiple of 4 / S (0.57-0.77 x memcpy for u8, run 28); here M = m is a template argument and
+/// multiple of 4 / S (0.57-0.77 x memcpy for u8); here M = m is a template argument and
 /// no element is moved alone:
 ///   a group is P = 4 / S consecutive tall rows, M words of the tall run; its transpose is one
 ///   word of each of the M wide rows (column P g of each), built from the group's words by byte
@@ -15,7 +15,7 @@
 ///   bank conflicts, or two-way for some even M); the wide rows are read or written as one 4-byte
 ///   word a lane. Short columns have two forms (records_cols_kernel): each warp's 128-byte
 ///   pieces where they fall, or whole 128-byte lines of the wide rows, which pays where the rows
-///   are off 32-byte sectors (run 29).
+///   are off 32-byte sectors.
 /// The last len mod 32 P tall rows of each matrix go element by element. Plain loads and stores,
 /// byte permutes and __syncwarp: sm_35 on (CUDA 9 and newer).
 #pragma once
@@ -182,10 +182,10 @@ __global__ void __launch_bounds__(records_threads<true>()) records_rows_kernel(R
 /// chunk's words shifted up by d_c lanes and, in its first d_c lanes, the last d_c words of chunk
 /// k - 1. The words go through a ring of two 32-word halves a row in shared memory (chunk k in
 /// half k mod 2), so the previous chunk's words need no registers; a run's first line leaves its
-/// first d_c lanes to the run before it, which writes them after its last chunk. Run 29: with
-/// the pieces off 32-byte sectors, every line written half by one warp and half by another,
-/// LINES = false ran 0.52-0.72 x memcpy where it ran 0.85-0.88 on sectors (call 1); the same with
-/// the previous chunk's words in registers took 64-128 registers and lost at M >= 5 (call 2).
+/// first d_c lanes to the run before it, which writes them after its last chunk. With the pieces
+/// off 32-byte sectors, every line written half by one warp and half by another, LINES = false
+/// ran 0.52-0.72 x memcpy where it ran 0.85-0.88 on sectors; the previous chunk's words in
+/// registers instead took 64-128 registers and lost at M >= 5.
 template <int S, int M, bool LINES>
 __global__ void __launch_bounds__(records_threads<false>()) records_cols_kernel(RecordsParams p) {
   constexpr int U = records_unroll<M>();
@@ -269,15 +269,6 @@ __global__ void __launch_bounds__(records_threads<false>()) records_cols_kernel(
   }
 }
 
-/// Whether the records kernels (S-byte elements) take this (resolved) shape: 1- and 2-byte
-/// elements, a short side of at most kRecordsMax, the tall matrix dense and on 4 bytes (every
-/// matrix of the batch, thin_tall_words) and the wide one's rows on 4 bytes (thin_wide_on4).
-template <int S>
-bool records_accepts(const void* in, const void* out, const TransposeShape& s) {
-  return S <= 2 && std::min(s.rows, s.cols) <= kRecordsMax && thin_tall_words(in, out, S, s) &&
-         thin_wide_on4(in, out, S, s);
-}
-
 namespace records_detail {
 
 using RecordsKernel = void (*)(RecordsParams);
@@ -302,9 +293,9 @@ RecordsKernel pick(int m) {
 }  // namespace records_detail
 
 /// Launches records_rows_kernel<S, m> or records_cols_kernel<S, m, LINES> on `stream`. `s`
-/// resolved, non-empty and accepted. ONE_WAVE: at most as many blocks as fit on the device at
-/// once (the warps then stride over all the chunks), instead of at most 4096.
-template <int S, bool LINES = true, bool ONE_WAVE = false>
+/// resolved, non-empty and taken (kernel_list.cpp: a short side of at most kRecordsMax, both
+/// matrices in 4-byte words).
+template <int S, bool LINES = true>
 void launch_records(const void* in, void* out, const TransposeShape& s, cudaStream_t stream) {
   const bool short_rows = s.rows <= s.cols;
   RecordsParams p;
@@ -325,8 +316,7 @@ void launch_records(const void* in, void* out, const TransposeShape& s, cudaStre
   const records_detail::RecordsKernel kernel = short_rows
                                                    ? records_detail::pick<S, true, LINES>(m)
                                                    : records_detail::pick<S, false, LINES>(m);
-  const std::int64_t cap = ONE_WAVE ? cuda_detail::resident_blocks(kernel, threads, 0) : 4096;
-  const std::int64_t gx = std::clamp<std::int64_t>((p.chunks + per_block - 1) / per_block, 1, cap);
+  const std::int64_t gx = std::clamp<std::int64_t>((p.chunks + per_block - 1) / per_block, 1, 4096);
   const std::int64_t gy = std::min<std::int64_t>(s.batch, 65535);
   kernel<<<dim3(static_cast<unsigned>(gx), static_cast<unsigned>(gy)), threads, 0, stream>>>(p);
   XPOSE_CHECK_CUDA_LAUNCH("records_kernel");

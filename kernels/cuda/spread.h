@@ -1,5 +1,5 @@
 /// @file
-/// The spread order of tile rows (TiledParams::spread, run 32): plain C++ that also compiles as
+/// The spread order of tile rows (TiledParams::spread): plain C++ that also compiles as
 /// device code, so the host unit tests check exactly what the kernels run.
 #pragma once
 

@@ -3,7 +3,7 @@
 /// kernels cut such a matrix into tiles of 32 to 256 elements a side, so most of their tiles are
 /// partial: a 1298424 x 68 f32 input makes two tile columns, one of 64 columns and one of 4, and
 /// the blocks of the second move 1/16 of what the first move in about the same time (0.51 x
-/// memcpy, run 26 call 3). Here a block takes the whole short side and a slab of w positions
+/// memcpy). Here a block takes the whole short side and a slab of w positions
 /// along the long side, so that every block moves m x w elements:
 ///   short rows (input m x len): the block reads w consecutive elements of each input row and
 ///     writes w output rows of m elements each (one contiguous run where the output is dense);
@@ -15,11 +15,11 @@
 /// 128 for m = 129-256), so that a block moves 16-32 KiB, except that short input rows from m = 6
 /// to 32 take 1024-byte slab rows (launch_thin); at most 37 KiB of shared memory. A thread finds
 /// its first tall element's row and column by one multiply-shift division by m a slab and steps
-/// them from there (run 28; some u16 word kernels keep one division an element). Accesses of one
+/// them from there (some u16 word kernels keep one division an element). Accesses of one
 /// element, or of 4-byte words for 1- and 2-byte elements (on the wide matrix also where its rows
-/// are off 4 bytes: shifted words, run 27; on the tall one, where m is a multiple of 4 / S, in
-/// P x P blocks transposed in registers, run 28); plain loads and stores, shuffles, funnel shifts
-/// and byte permutes, so it builds for sm_35 on.
+/// are off 4 bytes: shifted words; on the tall one, where m is a multiple of 4 / S, in P x P
+/// blocks transposed in registers); plain loads and stores, shuffles, funnel shifts and byte
+/// permutes, so it builds for sm_35 on.
 #pragma once
 
 #include <algorithm>
@@ -29,6 +29,7 @@
 
 #include "kernels/cuda/check.h"
 #include "kernels/cuda/tile.cuh"
+#include "kernels/kernel_list.h"
 #include "kernels/transpose.h"
 
 namespace xpose::kernels::cuda_tile {
@@ -36,8 +37,8 @@ namespace xpose::kernels::cuda_tile {
 /// The longest short side the thin kernel takes.
 constexpr std::int64_t kThinMax = 256;
 constexpr int kThinThreads = 256;
-/// How far thin_tall's loops are unrolled (run 28 call 3, x memcpy against unrolled 1 / 2 / 4
-/// times): the word loop (1- and 2-byte elements) twice, u8 24 x L 0.59 / 0.66 / 0.44; the element
+/// How far thin_tall's loops are unrolled (x memcpy against unrolled 1 / 2 / 4 times): the
+/// word loop (1- and 2-byte elements) twice, u8 24 x L 0.59 / 0.66 / 0.44; the element
 /// loop (4- to 16-byte elements) four times, f32 L x 24 0.78 / 0.77 / 0.90.
 constexpr int kThinUnrollWords = 2;
 constexpr int kThinUnrollElems = 4;
@@ -207,8 +208,8 @@ __device__ __forceinline__ void thin_block_transpose(std::uint32_t (&w)[4 / S]) 
 /// rotated order so that the lanes of a warp stay on distinct banks. Elements one at a time, and
 /// words where STEP_WORDS (thin_step_words): a thread divides by m once per slab, and from one
 /// element or word to its next (kThinThreads on) its row and column step by a quotient and
-/// remainder found once, with one wrap of the column (run 28: the division per element, a 64-bit
-/// multiply, made u8 thin issue-bound). Other words: one division an element (run 27's loop).
+/// remainder found once, with one wrap of the column (the division per element, a 64-bit
+/// multiply, made u8 thin issue-bound). Other words: one division an element.
 /// BLOCKS (m a multiple of P = 4 / S, thin_blocks): P x P element blocks, P words in, a transpose
 /// in registers (thin_block_transpose), P words out.
 template <int S, bool TO_SLAB, bool VEC, bool STEP_WORDS, bool BLOCKS>
@@ -309,7 +310,7 @@ __device__ __forceinline__ void thin_tall(const ThinParams& p, unsigned char* ba
     }
     first_tail = words * P;
   }
-  if constexpr (VEC && S < 4 && !STEP_WORDS) {  // run 27's loop, whole
+  if constexpr (VEC && S < 4 && !STEP_WORDS) {  // one division an element, whole
     for (int e = first_tail + threadIdx.x; e < n; e += kThinThreads) {
       const int j = div(e), c = e - j * m;
       T* g = reinterpret_cast<T*>(base + (l0 + j) * pitch + c * S);
@@ -346,8 +347,8 @@ __device__ __forceinline__ void thin_tall(const ThinParams& p, unsigned char* ba
   }
 }
 
-/// Whether thin_tall steps the words' rows and columns (else one division an element, run 27's
-/// loop). Run 28 call 4, x memcpy at m = 3-200, stepped / run 27's: u8 ahead everywhere (on 4
+/// Whether thin_tall steps the words' rows and columns (else one division an element). x memcpy
+/// at m = 3-200, stepped / dividing: u8 ahead everywhere (on 4
 /// bytes rows 0.61-0.66 / 0.55-0.61, columns 0.74-0.77 / 0.58-0.59; off them 0.44-0.53 /
 /// 0.40-0.47); u16 ahead on short columns with the wide rows on 4 bytes (0.79-0.85 / 0.73-0.77),
 /// behind elsewhere (rows on 4 bytes level but -4 % at m = 8; off 4 bytes rows -1..-3 %, columns
@@ -358,10 +359,10 @@ constexpr bool thin_step_words() {
 }
 
 /// Where the tall side goes in P x P blocks when m is a multiple of P (thin_tall's BLOCKS; the
-/// tall rows in words). Run 28 call 7, x memcpy, m = 4-200, the loops / blocks: u8 on 4 bytes
+/// tall rows in words). x memcpy, m = 4-200, the loops / blocks: u8 on 4 bytes
 /// short rows 0.60-0.66 / 0.70-0.76, short columns 0.74-0.77 / 0.83-0.93; u16 short rows on 4
 /// bytes 0.64-0.71 / 0.70-0.76, off them 0.38-0.50 / 0.40-0.53. Not where a measured m lost more
-/// than 2 % or the median gained under 3 % (rule written before the call): u8 short rows off 4
+/// than 2 % or the median gained under 3 %: u8 short rows off 4
 /// bytes (0.49 / 0.40-0.45: the block kernel there took 58 registers), u8 short columns off 4
 /// bytes (x4-x128 +13-30 %, x200 -3 %), u16 short columns (on 4 bytes -4..+1 %, off them
 /// -1.5..+9 %, median +2.8 %).
@@ -372,8 +373,8 @@ constexpr bool thin_blocks(int elem, bool short_rows, int wide) {
 
 /// Where the thin kernel asks for 5 blocks an SM (at most 48 registers, thin_kernel_capped): the
 /// tall input in stepped words and the wide output element by element; there the word loop
-/// unrolled twice took 96 registers, 2 blocks an SM (run 28 call 3: u8 L x 24 off 4 bytes 0.35 x
-/// memcpy against run 27's 0.46; capped, call 4: 0.51-0.53). Elsewhere the compiler's choice.
+/// unrolled twice took 96 registers, 2 blocks an SM (u8 L x 24 off 4 bytes 0.35 x memcpy; capped
+/// 0.51-0.53). Elsewhere the compiler's choice.
 template <int S, bool SHORT_ROWS, int WIDE, bool VEC_TALL>
 constexpr bool thin_capped() {
   return !SHORT_ROWS && WIDE == kThinWideElems && VEC_TALL &&
@@ -420,21 +421,6 @@ __global__ void __launch_bounds__(kThinThreads, 5) thin_kernel_capped(ThinParams
   thin_body<S, SHORT_ROWS, WIDE, VEC_TALL, false>(p);
 }
 
-/// Whether thin_kernel takes this (resolved) shape: a side of at most kThinMax elements and
-/// element-aligned buffers (any pitches and batch strides).
-inline bool thin_accepts(const void* in, const void* out, std::size_t elem,
-                         const TransposeShape& s) {
-  return std::min(s.rows, s.cols) <= kThinMax && element_aligned(in, out, elem);
-}
-
-/// Where launch_thin takes shifted words on wide rows off 4 bytes (1- and 2-byte elements; the
-/// library's choice per element size is in transpose_tiled.cu).
-enum ThinShifted : int {
-  kThinShiftedNever = 0,      ///< element by element
-  kThinShiftedShortRows = 1,  ///< where rows <= cols (the wide matrix is the input)
-  kThinShiftedAlways = 2,
-};
-
 namespace thin_detail {
 
 using ThinKernel = void (*)(ThinParams);
@@ -454,12 +440,15 @@ ThinKernel pick_tall(bool vt, bool blocks) {
 
 /// thin_kernel<S, SR, wide, vt> (or thin_kernel_capped, thin_capped; with P x P blocks where
 /// `blocks`, ThinForm::blocks); the word forms (wide != kThinWideElems, vt) exist for 1- and
-/// 2-byte elements only.
-template <int S, bool SR>
+/// 2-byte elements only, the shifted ones where SHIFTED (kernels.def's THIN: 0 never, 1 short
+/// rows, 2 always) lets thin_form give them.
+template <int S, bool SR, int SHIFTED>
 ThinKernel pick(int wide, bool vt, bool blocks) {
   if constexpr (S < 4) {
     if (wide == kThinWideWords) return pick_tall<S, SR, kThinWideWords>(vt, blocks);
-    if (wide == kThinWideShifted) return pick_tall<S, SR, kThinWideShifted>(vt, blocks);
+    if constexpr (SHIFTED == 2 || (SHIFTED == 1 && SR)) {
+      if (wide == kThinWideShifted) return pick_tall<S, SR, kThinWideShifted>(vt, blocks);
+    }
     return pick_tall<S, SR, kThinWideElems>(vt, blocks);
   } else {
     (void)vt;
@@ -470,60 +459,14 @@ ThinKernel pick(int wide, bool vt, bool blocks) {
 
 }  // namespace thin_detail
 
-/// Whether the wide matrix's rows (the input where rows <= cols, else the output) all start on 4
-/// bytes, for `elem`-byte elements: where they do, 1- and 2-byte elements go in 4-byte words.
-inline bool thin_wide_on4(const void* in, const void* out, std::size_t elem,
-                          const TransposeShape& s) {
-  const auto e = static_cast<std::int64_t>(elem);
-  return s.rows <= s.cols ? input_rows_aligned(in, s, e, 4) : output_rows_aligned(out, s, e, 4);
-}
-
-/// Whether the tall matrix (the output where rows <= cols, else the input) goes in 4-byte words:
-/// dense (one run of elements) and every matrix of the batch on 4 bytes. `s` resolved.
-inline bool thin_tall_words(const void* in, const void* out, std::size_t elem,
-                            const TransposeShape& s) {
-  const bool short_rows = s.rows <= s.cols;
-  const auto e = static_cast<std::int64_t>(elem);
-  const auto tall = reinterpret_cast<std::uintptr_t>(short_rows ? out : in);
-  const std::int64_t pitch = (short_rows ? s.out_pitch : s.in_pitch) * e;
-  const std::int64_t batch = (short_rows ? s.out_batch_stride : s.in_batch_stride) * e;
-  return pitch == (short_rows ? s.rows : s.cols) * e && tall % 4 == 0 &&
-         (s.batch == 1 || batch % 4 == 0);
-}
-
-/// How launch_thin moves a shape: the wide matrix (ThinWide; words where its rows are on 4 bytes,
-/// else as SHIFTED says), the tall one in words or not, and P x P blocks (thin_blocks' classes,
-/// the tall side in words, m a multiple of P = 4 / S). The dispatch asks it too
-/// (transpose_tiled.cu's Thin). `s` resolved.
-struct ThinForm {
-  bool short_rows;
-  int wide;
-  bool tall_words, blocks;
-};
+/// Launches thin_kernel<S, ...> on `stream` in form `f` (kernels/kernel_list.h's thin_form, which
+/// the choice also names the kernel by): short rows where rows <= cols; for 1- and 2-byte
+/// elements 4-byte words on the wide matrix where its rows start on 4 bytes (else shifted words
+/// or element by element), and on the tall one where it is dense and starts on 4 bytes. `s`
+/// resolved, non-empty and taken.
 template <int S, int SHIFTED>
-ThinForm thin_form(const void* in, const void* out, const TransposeShape& s) {
-  ThinForm f;
-  f.short_rows = s.rows <= s.cols;
-  const bool shifted =
-      SHIFTED == kThinShiftedAlways || (SHIFTED == kThinShiftedShortRows && f.short_rows);
-  f.wide = thin_wide_on4(in, out, S, s) ? kThinWideWords
-           : shifted                    ? kThinWideShifted
-                                        : kThinWideElems;
-  f.tall_words = thin_tall_words(in, out, S, s);
-  const std::int64_t m = f.short_rows ? s.rows : s.cols;
-  f.blocks =
-      S < 4 && f.tall_words && m % (S < 4 ? 4 / S : 1) == 0 && thin_blocks(S, f.short_rows, f.wide);
-  return f;
-}
-
-/// Launches thin_kernel<S, ...> on `stream`: short rows where rows <= cols; for 1- and 2-byte
-/// elements 4-byte words on the wide matrix where its rows start on 4 bytes, and on the tall one
-/// where it is dense and starts on 4 bytes. Where the wide matrix's rows are off 4 bytes, SHIFTED
-/// (ThinShifted) says whether they go in shifted words or element by element. `s` resolved,
-/// non-empty and accepted.
-template <int S, int SHIFTED>
-void launch_thin(const void* in, void* out, const TransposeShape& s, cudaStream_t stream) {
-  const ThinForm f = thin_form<S, SHIFTED>(in, out, s);
+void launch_thin(const void* in, void* out, const TransposeShape& s, const detail::ThinForm& f,
+                 cudaStream_t stream) {
   const bool short_rows = f.short_rows;
   ThinParams p;
   p.in = static_cast<const unsigned char*>(in);
@@ -537,7 +480,7 @@ void launch_thin(const void* in, void* out, const TransposeShape& s, cudaStream_
   p.batch = s.batch;
   p.magic = ((std::uint64_t{1} << 32) + static_cast<std::uint64_t>(p.m) - 1) /
             static_cast<std::uint64_t>(p.m);
-  // Bytes of a slab row (run 26, calls 6-7): where the input's columns are short, slabs of about
+  // Bytes of a slab row: where the input's columns are short, slabs of about
   // 32 KiB (32768 / m rounded down to a power of two, at most 16384 a row); where its rows are,
   // the same up to m = 5 and rows of 1024 bytes from 6 to 32 (32 KiB slabs lost 2-11 % at m =
   // 8-16 there). Both: 512 bytes a row up to m = 64, 256 to 128, 128 to 256.
@@ -555,8 +498,8 @@ void launch_thin(const void* in, void* out, const TransposeShape& s, cudaStream_
   const std::int64_t gy = std::min<std::int64_t>((slabs + gx - 1) / gx, 65535);
   const dim3 grid(static_cast<unsigned>(gx), static_cast<unsigned>(gy));
   const thin_detail::ThinKernel kernel =
-      short_rows ? thin_detail::pick<S, true>(f.wide, f.tall_words, f.blocks)
-                 : thin_detail::pick<S, false>(f.wide, f.tall_words, f.blocks);
+      short_rows ? thin_detail::pick<S, true, SHIFTED>(f.wide, f.tall_words, f.blocks)
+                 : thin_detail::pick<S, false, SHIFTED>(f.wide, f.tall_words, f.blocks);
   kernel<<<grid, kThinThreads, smem, stream>>>(p);
   XPOSE_CHECK_CUDA_LAUNCH("thin_kernel");
 }

@@ -1,6 +1,6 @@
 /// @file
 /// The tile machinery shared by the out-of-place and the in-place CUDA transposes (and by the
-/// variants bench/kernels.cu times against them).
+/// baselines bench/kernels.cu times against them).
 ///
 /// A tile of the input is TH x TW elements. Each thread moves V x V blocks of elements, where V
 /// = W / S elements make one W-byte word (W = 16: one 128-bit access; W = S: one element):
@@ -103,7 +103,7 @@ struct TileConfig {
 };
 
 /// One 32 x 32 tile of S-byte elements, one element a word, 256 threads: the small-size kernels
-/// (in place one pair a block, FewBlocks; out of place U8Tiny / U16Tiny, FewTiles) and candidates.
+/// (in place one pair a block, out of place the tiny-matrix tiles of u8 / u16).
 template <int S>
 using Tile32 = TileConfig<S, S, 32, 32, 256>;
 
@@ -112,7 +112,7 @@ constexpr int kLoadStreaming = 1;   ///< ld.global.cs
 constexpr int kStoreStreaming = 2;  ///< st.global.cs
 /// ld.global.L2::256B: L2 fetches the aligned 256 bytes around a load that misses (sm_80 onwards
 /// with CUDA 11.4 or newer; plain loads elsewhere). (128-byte fetches measured between plain
-/// loads and these everywhere, run 11, and are not offered.)
+/// loads and these everywhere and are not offered.)
 constexpr int kFetch256 = 4;
 
 /// A global load or store of one word, with the cache hints of HINT (sm_32+ intrinsics; plain
@@ -125,8 +125,8 @@ __device__ __forceinline__ T load_word(const T* p) {
     (__CUDACC_VER_MAJOR__ > 11 || (__CUDACC_VER_MAJOR__ == 11 && __CUDACC_VER_MINOR__ >= 4))
   if constexpr ((HINT & kFetch256) != 0 && (sizeof(T) == 4 || sizeof(T) == 8 || sizeof(T) == 16)) {
     // The asm reads memory the compiler does not see: "memory" keeps it ordered with the
-    // kernel's own stores (the in-place kernels write where they read; run 11 measured the
-    // clobber at no cost).
+    // kernel's own stores (the in-place kernels write where they read; the clobber measured at
+    // no cost).
     T v;
     if constexpr (sizeof(T) == 16) {
       uint4& u = reinterpret_cast<uint4&>(v);

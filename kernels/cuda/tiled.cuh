@@ -1,7 +1,6 @@
 /// @file
 /// The out-of-place tiled transpose kernel, as a template over the tile shape (tile.cuh), and
-/// its launcher. transpose_tiled.cu instantiates the shapes the library uses; bench/kernels.cu
-/// instantiates others to compare.
+/// its launcher; kernels/cuda/kernels.def lists the shapes the library uses.
 #pragma once
 
 #include <algorithm>
@@ -41,28 +40,19 @@ bool tiled_accepts(const void* in, const void* out, const TransposeShape& s) {
                           s.batch);
 }
 
-/// Launches tiled_kernel<C> on `stream`. `s` must be resolved, non-empty and accepted.
-/// `max_blocks` > 0 caps the grid (a persistent grid loops over the tiles); 0: one block a tile.
-/// `group`: tile rows per group of the block order (see tile_of).
+/// Launches tiled_kernel<C> on `stream`, one block a tile. `s` must be resolved, non-empty and
+/// taken. `group`: tile rows per group of the block order (see tile_of).
 template <class C>
 void launch_tiled(const void* in, void* out, const TransposeShape& s, cudaStream_t stream,
-                  std::int64_t max_blocks = 0, int group = 1) {
+                  int group = 1) {
   const TiledParams p = tiled_params(in, out, s, C::S, (s.cols + C::TW - 1) / C::TW,
                                      (s.rows + C::TH - 1) / C::TH, group);
-  std::int64_t gx = std::min<std::int64_t>(p.tiles, 0x7fffffff);
-  if (max_blocks > 0) gx = std::min(gx, max_blocks);
+  const std::int64_t gx = std::min<std::int64_t>(p.tiles, 0x7fffffff);
   const std::int64_t gy = std::min<std::int64_t>(s.batch, 65535);
   cuda_detail::allow_dynamic_smem(tiled_kernel<C>, C::SMEM_BYTES);
   tiled_kernel<C><<<dim3(static_cast<unsigned>(gx), static_cast<unsigned>(gy)), C::NT,
                     C::SMEM_BYTES, stream>>>(p);
   XPOSE_CHECK_CUDA_LAUNCH("tiled_kernel");
-}
-
-/// Blocks of tiled_kernel<C> that fit on the whole device at once (for a persistent grid).
-template <class C>
-std::int64_t tiled_resident_blocks() {
-  cuda_detail::allow_dynamic_smem(tiled_kernel<C>, C::SMEM_BYTES);
-  return cuda_detail::resident_blocks(tiled_kernel<C>, C::NT, C::SMEM_BYTES);
 }
 
 }  // namespace xpose::kernels::cuda_tile

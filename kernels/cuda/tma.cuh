@@ -1,13 +1,9 @@
 /// @file
-/// Hopper-only out-of-place transpose through the Tensor Memory Accelerator (TMA): an optional
-/// extra beside the portable kernels (tiled.cuh, skew.cuh), tried because it was the one lever on
-/// the aligned plateau (NOTES.md) that runs 1-6 had not tried. Outcome (NOTES.md, run 7): with
-/// TMA stores it is 2-3 % slower than the tiled kernel on aligned layouts; the load-only variant
-/// (tma_load_kernel below: TMA loads, plain 16-byte stores) was faster on an H100 where the input
-/// rows are 32 or 64 bytes off 128-byte lines. Since run 34 the library runs it for f32 on devices
-/// whose DRAM gives 15 or more bytes per SM clock (an H200) where rows are off 256 bytes
-/// (transpose_tiled.cu, HighBandwidthTma), and since run 38 for small f32 matrices on any sm_90
-/// device (F32SkewSmall); the kernel with TMA stores stays a candidate.
+/// Hopper-only out-of-place transpose through the Tensor Memory Accelerator (TMA), beside the
+/// portable kernels (tiled.cuh, skew.cuh). With TMA stores (tma_kernel) it ran 2-3 % behind the
+/// tiled kernel on aligned layouts; the load-only form (tma_load_kernel: TMA loads, plain 16-byte
+/// stores) is the library's for f32 on high-bandwidth devices (an H200) where rows are on 16 bytes
+/// and for small f32 matrices on any sm_90 device (kernels/kernel_table.csv).
 ///
 /// One tile of TH x TW input elements per block step. Thread 0 issues KC bulk tensor loads
 /// (cp.async.bulk.tensor, one box of C input columns x TH input rows each, C = 128 / S so that a
@@ -256,7 +252,7 @@ struct TmaStoreParams {
 /// The TMA loads of tma_kernel, but ordinary 16-byte stores from registers instead of TMA
 /// stores: a warp's 32 threads take consecutive V-row groups (rb fastest), so each store
 /// instruction writes 8 KR chunks (128 KR bytes) of one output row per V x V block column. The
-/// shared-memory reads meet 2-4-way bank conflicts, affordable at these rates (NOTES.md, run 7).
+/// shared-memory reads meet 2-4-way bank conflicts, affordable at these rates.
 template <class C>
 __global__ void __launch_bounds__(C::NT, C::MINB)
     tma_load_kernel(const __grid_constant__ CUtensorMap in_map, TmaParams p, TmaStoreParams q) {
@@ -372,31 +368,6 @@ bool encode(CUtensorMap* map, const void* base, std::int64_t rows, std::int64_t 
 
 }  // namespace tma_detail
 
-/// Whether the TMA unit takes this resolved layout (no device query): 16-byte aligned bases,
-/// pitches and strides, extents it can address. `TmaStore`: tma_kernel (TMA loads and stores);
-/// otherwise tma_load_kernel (TMA loads, plain stores).
-template <class C, bool TmaStore = true>
-bool tma_layout_fits(const void* in, const void* out, const TransposeShape& s) {
-  const auto a16 = [](std::int64_t v) {
-    return v % 16 == 0 && v > 0 && v < (std::int64_t{1} << 40);
-  };
-  if (reinterpret_cast<std::uintptr_t>(in) % 16 != 0 ||
-      reinterpret_cast<std::uintptr_t>(out) % 16 != 0)
-    return false;
-  if (!a16(s.in_pitch * C::S) || !a16(s.out_pitch * C::S)) return false;
-  if (s.batch > 1 && (!a16(s.in_batch_stride * C::S) || !a16(s.out_batch_stride * C::S)))
-    return false;
-  constexpr std::int64_t kMax = std::int64_t{1} << 30;
-  if (s.rows >= kMax || s.cols >= kMax || s.batch >= kMax) return false;
-  const std::int64_t tiles = ((s.rows + C::TH - 1) / C::TH) * ((s.cols + C::TW - 1) / C::TW);
-  if (tiles >= (std::int64_t{1} << 32)) return false;
-  // A TMA store clips a box at the output rows' end in 16-byte units, not elements: where an
-  // output row (s.rows elements) ends inside one, it also wrote the element after it (run 34, an
-  // H200: f64 517 x 300 with padded output rows, one element past every row). So only rows that
-  // end on 16 bytes.
-  return !TmaStore || s.rows * C::S % 16 == 0;
-}
-
 /// Whether the TMA kernel (`TmaStore`) or the TMA-load kernel runs on the current device (an
 /// sm_90 image, a compute capability 9 device, the driver's tensor-map encoder).
 template <class C, bool TmaStore = true>
@@ -405,12 +376,6 @@ bool tma_runs_here() {
     return tma_detail::kernel_runs_here(reinterpret_cast<const void*>(&tma_kernel<C>));
   else
     return tma_detail::kernel_runs_here(reinterpret_cast<const void*>(&tma_load_kernel<C>));
-}
-
-/// Whether the TMA kernels take this resolved layout on the current device.
-template <class C, bool TmaStore = true>
-bool tma_accepts(const void* in, const void* out, const TransposeShape& s) {
-  return tma_layout_fits<C, TmaStore>(in, out, s) && tma_runs_here<C, TmaStore>();
 }
 
 /// Launches tma_kernel<C> (TmaStore) or tma_load_kernel<C> on an accepted layout. Returns false,

@@ -15,6 +15,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 
 import h5py
 import numpy as np
@@ -197,6 +198,12 @@ def group_info(tmp):
     proc = run("info", f"{src}:/data")
     for word in ["100x80", "chunk", "10x10", "deflate", "plan", "stage"]:
         check(word in proc.stdout, f"info lacks '{word}':\n{proc.stdout}")
+    # --kernels: the CUDA kernel choice and the table row behind it, on a named device profile
+    # (the same text with or without a GPU or CUDA in the build).
+    proc = run("info", f"{src}:/data", "--kernels", "--device", "h100")
+    for word in ["kernels  out of place", "kernel_table.csv line", "NVIDIA H100"]:
+        check(word in proc.stdout, f"info --kernels lacks '{word}':\n{proc.stdout}")
+    run("info", f"{src}:/data", "--kernels", "--device", "no-such-gpu", expect=UNSUPPORTED)
     proc = run("--help", expect=OK)
     for word in ["transpose", "verify", "Exit codes", "75"]:
         check(word in proc.stdout, f"--help lacks '{word}'")
@@ -345,21 +352,24 @@ def group_diskfull(tmp):
         for method in ("mmap", "pwrite"):
             with open(os.path.join(small, "fill"), "wb") as f:
                 f.write(b"\0" * (11 << 20))
-            env = dict(os.environ, XPOSE_DIRECT_WRITE=method)
+            # The space goes while the run writes stages: the run holds before transforming stage
+            # 2 (XPOSE_TEST_HOLD_AT_STAGE) until the file system is full. (A file system filling
+            # up while the output is being created is covered by the check up front; HDF5's own
+            # collective error paths are not made for it.)
+            hold = os.path.join(tmp, "hold")
+            env = dict(os.environ, XPOSE_DIRECT_WRITE=method, XPOSE_TEST_HOLD_AT_STAGE=f"2:{hold}")
             cmd = shlex.split(ARGS.mpiexec) + ["-n", str(ARGS.np), ARGS.xpose, "transpose", f"{src}:/data",
                                                 f"{small}/out.h5:/data", "--max-stage-width", "5", "--quiet"]
             proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-            # Once the run is writing stages (its journal exists), the space goes. (A file
-            # system filling up while the output is being created is covered by the check up
-            # front; HDF5's own collective error paths are not made for it.)
-            journal = os.path.join(small, ".out.h5.xpose-journal")
-            while not os.path.exists(journal) and proc.poll() is None:
-                pass
+            while not os.path.exists(hold) and proc.poll() is None:
+                time.sleep(0.01)
             try:  # ... until something else takes it while the run writes
                 with open(os.path.join(small, "fill2"), "wb") as f:
                     f.write(b"\0" * (9 << 20))
             except OSError:
                 pass
+            if os.path.exists(hold):
+                os.remove(hold)
             try:
                 out, err = proc.communicate(timeout=300)
             except subprocess.TimeoutExpired:

@@ -582,6 +582,70 @@ TEST(IoOutput, CheckOutputTargetRefusesTheInputAndExistingFiles) {
             ExitCode::Ok);
 }
 
+TEST(IoOutput, CheckOutputTargetRefusesNamesXposeDidNotCreate) {
+  TempDir dir;
+  const std::string in_file = dir / "in.h5";
+  std::vector<float> m(4, 0.f);
+  write_raw(in_file, "/data", H5T_IEEE_F32LE, {2, 2}, m.data());
+  const DatasetRef in{in_file, "/data"};
+  const std::string out = dir / "out.h5", partial = io::temporary_path_for(out);
+  auto code = [&](const std::string& target, bool force, std::vector<std::string> own, std::string* message = nullptr) {
+    return code_of([&] { io::check_output_target(DatasetRef{target, "/t"}, in, force, own); }, message);
+  };
+  EXPECT_EQ(code(out, false, {partial}), ExitCode::Ok);
+  fs::create_symlink(dir / "victim", partial);  // dangling or not: refused, named
+  std::string message;
+  EXPECT_EQ(code(out, false, {partial}, &message), ExitCode::OutputRefused);
+  EXPECT_NE(message.find(".out.h5.xpose-partial' is a symbolic link"), std::string::npos) << message;
+  fs::remove(partial);
+  ASSERT_EQ(mkfifo(partial.c_str(), 0600), 0);
+  EXPECT_EQ(code(out, false, {partial}), ExitCode::OutputRefused);
+  fs::remove(partial);
+  std::ofstream(partial) << "maybe an interrupted run's";
+  EXPECT_EQ(code(out, false, {partial}), ExitCode::Ok);  // a regular file is the caller's to judge
+  // The input under one of the output's own names.
+  const std::string o2 = dir / "o2.h5";
+  fs::copy_file(in_file, io::temporary_path_for(o2));
+  EXPECT_EQ(code_of([&] {
+              io::check_output_target(DatasetRef{o2, "/t"}, DatasetRef{io::temporary_path_for(o2), "/data"}, false,
+                                      {io::temporary_path_for(o2)});
+            }),
+            ExitCode::OutputRefused);
+  // Names past NAME_MAX once '.' and '.xpose-partial' are added.
+  const std::string long_out = dir / (std::string(245, 'o') + ".h5");
+  EXPECT_EQ(code(long_out, false, {}), ExitCode::Ok);
+  EXPECT_EQ(code(long_out, false, {io::temporary_path_for(long_out)}, &message), ExitCode::OutputRefused);
+  EXPECT_NE(message.find("too long"), std::string::npos) << message;
+  // --force replaces regular files only, and never through a symbolic link.
+  ASSERT_EQ(mkfifo(out.c_str(), 0600), 0);
+  EXPECT_EQ(code(out, true, {}), ExitCode::OutputRefused);
+  fs::remove(out);
+  std::ofstream(dir / "victim") << "precious";
+  fs::create_symlink(dir / "victim", out);
+  EXPECT_EQ(code(out, true, {}), ExitCode::OutputRefused);
+}
+
+TEST(IoOutput, CreateIsExclusiveAndKeepsWhatIsThere) {
+  TempDir dir;
+  const std::string out = dir / "out.h5", partial = io::temporary_path_for(out);
+  std::ofstream(dir / "victim") << "precious";
+  fs::create_symlink(dir / "victim", partial);
+  H5Id type = io::make_h5_type(ElementType::float32());
+  EXPECT_EQ(code_of([&] { OutputFile::create(DatasetRef{out, "/t"}, {2, 2}, type.get(), {}, kSelf); }),
+            ExitCode::OutputRefused);
+  EXPECT_TRUE(fs::is_symlink(partial));  // neither removed nor written through
+  std::string text;
+  std::getline(std::ifstream(dir / "victim"), text);
+  EXPECT_EQ(text, "precious");
+  fs::remove(partial);
+  io::CreateOptions mode;
+  mode.mode = 0600;
+  OutputFile o = OutputFile::create(DatasetRef{out, "/t"}, {2, 2}, type.get(), mode, kSelf);
+  struct stat st {};
+  ASSERT_EQ(::stat(partial.c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0600u);
+}
+
 TEST(IoOutput, CheckOutputTargetRefusesAReadOnlyDirectory) {
   if (geteuid() == 0)
     GTEST_SKIP() << "running as root: access() reports every directory writable, so a read-only "

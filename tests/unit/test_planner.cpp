@@ -121,6 +121,19 @@ TEST(Planner, RejectsTooSmallBudgetWithTheNeededSize) {
   }
 }
 
+TEST(Planner, AnEmptyDatasetHasNoStages) {
+  // An extent of 0 anywhere: nothing to move, and no division by the empty extent.
+  for (const Shape& shape : {Shape{0, 5}, Shape{5, 0}, Shape{3, 0, 4}, Shape{2, 3, 0}, Shape{0, 0}})
+    for (int nranks : {1, 3}) {
+      Plan p = make_plan(request(shape, 8, nranks, 1));
+      EXPECT_EQ(p.num_stages(), 0) << format_shape(shape);
+      EXPECT_EQ(p.total_bytes(), 0);
+      EXPECT_EQ(p.buffer_bytes(), 0);
+      EXPECT_EQ(p.out_shape[shape.size() - 1], shape[shape.size() - 2]);
+      EXPECT_NE(p.describe().find("empty"), std::string::npos) << p.describe();
+    }
+}
+
 TEST(Planner, RejectsRankOneAndOddElementSizes) {
   EXPECT_THROW(make_plan(request({10}, 4, 1, 1 << 20)), UnsupportedInputError);
   EXPECT_THROW(make_plan(request({10, 10}, 3, 1, 1 << 20)), UnsupportedInputError);

@@ -77,7 +77,7 @@ TEST(RawStorage, ReadsWhatHdf5Reads) {
       const std::string file = dir.path + "/in-" + format_shape(shape) + "-" + std::to_string(elem) + ".h5";
       make_file(file, shape, elem == 16 ? ElementType::complex128() : ElementType{ElementKind::UnsignedInt, elem});
       auto in = InputFile::open(DatasetRef::parse(file + ":/d"), MPI_COMM_SELF);
-      auto raw = RawStorage::open(file, in.dataset(), false);
+      auto raw = RawStorage::open_input(in);
       ASSERT_TRUE(raw) << "contiguous dataset not mapped";
       for (int trial = 0; trial < 20; ++trial) {
         auto boxes = random_piece_boxes(shape, rng);
@@ -103,7 +103,7 @@ TEST(RawStorage, WritesWhatHdf5Reads) {
   auto type = make_h5_type(ElementType::float64());
   auto out = OutputFile::create(DatasetRef::parse(dir.path + "/out.h5:/d"), shape, type.get(), {}, MPI_COMM_SELF);
   out.flush();  // the storage exists on disk before raw writes
-  auto raw = RawStorage::open(out.temporary_path(), out.dataset(), true);
+  auto raw = RawStorage::open_output(out);
   ASSERT_TRUE(raw);
   // Fill every element through raw writes of whole-row bands (as the stage writes do).
   std::vector<double> all(static_cast<std::size_t>(element_count(shape)));
@@ -130,7 +130,32 @@ TEST(RawStorage, DeclinesChunkedAndCompressed) {
   const std::string file = dir.path + "/c.h5";
   make_file(file, {64, 64}, ElementType::float32(), {16, 16});
   auto in = InputFile::open(DatasetRef::parse(file + ":/d"), MPI_COMM_SELF);
-  EXPECT_FALSE(RawStorage::open(file, in.dataset(), false));
+  EXPECT_FALSE(RawStorage::open_input(in));
+}
+
+TEST(RawStorage, DeclinesADatasetThatLivesInAnotherFile) {
+  // Behind an external link the dataset's offset is one in the link's target file: reading the
+  // named file at that offset would give another dataset's bytes.
+  Dir dir;
+  const std::string target = dir.path + "/target.h5", links = dir.path + "/links.h5";
+  make_file(target, {20, 30}, ElementType::float32());
+  make_file(links, {50, 50}, ElementType::float64());
+  hid_t file = H5Fopen(links.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+  ASSERT_GE(file, 0);
+  ASSERT_GE(H5Lcreate_external(target.c_str(), "/d", file, "/ext", H5P_DEFAULT, H5P_DEFAULT), 0);
+  H5Fclose(file);
+  auto linked = InputFile::open(DatasetRef::parse(links + ":/ext"), MPI_COMM_SELF);
+  EXPECT_FALSE(linked.dataset_in_named_file());
+  EXPECT_FALSE(RawStorage::open_input(linked));
+  auto direct = InputFile::open(DatasetRef::parse(target + ":/d"), MPI_COMM_SELF);
+  EXPECT_TRUE(direct.dataset_in_named_file());
+  EXPECT_TRUE(RawStorage::open_input(direct));
+  // Both read the same elements through HDF5.
+  std::vector<float> a(600, -1.f), b(600, -2.f);
+  linked.dataset().read({Box{{0, 0}, {20, 30}}}, a.data(), Transfer::Independent);
+  direct.dataset().read({Box{{0, 0}, {20, 30}}}, b.data(), Transfer::Independent);
+  EXPECT_EQ(a, b);
+  linked.check_unchanged();  // both files are watched, neither changed
 }
 
 TEST(RawStorage, RejectsBoxesItCannotServe) {
@@ -138,7 +163,7 @@ TEST(RawStorage, RejectsBoxesItCannotServe) {
   const std::string file = dir.path + "/in.h5";
   make_file(file, {10, 10}, ElementType::float32());
   auto in = InputFile::open(DatasetRef::parse(file + ":/d"), MPI_COMM_SELF);
-  auto raw = RawStorage::open(file, in.dataset(), false);
+  auto raw = RawStorage::open_input(in);
   ASSERT_TRUE(raw);
   std::vector<float> buf(100);
   EXPECT_THROW(raw->read({Box{{0, 0}, {2, 3}}, Box{{1, 5}, {2, 3}}}, buf.data(), 1), IoError);  // rows differ

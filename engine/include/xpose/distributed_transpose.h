@@ -33,14 +33,13 @@
 /// @endcode
 #pragma once
 
-#include <mpi.h>
-
 #include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "xpose/comm_handle.h"
 #include "xpose/distribution.h"
 #include "xpose/error.h"
 #include "xpose/types.h"
@@ -121,12 +120,13 @@ class DistributedTranspose {
   /// A CUDA stream (cudaStream_t); nullptr is the default stream. Ignored by Host plans.
   using Stream = CUstream_st*;
 
-  /// Plans the transpose of a global `rows x cols` matrix of `type` over `comm` (collective).
-  /// The communicator is duplicated, so the plan's messages never meet the caller's.
+  /// Plans the transpose of a global `rows x cols` matrix of `type` over `comm` (collective;
+  /// an MPI_Comm converts to a CommHandle). The communicator is duplicated, so the plan's
+  /// messages never meet the caller's.
   /// Throws UsageError (bad sizes or options, a transport this machine cannot use),
   /// UnsupportedInputError (element size not 1, 2, 4, 8 or 16), NotCompiledError (Device memory,
   /// NCCL or CUDA-aware MPI missing from this build), ResourceError (allocation failed).
-  DistributedTranspose(MPI_Comm comm, std::int64_t rows, std::int64_t cols, ElementType type,
+  DistributedTranspose(CommHandle comm, std::int64_t rows, std::int64_t cols, ElementType type,
                        const Options& options = Options());
   /// Waits for the plan's last device run, then frees its buffers and communicators. Collective
   /// (the communicator is freed): destroy plans on every rank, before MPI_Finalize.
@@ -215,14 +215,14 @@ class DistributedTranspose {
   std::int64_t chunk_bytes() const;
   /// How the choice was made and, when measured, every candidate's time: for logs.
   std::string report() const;
-  /// The plan's communicator (a duplicate of the one given).
-  MPI_Comm comm() const;
+  /// The plan's communicator (a duplicate of the one given): `comm().get<MPI_Comm>()`.
+  CommHandle comm() const;
 
   /// Transports a plan for `memory` could use on `comm`, by agreement of all ranks (collective),
   /// preferred first: Peer where every rank is on one node with its own GPU and every pair of
   /// GPUs has peer access; Nccl where built and no two ranks share a GPU; MpiDevice where the MPI
   /// is CUDA-aware; Mpi always. A Device query needs the current device selected on every rank.
-  static std::vector<Transport> available_transports(MPI_Comm comm, MemorySpace memory);
+  static std::vector<Transport> available_transports(CommHandle comm, MemorySpace memory);
 
  private:
   struct Impl;
