@@ -119,7 +119,8 @@ def simulate(sim, platform, ranks, per_node, args, folded=True, alltoall=None, t
         if line.startswith("{"):
             result = json.loads(line)
     if result is None or proc.returncode != 0:
-        tail = (err.strip().splitlines() or ["no output"])[-1]
+        lines = [l for l in err.strip().splitlines() if "CRITICAL" in l or "xbt_assert" in l or "error" in l.lower()]
+        tail = (lines or err.strip().splitlines() or ["no output"])[-1][:300]
         return {"error": why or f"exit {proc.returncode}: {tail}", "host_s": round(host_s, 1),
                 "peak_rss": peak}
     result["host_s"] = round(host_s, 1)
