@@ -25,7 +25,7 @@
 
 #include "bench/arg_list.h"
 #include "bench/stats.h"
-#include "engine/src/stage_backend.h"
+#include "bench/device.cuh"
 #include "kernels/cuda/check.h"
 #include "mpi/check.h"
 #include "xpose/distributed_transpose.h"
@@ -151,7 +151,7 @@ int run(const Args& a) {
   int me = 0, ranks = 1;
   XPOSE_CHECK_MPI(MPI_Comm_rank(MPI_COMM_WORLD, &me));
   XPOSE_CHECK_MPI(MPI_Comm_size(MPI_COMM_WORLD, &ranks));
-  xpose::select_cuda_device(MPI_COMM_WORLD, false);
+  xpose::bench::select_device(MPI_COMM_WORLD);
   const std::int64_t R = a.rows, C = a.cols;
 
   xpose::DistributedTranspose::Options opt;

@@ -26,7 +26,7 @@
 
 #include "bench/arg_list.h"
 #include "bench/stats.h"
-#include "engine/src/stage_backend.h"
+#include "bench/device.cuh"
 #include "kernels/cuda/check.h"
 #include "mpi/check.h"
 #include "xpose/distributed_transpose.h"
@@ -96,7 +96,7 @@ class Bench {
   explicit Bench(const Args& a) : a_(a) {
     XPOSE_CHECK_MPI(MPI_Comm_rank(MPI_COMM_WORLD, &me_));
     XPOSE_CHECK_MPI(MPI_Comm_size(MPI_COMM_WORLD, &ranks_));
-    const int dev = xpose::select_cuda_device(MPI_COMM_WORLD, false);
+    const int dev = xpose::bench::select_device(MPI_COMM_WORLD);
     cudaDeviceProp prop{};
     XPOSE_CHECK_CUDA(cudaGetDeviceProperties(&prop, dev));
     gpu_ = prop.name;

@@ -864,6 +864,40 @@ void InputFile::check_unchanged() const {
   }
 }
 
+namespace {
+herr_t visit_object(hid_t, const char* name, const H5O_info_t* info, void* data) {
+  auto* out = static_cast<std::vector<FileObject>*>(data);
+  const std::string path = std::string(name) == "." ? "/" : "/" + std::string(name);
+  switch (info->type) {
+    case H5O_TYPE_GROUP:
+      out->push_back({path, FileObject::Group});
+      break;
+    case H5O_TYPE_DATASET:
+      out->push_back({path, FileObject::Dataset});
+      break;
+    case H5O_TYPE_NAMED_DATATYPE:
+      out->push_back({path, FileObject::Datatype});
+      break;
+    default:
+      break;
+  }
+  return 0;
+}
+}  // namespace
+
+std::vector<FileObject> list_objects(const std::string& file) {
+  ensure_init();
+  check_input_file(file);
+  hid_t id = H5Fopen(file.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  if (id < 0)
+    throw InputUnreadableError(cat("input '", file, "': cannot be opened (truncated or corrupt?): ", hdf5_message()));
+  H5Id f(id);
+  std::vector<FileObject> objects;
+  XPOSE_H5(InputUnreadableError, file,
+           H5Ovisit2(f.get(), H5_INDEX_NAME, H5_ITER_INC, visit_object, &objects, H5O_INFO_BASIC));
+  return objects;
+}
+
 void check_transposable(const Dataset& dataset) {
   const DatasetInfo& info = dataset.info();
   const std::string& label = dataset.label();
@@ -1121,10 +1155,17 @@ OutputFile OutputFile::create(const DatasetRef& ref, const Shape& shape, hid_t t
   XPOSE_H5(IoError, label, H5Pset_create_intermediate_group(lcpl.get(), 1));
   auto dcpl = XPOSE_H5_ID(IoError, label, H5Pcreate(H5P_DATASET_CREATE));
   if (chunk.empty()) {
+    if (options.deflate >= 0) throw UsageError(cat("output '", label, "': compression needs a chunked layout"));
     XPOSE_H5(IoError, label, H5Pset_layout(dcpl.get(), H5D_CONTIGUOUS));
   } else {
     auto dims = to_hsize(chunk);
     XPOSE_H5(IoError, label, H5Pset_chunk(dcpl.get(), static_cast<int>(dims.size()), dims.data()));
+  }
+  if (options.deflate >= 0) {
+    if (options.deflate > 9) throw UsageError(cat("gzip level ", options.deflate, " (0 to 9)"));
+    // Shuffle first: bytes of equal significance side by side compress far better.
+    XPOSE_H5(IoError, label, H5Pset_shuffle(dcpl.get()));
+    XPOSE_H5(IoError, label, H5Pset_deflate(dcpl.get(), static_cast<unsigned>(options.deflate)));
   }
   // Early: the space (and a chunked dataset's index) exists at create time, so every rank sees
   // the same addresses and the file's metadata does not change while data is written; a file
@@ -1300,20 +1341,15 @@ herr_t collect_attribute_name(hid_t, const char* name, const H5A_info_t*, void* 
   return 0;
 }
 
-/// Copies one attribute; false for one that holds references and that `references` did not
-/// rebuild (references point into the source file: copied, they would point at nothing).
-bool copy_attribute(const Dataset& source_dataset, hid_t target, const std::string& name, const std::string& label,
-                    const ReferenceAttributeHook& references) {
-  const hid_t source = source_dataset.id();
+/// Copies one attribute of HDF5 object `source`; false, copying nothing, for one that holds
+/// references (they point into the source file: copied, they would point at nothing).
+bool copy_plain_attribute(hid_t source, hid_t target, const std::string& name, const std::string& label) {
   const std::string what = cat(label, " attribute '", name, "'");
   auto attr = XPOSE_H5_ID(IoError, what, H5Aopen(source, name.c_str(), H5P_DEFAULT));
   // H5Aget_type gives the in-memory form (variable-length parts as pointers); the copy is
   // transient, so a named datatype of the source file does not follow it.
   auto stored = XPOSE_H5_ID(IoError, what, H5Aget_type(attr.get()));
-  if (XPOSE_H5(IoError, what, H5Tdetect_class(stored.get(), H5T_REFERENCE)) > 0) {
-    delete_if_present(target, name, label);
-    return references && references(source_dataset, name, target);
-  }
+  if (XPOSE_H5(IoError, what, H5Tdetect_class(stored.get(), H5T_REFERENCE)) > 0) return false;
   auto type = XPOSE_H5_ID(IoError, what, H5Tcopy(stored.get()));
   auto space = XPOSE_H5_ID(IoError, what, H5Aget_space(attr.get()));
   hssize_t npoints = XPOSE_H5(IoError, what, H5Sget_simple_extent_npoints(space.get()));
@@ -1336,6 +1372,15 @@ bool copy_attribute(const Dataset& source_dataset, hid_t target, const std::stri
   if (variable && npoints > 0)
     XPOSE_H5(IoError, what, H5Dvlen_reclaim(type.get(), space.get(), H5P_DEFAULT, buffer.data()));
   return true;
+}
+
+/// Copies one attribute; false for one that holds references and that `references` did not
+/// rebuild.
+bool copy_attribute(const Dataset& source_dataset, hid_t target, const std::string& name, const std::string& label,
+                    const ReferenceAttributeHook& references) {
+  if (copy_plain_attribute(source_dataset.id(), target, name, label)) return true;
+  delete_if_present(target, name, label);
+  return references && references(source_dataset, name, target);
 }
 
 }  // namespace
@@ -1361,6 +1406,16 @@ std::vector<std::string> OutputFile::copy_attributes_from(const Dataset& source,
   });
   return left_out;
 }
+
+void copy_attributes(hid_t source, hid_t target, const std::string& label, const std::vector<std::string>& skip) {
+  std::vector<std::string> names;
+  hsize_t index = 0;
+  XPOSE_H5(IoError, label, H5Aiterate2(source, H5_INDEX_NAME, H5_ITER_INC, &index, collect_attribute_name, &names));
+  for (const auto& name : names)
+    if (std::find(skip.begin(), skip.end(), name) == skip.end()) copy_plain_attribute(source, target, name, label);
+}
+
+std::string hdf5_error_message() { return hdf5_message(); }
 
 void OutputFile::set_attribute(const std::string& name, const std::string& value) {
   mpi::collectively(comm_, [&] {

@@ -154,6 +154,15 @@ class InputFile {
   bool in_named_file_ = true;
 };
 
+/// What a file holds, every object once, in name order: groups (the root "/" first), datasets and
+/// named datatypes. The file is opened read-only on the calling rank alone; errors are classified
+/// as for InputFile::open.
+struct FileObject {
+  std::string path;
+  enum Kind { Group, Dataset, Datatype } kind = Group;
+};
+std::vector<FileObject> list_objects(const std::string& file);
+
 /// Throws UnsupportedInputError unless the dataset can be transposed: rank >= 2, a fixed-size
 /// datatype with no variable-length or reference parts, element size in {1, 2, 4, 8, 16}, a size
 /// in bytes that 64 bits can count.
@@ -192,6 +201,7 @@ struct CreateOptions {
   /// The dataset whose layout-independent creation properties the new one takes: its fill value,
   /// attribute creation order tracking and attribute storage thresholds.
   const Dataset* like = nullptr;
+  int deflate = -1;  ///< gzip level 0-9 with the shuffle filter before it (needs `chunk`); -1: none
 };
 
 /// What copy_attributes_from does with an attribute of `source` whose datatype holds references
@@ -218,6 +228,8 @@ class OutputFile {
   ~OutputFile();
 
   Dataset& dataset() { return dataset_; }
+  hid_t id() const { return file_.get(); }
+  MPI_Comm comm() const { return comm_; }
   const std::string& temporary_path() const { return temp_path_; }
   const std::string& final_path() const { return final_path_; }
 
@@ -283,5 +295,14 @@ std::vector<Box> boxes_for_range(const Shape& shape, std::int64_t first, std::in
 
 /// A one-line description of an HDF5 datatype, e.g. "float32 (IEEE, big-endian)".
 std::string describe_type(hid_t type);
+
+/// HDF5's own account of its last failure (then cleared), for error messages.
+std::string hdf5_error_message();
+
+/// Copies the attributes of HDF5 object `source` (a dataset or group) onto object `target`, but
+/// those named in `skip` and those holding references (which point into the source's file).
+/// `label` names the target in messages. In a file open through MPI-IO every rank must call.
+void copy_attributes(hid_t source, hid_t target, const std::string& label,
+                     const std::vector<std::string>& skip = {});
 
 }  // namespace xpose::io

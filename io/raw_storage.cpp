@@ -187,6 +187,15 @@ std::unique_ptr<RawStorage> RawStorage::map(int fd, const std::string& path, con
   return raw;
 }
 
+void RawStorage::view_as(const Shape& shape, std::size_t elem_size) {
+  const std::int64_t bytes = checked_mul(element_count(shape), static_cast<std::int64_t>(elem_size));
+  if (bytes != bytes_ || shape.empty() || elem_size == 0)
+    throw InternalError(cat("raw access to '", path_, "': a view of ", format_shape(shape), " x ", elem_size,
+                            " B does not cover the dataset's ", bytes_, " bytes"));
+  shape_ = shape;
+  elem_ = elem_size;
+}
+
 RawStorage::~RawStorage() {
   if (map_) g_region_armed[writable_ ? 1 : 0] = 0;
   if (map_) ::munmap(map_, map_length_);

@@ -55,6 +55,11 @@ class RawStorage {
   /// (sync_file_range); sync() still makes it durable.
   void start_writeback();
 
+  /// Views the same bytes as an array of `shape` with `elem_size`-byte elements (the merged axes
+  /// and wide elements of an axis order): boxes and addresses are in that shape from then on.
+  /// InternalError when the byte count differs.
+  void view_as(const Shape& shape, std::size_t elem_size);
+
   std::int64_t file_offset() const { return offset_; }
   /// The mapped address of the element at `index` (one coordinate per dimension); nullptr when
   /// the storage is not mapped (positioned writes). Kernels may read or write there directly.

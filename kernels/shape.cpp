@@ -17,10 +17,15 @@ TransposeShape TransposeShape::resolved() const {
     throw DimensionMismatch(cat("transpose: pitch smaller than a row (in_pitch=", s.in_pitch,
                                 " < cols=", s.cols, " or out_pitch=", s.out_pitch,
                                 " < rows=", s.rows, ")"));
-  if (s.batch > 1 && (s.in_batch_stride < s.rows * s.in_pitch - (s.in_pitch - s.cols) ||
-                      s.out_batch_stride < s.cols * s.out_pitch - (s.out_pitch - s.rows)))
-    throw DimensionMismatch(cat("transpose: batch stride smaller than one matrix (in ",
-                                s.in_batch_stride, ", out ", s.out_batch_stride, ")"));
+  // Matrices one after the other, or interleaved row by row; anything else would overlap.
+  auto disjoint = [&](std::int64_t stride, std::int64_t pitch, std::int64_t height, std::int64_t width) {
+    return stride >= height * pitch - (pitch - width) || (stride >= width && pitch >= s.batch * stride -
+                                                                                          (stride - width));
+  };
+  if (s.batch > 1 && (!disjoint(s.in_batch_stride, s.in_pitch, s.rows, s.cols) ||
+                      !disjoint(s.out_batch_stride, s.out_pitch, s.cols, s.rows)))
+    throw DimensionMismatch(cat("transpose: matrices of the batch overlap (batch strides in ", s.in_batch_stride,
+                                ", out ", s.out_batch_stride, "; pitches ", s.in_pitch, ", ", s.out_pitch, ")"));
   return s;
 }
 

@@ -6,7 +6,9 @@
 /// input is at  in  + (b * in_batch_stride  + i * in_pitch  + j) * elem_size  and goes to
 ///              out + (b * out_batch_stride + j * out_pitch + i) * elem_size.
 /// Pitches and strides are in elements, so a kernel can read a sub-block of one buffer and write
-/// a sub-block of another (the engine packs exchange pieces this way).
+/// a sub-block of another (the engine packs exchange pieces this way). The matrices of a batch
+/// may also interleave row by row (batch stride >= a row, pitch >= batch x batch stride): an
+/// axis order that puts the batch axis between the rows and the columns.
 #pragma once
 
 #include <cstddef>
@@ -43,8 +45,10 @@ struct TransposeShape {
 
 // ---- CPU (kernels/cpu) ----------------------------------------------------------------------
 
-/// Cache-blocked, multi-threaded out-of-place transpose of host memory. elem_size in
-/// {1,2,4,8,16}; `threads` <= 0 means the number of hardware threads. in and out must not overlap.
+/// Cache-blocked, multi-threaded out-of-place transpose of host memory. Elements of 1, 2, 4, 8 or
+/// 16 bytes go through register micro-kernels; any other size (an axis group moved as one wide
+/// element) is copied element by element in cache tiles. `threads` <= 0 means the number of
+/// hardware threads. in and out must not overlap.
 void transpose_cpu(const void* in, void* out, std::size_t elem_size, const TransposeShape& shape,
                    int threads = 0);
 

@@ -15,7 +15,8 @@ StageGeometry StageGeometry::make(const Plan& plan, const Stage& stage, int me) 
   g.nranks = plan.nranks;
   g.nb = stage.inner_count;
   g.rows_total = plan.rows;
-  g.my_rows = plan.in_rows.count(me);
+  g.my_rows = plan.rows_read(me);
+  g.exchange_free = plan.exchange_free;
   const auto n = static_cast<std::size_t>(plan.nranks);
   g.widths.resize(n);
   g.col_prefix.resize(n);
@@ -23,12 +24,14 @@ StageGeometry StageGeometry::make(const Plan& plan, const Stage& stage, int me) 
   g.row_offset.resize(n);
   for (int q = 0; q < plan.nranks; ++q) {
     g.col_prefix[q] = g.sum_w;
-    g.widths[q] = plan.width_of(q, stage);
+    g.widths[q] = plan.exchange_free && q != me ? 0 : plan.width_of(q, stage);
     g.sum_w += g.widths[q];
-    g.rows_of[q] = plan.in_rows.count(q);
-    g.row_offset[q] = plan.in_rows.offset(q);
+    g.rows_of[q] = plan.exchange_free && q != me ? 0 : plan.rows_read(q);
+    g.row_offset[q] = plan.first_row_read(q);
   }
   g.my_w = g.widths[me];
+  g.in_batch_outer = plan.axes.in_batch_outer();
+  g.out_batch_outer = plan.axes.out_batch_outer();
   return g;
 }
 
@@ -55,7 +58,7 @@ class CpuBackend final : public StageBackend {
       for (auto& b : in_) b = HostBuffer(bytes);
       for (auto& b : out_) b = HostBuffer(bytes);
     }
-    if (plan.nranks > 1) {
+    if (plan.nranks > 1 && !plan.exchange_free) {
       exchange_ = mpi::make_exchange(host_exchange_kind(plan), comm, elem_);
       // An exchange that stages in place (node-aware) takes the pieces in its own node memory.
       in_place_ = exchange_->can_stage_in_place();
@@ -73,12 +76,12 @@ class CpuBackend final : public StageBackend {
     StageViews own;
     if (!views) {  // the slots as views: pieces side by side, output rows [nb][my_w][R]
       own.in = in_[slot].data();
-      own.in_pitch = g.sum_w;
-      own.in_batch_stride = g.my_rows * g.sum_w;
+      own.in_pitch = g.slot_in_pitch();
+      own.in_batch_stride = g.slot_in_batch_stride();
       own.in_col = g.col_prefix;
       own.out = out_[slot].data();
-      own.out_pitch = g.rows_total;
-      own.out_batch_stride = g.my_w * g.rows_total;
+      own.out_pitch = g.slot_out_pitch();
+      own.out_batch_stride = g.slot_out_batch_stride();
       views = &own;
     }
     const StageViews& v = *views;
@@ -95,7 +98,7 @@ class CpuBackend final : public StageBackend {
     };
     // Per-peer counts; this rank's own piece is kept locally (below).
     mpi::ExchangeLayout layout;
-    if (g.nranks > 1) {
+    if (g.nranks > 1 && !g.exchange_free) {
       PhaseScope scope(trace, "exchange", "main", t.exchange, k);
       const auto n = static_cast<std::size_t>(g.nranks);
       layout.send_counts.assign(n, 0);
@@ -139,7 +142,7 @@ class CpuBackend final : public StageBackend {
         if (v.release_input) v.release_input(r0, rows);
       }
     }
-    if (g.nranks == 1) return;
+    if (g.nranks == 1 || g.exchange_free) return;
     {
       PhaseScope scope(trace, "exchange", "main", t.exchange, k);
       if (in_place_) exchange_->exchange_in_place();

@@ -76,6 +76,7 @@ class CudaBackend final : public StageBackend {
     for (auto& b : out_) b = cuda::PinnedBuffer(bytes);
     d_in_ = cuda::DeviceBuffer(bytes);
     d_send_ = cuda::DeviceBuffer(bytes);
+    if (!is_supported_element_size(elem_)) d_tmp_ = cuda::DeviceBuffer(bytes);  // the planner counts it
     if (plan.nranks > 1) {
       exchange_ = mpi::make_exchange(choice.exchange == mpi::ExchangeKind::Mpi ? host_exchange_kind(plan) : choice.exchange,
                                      comm, elem_);
@@ -118,14 +119,24 @@ class CudaBackend final : public StageBackend {
       }
       stream_.sync();
     }
-    // Transpose every piece into its send segment [nb][w_q][my_rows] (for one rank: the output).
+    // Transpose every piece into its send segment [nb][w_q][my_rows] (for one rank: the output,
+    // in the output slot's layout). Piece q is on the device as the host slot holds it, its
+    // matrices one after the other or interleaved row by row (StageGeometry::in_batch_outer).
     {
       PhaseScope scope(trace, "kernel", "main", t.kernel, k);
       for (int q = 0; q < g.nranks; ++q) {
         if (g.widths[q] == 0 || g.my_rows == 0) continue;
         const std::int64_t offset = g.nb * g.my_rows * g.col_prefix[q] * es;
-        kernels::transpose_cuda(d_in_.data() + offset, d_send_.data() + offset, elem_,
-                                kernels::TransposeShape::dense(g.my_rows, g.widths[q], g.nb), s);
+        kernels::TransposeShape shape = kernels::TransposeShape::dense(g.my_rows, g.widths[q], g.nb);
+        if (!g.in_batch_outer) {
+          shape.in_pitch = g.nb * g.widths[q];
+          shape.in_batch_stride = g.widths[q];
+        }
+        if (g.nranks == 1) {
+          shape.out_pitch = g.slot_out_pitch();
+          shape.out_batch_stride = g.slot_out_batch_stride();
+        }
+        transpose_device(d_in_.data() + offset, d_send_.data() + offset, shape, s);
       }
       stream_.sync();
     }
@@ -165,13 +176,53 @@ class CudaBackend final : public StageBackend {
       const std::byte* src = h_recv_.data() + layout.recv_displs[p] * es;
       for (std::int64_t b = 0; b < g.nb; ++b)
         kernels::copy_2d_cpu(src + b * g.my_w * rp * es, rp * es,
-                             out_[slot].data() + (b * g.my_w * g.rows_total + g.row_offset[p]) * es, g.rows_total * es,
-                             rp * es, g.my_w, threads_);
+                             out_[slot].data() + (b * g.slot_out_batch_stride() + g.row_offset[p]) * es,
+                             g.slot_out_pitch() * es, rp * es, g.my_w, threads_);
     }
   }
 
  private:
   std::size_t bytes(std::int64_t elems) const { return static_cast<std::size_t>(elems) * elem_; }
+
+  // Elements the CUDA kernels do not take (an axis group moved as one, any size but 1, 2, 4, 8
+  // or 16 bytes) are short rows of k words: [R][C][k] -> [C][R][k] is R x (C k) words transposed
+  // into scratch ([C][k][R]), then C x nb transposes of k x R words into the output rows. Device
+  // memory moves the extra pass at TB/s, far above the PCIe and file rates a stage runs at.
+  void transpose_device(const std::byte* in, std::byte* out, const kernels::TransposeShape& shape, cudaStream_t s) {
+    if (is_supported_element_size(elem_)) {
+      kernels::transpose_cuda(in, out, elem_, shape, s);
+      return;
+    }
+    const kernels::TransposeShape t = shape.resolved();
+    std::size_t word = 16;
+    while (elem_ % word != 0) word /= 2;
+    const auto k = static_cast<std::int64_t>(elem_ / word);
+    kernels::TransposeShape a;
+    a.rows = t.rows;
+    a.cols = t.cols * k;
+    a.batch = t.batch;
+    a.in_pitch = t.in_pitch * k;
+    a.in_batch_stride = t.in_batch_stride * k;
+    a.out_pitch = t.rows;
+    a.out_batch_stride = t.cols * k * t.rows;
+    kernels::transpose_cuda(in, d_tmp_.data(), word, a, s);
+    kernels::TransposeShape b;
+    b.rows = k;
+    b.cols = t.rows;
+    b.in_pitch = t.rows;
+    b.in_batch_stride = k * t.rows;
+    b.out_pitch = k;
+    b.out_batch_stride = t.out_pitch * k;
+    if (t.batch == 1 || t.out_batch_stride == t.cols * t.out_pitch) {  // all output rows at one stride
+      b.batch = t.batch * t.cols;
+      kernels::transpose_cuda(d_tmp_.data(), out, word, b, s);
+      return;
+    }
+    b.batch = t.cols;
+    for (std::int64_t m = 0; m < t.batch; ++m)
+      kernels::transpose_cuda(d_tmp_.data() + m * t.cols * t.rows * static_cast<std::int64_t>(elem_),
+                              out + m * t.out_batch_stride * static_cast<std::int64_t>(elem_), word, b, s);
+  }
 
   void unpack_pitched(const StageGeometry& g, const mpi::ExchangeLayout& layout, const std::byte* src_base,
                       std::byte* dst_base, cudaMemcpyKind kind) {
@@ -180,7 +231,8 @@ class CudaBackend final : public StageBackend {
       const std::int64_t rp = g.rows_of[p];
       if (rp == 0 || g.my_w == 0) continue;
       for (std::int64_t b = 0; b < g.nb; ++b)
-        XPOSE_CHECK_CUDA(cudaMemcpy2DAsync(dst_base + (b * g.my_w * g.rows_total + g.row_offset[p]) * es, bytes(g.rows_total),
+        XPOSE_CHECK_CUDA(cudaMemcpy2DAsync(dst_base + (b * g.slot_out_batch_stride() + g.row_offset[p]) * es,
+                                           bytes(g.slot_out_pitch()),
                                            src_base + (layout.recv_displs[p] + b * g.my_w * rp) * es, bytes(rp), bytes(rp),
                                            static_cast<std::size_t>(g.my_w), kind, stream_.get()));
     }
@@ -191,7 +243,7 @@ class CudaBackend final : public StageBackend {
   int threads_;
   cuda::Stream stream_;
   cuda::PinnedBuffer in_[2], out_[2], h_send_, h_recv_;
-  cuda::DeviceBuffer d_in_, d_send_, d_recv_;
+  cuda::DeviceBuffer d_in_, d_send_, d_recv_, d_tmp_;
   std::unique_ptr<mpi::Exchange> exchange_;
 };
 

@@ -81,13 +81,10 @@ std::string FileTransposeSummary::json() const {
 FileTransposeSummary transpose_file(const FileTransposeOptions& options, CommHandle comm) {
   // Every check here depends on the options alone, so every rank throws alike; the ranges of
   // the options are run_transpose's to check (one place for every caller).
-  if (!options.axes.empty())
-    throw UsageError(
-        "axes: axis permutations other than swapping the last two are not "
-        "implemented yet (leave axes empty)");
   TransposeOptions o;
   o.in = io::DatasetRef::parse(options.input);
   o.out = io::DatasetRef::parse(options.output);
+  o.axes = options.axes;  // numbers or dimension names, resolved against the input (axes.h)
   o.host_mem = options.host_mem;
   o.gpu_mem = options.gpu_mem;
   o.backend = options.backend;

@@ -33,7 +33,9 @@ std::map<std::string, std::string> fields(const RunIdentity& id) {
           {"stages", std::to_string(id.stages)},
           {"stage_width", std::to_string(id.stage_width)},
           {"matrices_per_stage", std::to_string(id.matrices_per_stage)},
-          {"chunk", id.chunk.empty() ? "contiguous" : format_shape(id.chunk)}};
+          {"chunk", id.chunk.empty() ? "contiguous" : format_shape(id.chunk)},
+          {"axes", id.axes.empty() ? "default" : id.axes},
+          {"compression", id.compression.empty() ? "none" : id.compression}};
 }
 
 const std::map<std::string, std::string> kFieldNames = {
@@ -48,7 +50,9 @@ const std::map<std::string, std::string> kFieldNames = {
     {"stages", "stage count"},
     {"stage_width", "stage width (set by --host-mem/--gpu-mem and the backend)"},
     {"matrices_per_stage", "matrices per stage"},
-    {"chunk", "output chunking"}};
+    {"chunk", "output chunking"},
+    {"axes", "axis order (--axes)"},
+    {"compression", "output compression"}};
 
 // FNV-1a over the journal's text before its check line: a torn or edited journal is refused.
 std::string checksum(const std::string& text) {
@@ -112,7 +116,7 @@ std::string RunIdentity::difference(const RunIdentity& now) const {
   // Report in a useful order: what the user most likely changed first.
   for (const char* key :
        {"input", "output", "input_bytes", "input_mtime_ns", "shape", "datatype", "element_size",
-        "ranks", "chunk", "stage_width", "matrices_per_stage", "stages"}) {
+        "axes", "ranks", "chunk", "compression", "stage_width", "matrices_per_stage", "stages"}) {
     if (then_fields[key] != now_fields[key])
       return cat(kFieldNames.at(key), ": '", then_fields[key], "' in the journal, '",
                  now_fields[key], "' now");
@@ -179,6 +183,9 @@ std::optional<Journal> Journal::parse(const std::string& text, const std::string
     id.stage_width = std::stoll(kv.at("stage_width"));
     id.matrices_per_stage = std::stoll(kv.at("matrices_per_stage"));
     if (kv.at("chunk") != "contiguous") id.chunk = parse_shape(kv.at("chunk"));
+    // Journals of runs before axis orders and compression name neither: the defaults.
+    if (kv.count("axes") && kv.at("axes") != "default") id.axes = kv.at("axes");
+    if (kv.count("compression") && kv.at("compression") != "none") id.compression = kv.at("compression");
     j.stages_done = std::stoll(kv.at("stages_done"));
     if (kv.count("owner")) j.owner = kv.at("owner");
   } catch (const std::exception& e) {

@@ -31,6 +31,8 @@ struct RunIdentity {
   std::int64_t stage_width = 0;
   std::int64_t matrices_per_stage = 0;
   Shape chunk;
+  std::string axes;         ///< the axis order ("1,2,0"); "" for the default (the last two swapped)
+  std::string compression;  ///< "gzip:4"; "" for none
 
   /// The first field that differs, as "input size: 123 in the journal, 456 now"; empty if none.
   std::string difference(const RunIdentity& now) const;

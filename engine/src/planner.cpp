@@ -101,21 +101,34 @@ ExchangeEstimate estimate_stage_exchange(const ExchangeModel& model, HostExchang
 }
 
 Plan make_plan(const PlanRequest& req) {
-  const auto& shape = req.shape;
-  if (shape.size() < 2)
-    throw UnsupportedInputError(cat("cannot transpose a dataset of rank ", shape.size(), " (need >= 2)"));
+  if (req.shape.size() < 2)
+    throw UnsupportedInputError(cat("cannot transpose a dataset of rank ", req.shape.size(), " (need >= 2)"));
   if (!is_supported_element_size(req.elem_size))
     throw UnsupportedInputError(cat("element size ", req.elem_size, " bytes is not supported (1, 2, 4, 8 or 16)"));
   if (req.nranks < 1) throw InternalError("make_plan: nranks < 1");
-  element_count(shape);  // overflow check
+  element_count(req.shape);  // overflow check
+  if (!req.perm.empty() && req.shape.size() > kMaxAxesRank)
+    throw UnsupportedInputError(cat("rank ", req.shape.size(), ": --axes supports ranks 2 to ", kMaxAxesRank));
 
   Plan p;
-  p.shape = shape;
-  p.out_shape = shape;
-  std::swap(p.out_shape[shape.size() - 1], p.out_shape[shape.size() - 2]);
-  p.elem_size = req.elem_size;
+  p.shape = req.shape;
+  p.axes = req.perm.empty() ? AxisMap::swap_last_two(req.shape) : AxisMap::make(req.shape, req.perm);
+  p.explicit_axes = !req.perm.empty();
+  p.dim_names = req.dim_names;
+  p.out_shape = p.axes.out_shape();
+  p.engine = p.axes.engine_shape();
+  const Shape& shape = p.engine;
+  p.dataset_elem_size = req.elem_size;
+  // A wide element moves as one: the MPI datatype and the kernels take its size as an int.
+  const std::int64_t elem = checked_mul(static_cast<std::int64_t>(req.elem_size), p.axes.element_extent());
+  if (elem > (1ll << 30))
+    throw ResourceError(cat("the axis order moves ", format_size(static_cast<double>(elem)),
+                            " blocks as one element; at most 1 GiB is supported"));
+  p.elem_size = static_cast<std::size_t>(elem);
   p.nranks = req.nranks;
-  p.device_buffers = req.device_buffers;
+  p.host_buffers = req.host_buffers;
+  // The CUDA kernels take a wide element as a short row, through a scratch buffer (cuda_backend).
+  p.device_buffers = req.device_buffers + (req.device_buffers > 0 && !is_supported_element_size(p.elem_size) ? 1 : 0);
   p.rows = shape[shape.size() - 2];
   p.cols = shape[shape.size() - 1];
   p.batch_inner = shape.size() > 2 ? shape[shape.size() - 3] : 1;
@@ -138,27 +151,29 @@ Plan make_plan(const PlanRequest& req) {
 
   // One unit of (width x matrices) costs rows_block x P elements in the largest buffer: the read
   // buffer holds rows_block rows of P pieces, the receive buffer w rows of R <= rows_block x P.
-  const std::int64_t unit = checked_mul(p.in_rows.block, req.nranks);
-  const std::int64_t unit_bytes = checked_mul(unit, static_cast<std::int64_t>(req.elem_size));
+  p.exchange_free = req.exchange_free && req.nranks > 1;
+  const bool exchanges = req.nranks > 1 && !p.exchange_free;
+  const std::int64_t unit = p.exchange_free ? p.rows : checked_mul(p.in_rows.block, req.nranks);
+  const std::int64_t unit_bytes = checked_mul(unit, static_cast<std::int64_t>(p.elem_size));
   // Units the memory budgets allow with `host_buffers` stage buffers (0: none).
   auto memory_units = [&](int host_buffers) {
     std::int64_t units = req.host_mem / checked_mul(unit_bytes, host_buffers);
-    if (req.device_buffers > 0) units = std::min(units, req.device_mem / checked_mul(unit_bytes, req.device_buffers));
+    if (p.device_buffers > 0) units = std::min(units, req.device_mem / checked_mul(unit_bytes, p.device_buffers));
     return std::min(units, req.max_count / unit);
   };
   const std::int64_t host_unit = checked_mul(unit_bytes, req.host_buffers);
   if (req.host_mem / host_unit < 1) {
     throw ResourceError(cat("host memory budget too small: one stage needs at least ",
                             format_size(static_cast<double>(host_unit)), " per rank (", req.host_buffers,
-                            " buffers of ", p.in_rows.block, " rows x ", req.nranks, " ranks x ", req.elem_size,
+                            " buffers of ", p.in_rows.block, " rows x ", req.nranks, " ranks x ", p.elem_size,
                             " B), the budget is ", format_size(static_cast<double>(req.host_mem)),
                             "; raise --host-mem"));
   }
-  if (req.device_buffers > 0) {
-    const std::int64_t device_unit = checked_mul(unit_bytes, req.device_buffers);
+  if (p.device_buffers > 0) {
+    const std::int64_t device_unit = checked_mul(unit_bytes, p.device_buffers);
     if (req.device_mem / device_unit < 1)
       throw ResourceError(cat("GPU memory budget too small: one stage needs at least ",
-                              format_size(static_cast<double>(device_unit)), " per rank (", req.device_buffers,
+                              format_size(static_cast<double>(device_unit)), " per rank (", p.device_buffers,
                               " buffers), the budget is ", format_size(static_cast<double>(req.device_mem)),
                               "; raise --gpu-mem"));
   }
@@ -181,11 +196,19 @@ Plan make_plan(const PlanRequest& req) {
   // Width, matrices per stage and stage count for a number of units.
   auto shape_stages = [&](Candidate& c, std::int64_t units) {
     c.units = units;
-    c.width = std::min(units, cb);
-    if (req.max_width > 0) c.width = std::min(c.width, req.max_width);
-    c.nb = c.width == cb ? std::max<std::int64_t>(1, std::min(p.batch_inner, units / cb)) : 1;
+    if (!p.axes.out_batch_outer()) {
+      // The batch axis lies inside the output rows ([C][B][R]): a stage of every matrix writes
+      // runs of B x R elements, one matrix at a time runs of R. All matrices first, then columns.
+      c.nb = std::max<std::int64_t>(1, std::min(p.batch_inner, units));
+      c.width = std::max<std::int64_t>(1, std::min(units / c.nb, cb));
+      if (req.max_width > 0) c.width = std::min(c.width, req.max_width);
+    } else {
+      c.width = std::min(units, cb);
+      if (req.max_width > 0) c.width = std::min(c.width, req.max_width);
+      c.nb = c.width == cb ? std::max<std::int64_t>(1, std::min(p.batch_inner, units / cb)) : 1;
+    }
     c.stages = ceil_div(cb, c.width) * ceil_div(p.batch_inner, c.nb) * p.batch_outer;
-    const std::int64_t piece = checked_mul(checked_mul(p.in_rows.block, c.width * c.nb), req.elem_size);
+    const std::int64_t piece = checked_mul(checked_mul(p.in_rows.block, c.width * c.nb), static_cast<std::int64_t>(p.elem_size));
     c.stage = estimate_stage_exchange(model, c.exchange, req.nranks, p.ranks_per_node, piece, req.node_aware_in_place);
     c.total = c.stage.seconds * static_cast<double>(c.stages);
   };
@@ -198,7 +221,7 @@ Plan make_plan(const PlanRequest& req) {
     std::int64_t units = fit;
     if (req.max_buffer_bytes > 0) units = std::min(units, std::max<std::int64_t>(1, req.max_buffer_bytes / unit_bytes));
     shape_stages(c, units);
-    if (req.nranks > 1 && units < fit && c.stages > 1 && c.stage.latency_share > kLatencyShare) {
+    if (exchanges && units < fit && c.stages > 1 && c.stage.latency_share > kLatencyShare) {
       // The byte term grows with the stage, the latency term does not: grow until it is small.
       const double share = c.stage.latency_share;
       const double grow = share / (1 - share) * (1 - kLatencyShare) / kLatencyShare;
@@ -207,9 +230,15 @@ Plan make_plan(const PlanRequest& req) {
     return c;
   };
 
-  const bool multi_node = req.nranks > 1 && p.nodes > 1 && p.ranks_per_node > 1;
+  const bool multi_node = exchanges && p.nodes > 1 && p.ranks_per_node > 1;
   Candidate chosen;
-  if (req.host_exchange == HostExchange::Auto) {
+  if (!exchanges) {
+    // Nothing crosses between ranks: no exchange to choose, and its buffers are not counted.
+    chosen = make_candidate(HostExchange::Alltoall);
+    p.exchange_reason = req.nranks == 1 ? "one rank: nothing is exchanged"
+                                        : "none: each rank reads the input rows of its own output band "
+                                          "(CPU ranks of one node; --exchange mpi keeps the exchange)";
+  } else if (req.host_exchange == HostExchange::Auto) {
     Candidate flat = make_candidate(HostExchange::Alltoall);
     chosen = flat;
     if (multi_node) {
@@ -231,9 +260,7 @@ Plan make_plan(const PlanRequest& req) {
                             : std::string("; node-aware does not fit the memory budget"));
       }
     } else {
-      p.exchange_reason = req.nranks == 1 ? "one rank: nothing is exchanged"
-                          : p.nodes == 1  ? "flat: all ranks share one node"
-                                          : "flat: one rank per node";
+      p.exchange_reason = p.nodes == 1 ? "flat: all ranks share one node" : "flat: one rank per node";
     }
   } else {
     chosen = make_candidate(req.host_exchange);
@@ -242,7 +269,7 @@ Plan make_plan(const PlanRequest& req) {
                               " exchange (it needs ", chosen.host_buffers, " stage buffers); raise --host-mem"));
     p.exchange_reason = cat(host_exchange_name(req.host_exchange), ": as asked");
   }
-  if (req.nranks == 1) chosen.exchange = HostExchange::Alltoall;
+  if (!exchanges) chosen.exchange = HostExchange::Alltoall;
   p.host_exchange = chosen.exchange;
   p.host_buffers = chosen.host_buffers;
   const std::int64_t w = chosen.width, nb = chosen.nb;
@@ -279,10 +306,11 @@ std::int64_t Plan::total_width(const Stage& s) const {
 }
 
 std::int64_t Plan::total_bytes() const {
-  return element_count(shape) * static_cast<std::int64_t>(elem_size);
+  return element_count(engine) * static_cast<std::int64_t>(elem_size);
 }
 
 std::int64_t Plan::exchanged_bytes(int rank) const {
+  if (exchange_free) return 0;
   return batch_outer * batch_inner * in_rows.count(rank) * (cols - out_rows.count(rank)) *
          static_cast<std::int64_t>(elem_size);
 }
@@ -294,16 +322,21 @@ std::int64_t Plan::piece_bytes() const {
 std::string Plan::describe() const {
   std::ostringstream os;
   const double total = static_cast<double>(total_bytes());
-  os << "input shape      " << format_shape(shape) << "  (" << format_size(total) << ", " << elem_size
+  os << "input shape      " << format_shape(shape) << "  (" << format_size(total) << ", " << dataset_elem_size
      << " B elements)\n"
-     << "output shape     " << format_shape(out_shape) << "\n";
+     << "output shape     " << format_shape(out_shape) << "\n"
+     << "axes             " << format_axes(axes.perm()) << "  " << axes.describe(dim_names)
+     << (explicit_axes ? "" : ", the last two swapped") << "\n";
   if (num_stages() == 0) {
     os << "stages           0  (the dataset is empty: the output is an empty dataset of the output shape;\n"
        << "                 nothing is read, exchanged or written)\n";
     return os.str();
   }
-  os << "ranks            " << nranks << "  (input rows per rank " << in_rows.block << ", output rows per rank "
-     << out_rows.block << ")\n"
+  os << "pass             1 of 1, a batched 2-D transpose: " << axes.roles(dim_names) << "; " << elem_size
+     << " B elements\n"
+     << "ranks            " << nranks << "  (input rows per rank " << (exchange_free ? rows : in_rows.block)
+     << ", output rows per rank " << out_rows.block
+     << (exchange_free ? "; each rank reads the input rows of its own output band: no exchange" : "") << ")\n"
      << "stages           " << num_stages() << "  (" << col_stages << " per matrix x " << inner_stages * batch_outer
      << " matrix groups)\n"
      << "stage width      " << width << " columns per destination rank, " << inner_per_stage
@@ -319,7 +352,7 @@ std::string Plan::describe() const {
   for (int r = 0; r < nranks; ++r) exchanged += exchanged_bytes(r);
   os << "bytes exchanged  " << format_size(static_cast<double>(exchanged)) << "  (between ranks, all ranks together)\n";
   if (nranks > 1)
-    os << "host exchange    " << host_exchange_name(host_exchange) << "  (" << ranks_per_node << " rank(s) per node, "
+    os << "host exchange    " << (exchange_free ? "none" : host_exchange_name(host_exchange)) << "  (" << ranks_per_node << " rank(s) per node, "
        << nodes << " node(s); " << exchange_reason << ")\n";
   return os.str();
 }

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/src/axes.h"
 #include "xpose/distribution.h"
 #include "xpose/types.h"
 
@@ -57,7 +58,9 @@ ExchangeEstimate estimate_stage_exchange(const ExchangeModel& model, HostExchang
 
 struct PlanRequest {
   Shape shape;                      ///< input shape, rank >= 2, HDF5 order
-  std::size_t elem_size = 0;        ///< bytes
+  std::size_t elem_size = 0;        ///< bytes of a dataset element
+  Permutation perm;                 ///< the axis order (axes.h); empty: the last two axes swapped
+  std::vector<std::string> dim_names;  ///< dimension names for messages ("" where none)
   int nranks = 1;
   std::int64_t host_mem = 0;        ///< per-rank bytes for host stage buffers
   int host_buffers = 4;             ///< stage-sized host buffers alive at once
@@ -65,6 +68,7 @@ struct PlanRequest {
   int device_buffers = 0;           ///< stage-sized device buffers (0: no device)
   std::int64_t max_count = 2147483647;  ///< elements per peer message (MPI int counts)
   std::int64_t max_width = 0;       ///< optional cap on the stage width (0: none); for tests/tuning
+  bool exchange_free = false;       ///< Plan::exchange_free
   /// Cap on one stage buffer. Past a few hundred MiB a bigger stage buys no I/O efficiency, but
   /// costs first-touch page faults, page pinning (CUDA) and a longer pipeline fill and drain.
   std::int64_t max_buffer_bytes = 512ll << 20;
@@ -90,13 +94,22 @@ struct Stage {
 
 struct Plan {
   Shape shape;             ///< input shape
-  Shape out_shape;         ///< output shape: last two axes swapped
-  std::size_t elem_size = 0;
+  Shape out_shape;         ///< output shape: the input's axes in the order of `axes`
+  AxisMap axes;            ///< how the permutation maps onto the engine's [outer..., batch, R, C]
+  Shape engine;            ///< the engine's view: axes.engine_shape()
+  std::vector<std::string> dim_names;
+  bool explicit_axes = false;             ///< an axis order was given (else the last two swapped)
+  std::size_t dataset_elem_size = 0;      ///< bytes of a dataset element
+  std::size_t elem_size = 0;              ///< bytes of an engine element (wide: a whole axis group)
   int nranks = 1;
   std::int64_t rows = 0, cols = 0;        ///< R, C of each matrix
-  std::int64_t batch_outer = 1;           ///< product of batch axes but the innermost
-  std::int64_t batch_inner = 1;           ///< extent of the innermost batch axis (1 for 2-D)
+  std::int64_t batch_outer = 1;           ///< product of the outer batch axes
+  std::int64_t batch_inner = 1;           ///< extent of the stage's batch axis (1 without one)
   BlockDistribution in_rows;              ///< R over ranks: input rows each rank reads
+  /// Every rank reads all R input rows of its own output band's columns and writes the band: no
+  /// exchange. For files that every rank reads alike (ranks of one node share the page cache), the
+  /// same bytes are read in runs of the same length, and the exchange's copies go away.
+  bool exchange_free = false;
   BlockDistribution out_rows;             ///< C over ranks: output rows each rank writes
   std::int64_t width = 0;                 ///< w: columns per destination per stage
   std::int64_t inner_per_stage = 1;       ///< nb: matrices per stage
@@ -111,6 +124,9 @@ struct Plan {
   std::string exchange_reason;            ///< why this exchange and this width (for `xpose plan`)
 
   std::int64_t num_stages() const { return batch_outer * inner_stages * col_stages; }
+  /// Input rows rank p reads, and the first of them.
+  std::int64_t rows_read(int p) const { return exchange_free ? rows : in_rows.count(p); }
+  std::int64_t first_row_read(int p) const { return exchange_free ? 0 : in_rows.offset(p); }
   Stage stage(std::int64_t k) const;
   /// Columns of destination q's block handled in stage s (0 once its block is done).
   std::int64_t width_of(int q, const Stage& s) const;

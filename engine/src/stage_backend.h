@@ -39,6 +39,19 @@ struct StageGeometry {
   std::vector<std::int64_t> col_prefix;   ///< sum of w_q' for q' < q
   std::vector<std::int64_t> rows_of;      ///< input rows of every rank
   std::vector<std::int64_t> row_offset;   ///< first input row of every rank
+  /// Whether the stage's matrices follow each other in the packed input slot ([nb][my_rows][sum_w])
+  /// or interleave row by row ([my_rows][nb][sum_w]), and likewise in the output slot ([nb][my_w][R]
+  /// or [my_w][nb][R]): the batch axis's place in the axis order (AxisMap::in_batch_outer).
+  bool in_batch_outer = true;
+  bool out_batch_outer = true;
+  bool exchange_free = false;  ///< Plan::exchange_free: only this rank's own piece, no exchange
+
+  /// Elements between input rows / matrices in the packed input slot.
+  std::int64_t slot_in_pitch() const { return in_batch_outer ? sum_w : nb * sum_w; }
+  std::int64_t slot_in_batch_stride() const { return in_batch_outer ? my_rows * sum_w : sum_w; }
+  /// Elements between output rows / matrices in the packed output slot.
+  std::int64_t slot_out_pitch() const { return out_batch_outer ? rows_total : nb * rows_total; }
+  std::int64_t slot_out_batch_stride() const { return out_batch_outer ? my_w * rows_total : rows_total; }
 
   static StageGeometry make(const Plan& plan, const Stage& stage, int me);
   /// Per-peer counts in elements: piece q goes to rank q, rank p's piece comes back.
@@ -68,6 +81,7 @@ struct BackendChoice {
   /// With the Mpi transport: its algorithm (Auto: the planner's choice; see Plan::host_exchange).
   HostExchange host_exchange = HostExchange::Auto;
   int ranks_per_node = 1;
+  bool exchange_free = false;                        ///< Plan::exchange_free
   int host_buffers = 4;
   int device_buffers = 0;
 };

@@ -25,6 +25,7 @@
 #include "engine/src/progress.h"
 #include "engine/src/stop_signals.h"
 #include "engine/src/trace.h"
+#include "io/dimension_scales.h"
 #include "io/raw_storage.h"
 #include "kernels/transpose.h"
 #include "mpi/comm.h"
@@ -51,44 +52,75 @@ std::int64_t mem_available_bytes() {
   return pages > 0 && page > 0 ? static_cast<std::int64_t>(pages) * page : (4ll << 30);
 }
 
-/// Start and count of a box over [outer batch axes..., inner, row, col] for a stage.
-io::Box stage_box(const Plan& plan, const Stage& s, std::int64_t row0, std::int64_t nrows,
-                  std::int64_t col0, std::int64_t ncols) {
-  const std::size_t rank = plan.shape.size();
-  io::Box box;
-  box.start.assign(rank, 0);
-  box.count.assign(rank, 1);
-  // Unravel the flattened outer index over the batch axes before the innermost one.
+/// The region of a stage in engine coordinates [outer..., batch, rows, cols] (planner.h): input
+/// rows [row0, row0 + nrows) and columns [col0, col0 + ncols) of the stage's matrices. An output
+/// band is the same region with every row and the columns that become its output rows.
+Region stage_region(const Plan& plan, const Stage& s, std::int64_t row0, std::int64_t nrows, std::int64_t col0,
+                    std::int64_t ncols) {
+  const std::size_t rank = plan.engine.size();
+  Region r;
+  r.start.assign(rank, 0);
+  r.count.assign(rank, 1);
+  // Unravel the flattened outer index over the outer batch axes.
   std::int64_t outer = s.outer;
   for (std::size_t d = rank >= 3 ? rank - 3 : 0; d-- > 0;) {
-    box.start[d] = outer % plan.shape[d];
-    outer /= plan.shape[d];
+    r.start[d] = outer % plan.engine[d];
+    outer /= plan.engine[d];
   }
   if (rank >= 3) {
-    box.start[rank - 3] = s.inner_begin;
-    box.count[rank - 3] = s.inner_count;
+    r.start[rank - 3] = s.inner_begin;
+    r.count[rank - 3] = s.inner_count;
   }
-  box.start[rank - 2] = row0;
-  box.count[rank - 2] = nrows;
-  box.start[rank - 1] = col0;
-  box.count[rank - 1] = ncols;
-  return box;
+  r.start[rank - 2] = row0;
+  r.count[rank - 2] = nrows;
+  r.start[rank - 1] = col0;
+  r.count[rank - 1] = ncols;
+  return r;
+}
+
+io::Box as_box(Region r) { return io::Box{std::move(r.start), std::move(r.count)}; }
+
+/// Engine regions as boxes of the raw storage, which views the data as the merged axes (in file
+/// order) of wide elements (AxisMap::merged_in_shape / merged_out_shape).
+std::vector<io::Box> raw_in_boxes(const Plan& plan, const std::vector<Region>& regions) {
+  std::vector<io::Box> boxes;
+  for (const auto& r : regions) boxes.push_back(as_box(plan.axes.merged_in(r)));
+  return boxes;
+}
+std::vector<io::Box> raw_out_boxes(const Plan& plan, const std::vector<Region>& regions) {
+  std::vector<io::Box> boxes;
+  for (const auto& r : regions) boxes.push_back(as_box(plan.axes.merged_out(r)));
+  return boxes;
+}
+/// Engine regions as hyperslabs of the datasets themselves (a merged range may take several).
+std::vector<io::Box> h5_in_boxes(const Plan& plan, const std::vector<Region>& regions) {
+  std::vector<Region> parts;
+  for (const auto& r : regions) plan.axes.dataset_in(r, parts);
+  std::vector<io::Box> boxes;
+  for (auto& r : parts) boxes.push_back(as_box(std::move(r)));
+  return boxes;
+}
+std::vector<io::Box> h5_out_boxes(const Plan& plan, const std::vector<Region>& regions) {
+  std::vector<Region> parts;
+  for (const auto& r : regions) plan.axes.dataset_out(r, parts);
+  std::vector<io::Box> boxes;
+  for (auto& r : parts) boxes.push_back(as_box(std::move(r)));
+  return boxes;
 }
 
 /// The stage's pieces and output rows inside the mapped input and output files.
 StageViews mapped_views(const Plan& plan, const Stage& st, const io::RawStorage& in,
                         const io::RawStorage& out, std::int64_t my_row0, std::int64_t my_out0) {
   StageViews v;
-  const io::Box in_first = stage_box(plan, st, my_row0, 1, 0, 1);
-  const io::Box out_first = stage_box(plan, st, my_out0 + st.col_offset, 1, 0, 1);
-  v.in = in.address(in_first.start);
-  v.in_pitch = plan.cols;
-  v.in_batch_stride = plan.rows * plan.cols;
+  const std::size_t n = plan.engine.size();
+  v.in = in.address(plan.axes.merged_in(stage_region(plan, st, my_row0, 1, 0, 1)).start);
+  v.in_pitch = plan.axes.in_stride(n - 2);
+  v.in_batch_stride = n >= 3 ? plan.axes.in_stride(n - 3) : plan.rows * plan.cols;
   v.in_col.resize(static_cast<std::size_t>(plan.nranks));
   for (int q = 0; q < plan.nranks; ++q) v.in_col[q] = plan.out_rows.offset(q) + st.col_offset;
-  v.out = out.address(out_first.start);
-  v.out_pitch = plan.rows;
-  v.out_batch_stride = plan.cols * plan.rows;
+  v.out = out.address(plan.axes.merged_out(stage_region(plan, st, 0, 1, my_out0 + st.col_offset, 1)).start);
+  v.out_pitch = plan.axes.out_stride(n - 1);
+  v.out_batch_stride = n >= 3 ? plan.axes.out_stride(n - 3) : plan.cols * plan.rows;
   return v;
 }
 
@@ -119,6 +151,8 @@ RunIdentity run_identity(const TransposeOptions& o, const Plan& plan, const io::
   id.stage_width = plan.width;
   id.matrices_per_stage = plan.inner_per_stage;
   id.chunk = o.chunk;
+  if (plan.explicit_axes) id.axes = format_axes(plan.axes.perm());
+  if (o.compress_level >= 0) id.compression = cat("gzip:", o.compress_level);
   return id;
 }
 
@@ -127,11 +161,39 @@ std::vector<std::string> own_names(const io::DatasetRef& out) {
   return {io::temporary_path_for(out.file), Journal::path_for(out.file)};
 }
 
-/// What becomes of the input's reference-typed attributes (netCDF-4's DIMENSION_LIST points at
-/// dimension scales in the input file): none is rebuilt yet, so each is left out and named in a
-/// warning. Rebuilding dimension scales for the output replaces this hook.
+/// What becomes of the input's reference-typed attributes: netCDF-4's DIMENSION_LIST (a
+/// variable's dimension scales, in the input file) is rebuilt for the output by
+/// rebuild_dimension_scales, right after the attributes are copied; any other is left out and
+/// named in a warning.
 io::ReferenceAttributeHook reference_attributes_hook() {
-  return {};
+  return [](const io::Dataset& source, const std::string& name, hid_t) {
+    return name == "DIMENSION_LIST" && !io::dimension_scales(source).empty();
+  };
+}
+
+/// netCDF-4 in, netCDF-4 out: the output gets copies of the input dataset's dimension scales,
+/// attached in the output's axis order, and the input file's global attributes.
+void rebuild_dimension_scales(const io::InputFile& input, io::OutputFile& output, const Plan& plan) {
+  if (io::dimension_scales(input.dataset()).empty()) return;
+  io::DimensionScaleCopier copier(input.id(), output.id(), output.comm());
+  copier.copy_root_attributes();
+  copier.attach(input.dataset(), output.dataset().id(), plan.axes.perm());
+  copier.finish();
+}
+
+/// Chunks for a compressed output without --chunk: about 1 MiB of whole trailing rows, so a
+/// stage's band of output rows covers whole chunks where it can.
+Shape default_chunk(const Plan& plan) {
+  Shape chunk(plan.out_shape.size(), 1);
+  std::int64_t bytes = static_cast<std::int64_t>(plan.dataset_elem_size);
+  for (std::size_t d = chunk.size(); d-- > 0;) {
+    const std::int64_t take =
+        std::max<std::int64_t>(1, std::min<std::int64_t>(plan.out_shape[d], (std::int64_t{1} << 20) / bytes));
+    chunk[d] = take;
+    bytes *= take;
+    if (take < plan.out_shape[d]) break;
+  }
+  return chunk;
 }
 
 /// Every option in range, before anything is opened. The command line parses and range-checks
@@ -193,12 +255,14 @@ struct TestHooks {
   }
 };
 
-PlanRequest plan_request(const io::Dataset& in, int nranks, std::int64_t host_mem,
-                         const BackendChoice& choice, std::int64_t gpu_mem,
+PlanRequest plan_request(const io::Dataset& in, const std::vector<std::string>& axes, int nranks,
+                         std::int64_t host_mem, const BackendChoice& choice, std::int64_t gpu_mem,
                          std::int64_t max_width) {
   PlanRequest req;
   req.shape = in.info().shape;
   req.elem_size = in.info().element.size;
+  req.dim_names = io::dimension_names(in);
+  if (!axes.empty()) req.perm = resolve_axes(axes, req.shape, req.dim_names, in.label());
   req.nranks = nranks;
   req.host_mem = host_mem;
   req.host_buffers = choice.host_buffers;
@@ -211,6 +275,7 @@ PlanRequest plan_request(const io::Dataset& in, int nranks, std::int64_t host_me
   if (const char* model = std::getenv("XPOSE_EXCHANGE_MODEL"))
     req.exchange_model = parse_exchange_model(model, req.exchange_model);
   req.max_width = max_width;
+  req.exchange_free = choice.exchange_free;
   return req;
 }
 
@@ -254,8 +319,18 @@ BackendChoice resolve_backend(MPI_Comm comm, const TransposeOptions& o) {
                          : exchange == mpi::ExchangeKind::NodeAware ? HostExchange::NodeAware
                          : exchange == mpi::ExchangeKind::Auto      ? HostExchange::Auto
                                                                     : HostExchange::Alltoall;
-  before.ranks_per_node = mpi::node_layout(comm).max_ranks_per_node;
+  const mpi::NodeLayout nodes = mpi::node_layout(comm);
+  before.ranks_per_node = nodes.max_ranks_per_node;
   if (nranks == 1 || backend == "cpu" || mpi::is_host_exchange(exchange)) exchange = mpi::ExchangeKind::Mpi;
+  // CPU ranks of one node read the input from one page cache: each reads the rows of its own
+  // output band and no piece is exchanged (the exchange cost a 2-rank run of a 64 x 4194304
+  // transpose a third of its time). --exchange mpi keeps the exchange; so do nodes cut by
+  // XPOSE_RANKS_PER_NODE, which stand in for separate machines.
+  if (backend == "cpu" && nranks > 1 && o.exchange == mpi::ExchangeKind::Auto && nodes.nodes() == 1) {
+    BackendChoice c = buffer_counts(backend, exchange, 1, before);
+    c.exchange_free = true;
+    return c;
+  }
   return buffer_counts(backend, exchange, nranks, before);
 }
 
@@ -292,6 +367,8 @@ io::InputFile open_checked(MPI_Comm comm, MPI_Comm io_comm, const TransposeOptio
     if (!o.chunk.empty() && o.chunk.size() != shape.size())
       throw UsageError(cat("--chunk ", format_shape(o.chunk), " has ", o.chunk.size(),
                            " axes; the output has ", shape.size()));
+    if (o.compress_level >= 0 && mpi::size(comm) > 1 && o.write_transfer == io::Transfer::Independent)
+      throw UsageError("--compress with --io independent: parallel HDF5 writes compressed data collectively only");
   });
   return input;
 }
@@ -396,7 +473,7 @@ void TransposeRun::choose_backend() {
   }
   mpi::collectively(comm_, [&] {
     plan_ = make_plan(
-        plan_request(input_.dataset(), nranks_, host_mem_, choice_, gpu_mem_, o_.max_width));
+        plan_request(input_.dataset(), o_.axes, nranks_, host_mem_, choice_, gpu_mem_, o_.max_width));
     identity_ = run_identity(o_, plan_, input_);
   });
 }
@@ -534,7 +611,8 @@ void TransposeRun::prepare_output() {
   });
   mpi::collectively(comm_, [&] {
     io::CreateOptions create;
-    create.chunk = o_.chunk;
+    create.chunk = o_.chunk.empty() && o_.compress_level >= 0 ? default_chunk(plan_) : o_.chunk;
+    create.deflate = o_.compress_level;
     create.like = &input_.dataset();
     if (o_.force) create.mode = io::replacement_mode(o_.out.file);
     output_ = io::OutputFile::create(o_.out, plan_.out_shape, input_.dataset().type(), create,
@@ -543,6 +621,7 @@ void TransposeRun::prepare_output() {
   mpi::collectively(comm_, [&] {
     report_.dropped_attributes =
         output_.copy_attributes_from(input_.dataset(), reference_attributes_hook());
+    rebuild_dimension_scales(input_, output_, plan_);
     write_provenance(output_, o_, plan_.shape);
     output_.set_fixed_attribute("xpose_complete", "no", 3);
     // On disk before a journal counts any stage of it: from here the file stays valid.
@@ -572,12 +651,25 @@ void TransposeRun::open_io() {
   if (o_.direct_io) {
     raw_in_ = io::RawStorage::open_input(input_);
     raw_out_ = io::RawStorage::open_output(output_);
+    // Merged axes of wide elements (axes.h): the same bytes at the same offsets.
+    if (raw_in_) raw_in_->view_as(plan_.axes.merged_in_shape(), plan_.elem_size);
+    if (raw_out_) raw_out_->view_as(plan_.axes.merged_out_shape(), plan_.elem_size);
     if (mpi::allreduce_max(comm_, std::int64_t{raw_in_ ? 0 : 1}) != 0) raw_in_.reset();
     if (mpi::allreduce_max(comm_, std::int64_t{raw_out_ ? 0 : 1}) != 0) raw_out_.reset();
   }
   // The CPU backend works straight on mapped files when both sides are mapped: the transpose
   // reads the input's pages and writes the output's, with no read or write copies.
   fused_ = choice_.backend == "cpu" && raw_in_ && raw_out_ && raw_out_->address(Shape{}) != nullptr;
+  // Under an explicit --host-mem that the rank's input slab exceeds, pieces of the input read
+  // through the map would keep whole page-cache folios (up to 2 MiB each on current kernels)
+  // mapped for every piece of a few KiB they touch: a stage of pieces 1 MiB apart mapped the
+  // whole 512 MiB slab. Such runs read their pieces with pread into the stage buffers instead.
+  if (fused_ && o_.host_mem > 0) {
+    const std::int64_t slab = plan_.batch_outer * plan_.batch_inner * plan_.rows_read(me_) * plan_.cols *
+                              static_cast<std::int64_t>(plan_.elem_size);
+    if (mpi::allreduce_max(comm_, slab + 2 * plan_.buffer_bytes() > o_.host_mem ? std::int64_t{1} : 0) != 0)
+      fused_ = false;
+  }
   mpi::collectively(comm_, [&] {
     backend_ = choice_.backend == "cuda" ? make_cuda_backend(plan_, comm_, choice_, threads_)
                                          : make_cpu_backend(plan_, comm_, threads_, fused_);
@@ -589,7 +681,7 @@ void TransposeRun::open_io() {
   // band by band), keeping the resident set within the budget.
   const auto es = static_cast<std::int64_t>(plan_.elem_size);
   const std::int64_t slab_bytes =
-      plan_.batch_outer * plan_.batch_inner * plan_.in_rows.count(me_) * plan_.cols * es;
+      plan_.batch_outer * plan_.batch_inner * plan_.rows_read(me_) * plan_.cols * es;
   const std::int64_t buffers_bytes = plan_.buffer_bytes() * (fused_ ? 2 : plan_.host_buffers);
   bound_input_ = raw_in_ && o_.host_mem > 0 && slab_bytes + buffers_bytes > o_.host_mem;
   report_.io =
@@ -613,8 +705,9 @@ void TransposeRun::read_stage(std::int64_t k) {
   const StageGeometry g = StageGeometry::make(plan, st, me_);
   auto populate_band = [&] {
     if (g.my_w > 0)
-      raw_out_->populate({stage_box(plan, st, my_out0_ + st.col_offset, g.my_w, 0, plan.rows)},
-                         true, threads_);
+      raw_out_->populate(
+          raw_out_boxes(plan, {stage_region(plan, st, 0, plan.rows, my_out0_ + st.col_offset, g.my_w)}), true,
+          threads_);
   };
   if (fused_) {
     // The transform reads and writes the mapped files itself; map the stage's output band
@@ -626,19 +719,20 @@ void TransposeRun::read_stage(std::int64_t k) {
   {
     PhaseScope scope(*trace_, "read", lane, t.read, k);
     input_.check_unchanged();
-    std::vector<io::Box> boxes;  // one piece per destination, from this rank's rows
+    std::vector<Region> regions;  // one piece per destination, from this rank's rows
     if (g.my_rows > 0)
       for (int q = 0; q < nranks_; ++q)
         if (g.widths[q] > 0)
-          boxes.push_back(stage_box(plan, st, my_row0_, g.my_rows,
-                                    plan.out_rows.offset(q) + st.col_offset, g.widths[q]));
-    // The union in file order: [nb][my_rows][sum_w], the pieces side by side.
+          regions.push_back(stage_region(plan, st, my_row0_, g.my_rows,
+                                         plan.out_rows.offset(q) + st.col_offset, g.widths[q]));
+    // The union in file order: [nb][my_rows][sum_w] (or [my_rows][nb][sum_w] where the batch
+    // axis is inside the rows: AxisMap::in_batch_outer), the pieces side by side.
     std::byte* slot = backend_->input_slot(static_cast<int>(k % 2));
     try {
       if (raw_in_)
-        raw_in_->read(boxes, slot, threads_, bound_input_);
+        raw_in_->read(raw_in_boxes(plan, regions), slot, threads_, bound_input_);
       else
-        input_.dataset().read(boxes, slot, o_.read_transfer);
+        input_.dataset().read(h5_in_boxes(plan, regions), slot, o_.read_transfer);
     } catch (const Error&) {
       input_.check_unchanged();  // a read that failed because the input shrank says so
       throw;
@@ -659,16 +753,16 @@ void TransposeRun::write_stage(std::int64_t k) {
   const Stage st = plan.stage(k);
   const StageGeometry g = StageGeometry::make(plan, st, me_);
   PhaseScope scope(*trace_, "write", own_write_io_ ? "write" : "io", report_.times.write, k);
-  std::vector<io::Box> boxes;
-  if (g.my_w > 0)
-    boxes.push_back(stage_box(plan, st, my_out0_ + st.col_offset, g.my_w, 0, plan.rows));
+  std::vector<Region> regions;
+  if (g.my_w > 0) regions.push_back(stage_region(plan, st, 0, plan.rows, my_out0_ + st.col_offset, g.my_w));
   if (!raw_out_) {
-    output_.dataset().write(boxes, backend_->output_slot(static_cast<int>(k % 2)),
+    output_.dataset().write(h5_out_boxes(plan, regions), backend_->output_slot(static_cast<int>(k % 2)),
                             o_.write_transfer);
     output_.flush();
     durable_ = k + 1;
     return;
   }
+  const std::vector<io::Box> boxes = raw_out_boxes(plan, regions);
   if (fused_)
     raw_out_->mark_written(boxes);  // the transform wrote them through the map
   else
@@ -697,11 +791,12 @@ void TransposeRun::transform_stage(std::int64_t k) {
   }
   StageViews views = mapped_views(plan, st, *raw_in_, *raw_out_, my_row0_, my_out0_);
   if (bound_input_) {
-    // Bands of about 16 MiB of input rows: the kernel's fault-around maps whole rows.
+    // Bands of about 16 MiB of the input the stage reads (its pieces of nb x rows rows; a band
+    // of one long row would leave the kernel a 1-row transpose scattering single elements).
     const auto es = static_cast<std::int64_t>(plan.elem_size);
-    views.band_rows = std::max<std::int64_t>(1, (16ll << 20) / (plan.cols * es));
+    views.band_rows = std::max<std::int64_t>(1, (16ll << 20) / std::max<std::int64_t>(1, g.nb * g.sum_w * es));
     views.release_input = [&](std::int64_t first, std::int64_t rows) {
-      raw_in_->release({stage_box(plan, st, my_row0_ + first, rows, 0, plan.cols)});
+      raw_in_->release(raw_in_boxes(plan, {stage_region(plan, st, my_row0_ + first, rows, 0, plan.cols)}));
     };
   }
   backend_->transform(g, static_cast<int>(k % 2), &views, report_.times, *trace_);
@@ -718,7 +813,7 @@ void TransposeRun::run_stages() {
   report_.exchange = nranks_ > 1 && backend_ ? backend_->exchange_name() : "none";
   report_.overlapped = threaded_;
   report_.first_stage = first_stage_;
-  my_row0_ = plan.in_rows.offset(me_);
+  my_row0_ = plan.first_row_read(me_);
   my_out0_ = plan.out_rows.offset(me_);
   auto stage_bytes = [&](std::int64_t k) {
     const Stage st = plan.stage(k);
@@ -920,7 +1015,7 @@ Plan plan_for(MPI_Comm comm, const io::Dataset& dataset, const TransposeOptions&
   mpi::collectively(comm, [&] {
     io::check_transposable(dataset);
     plan = make_plan(
-        plan_request(dataset, mpi::size(comm), host_mem, choice.first, choice.second, o.max_width));
+        plan_request(dataset, o.axes, mpi::size(comm), host_mem, choice.first, choice.second, o.max_width));
   });
   return plan;
 }

@@ -25,6 +25,7 @@ struct TransposeOptions {
   std::int64_t gpu_mem = 0;         ///< per-rank GPU stage buffer budget; 0 = default_gpu_mem()
   bool force = false;
   Shape chunk;                      ///< output chunking; empty = contiguous
+  int compress_level = -1;          ///< gzip level (with shuffle) for the output; -1: none
   int threads = 0;                  ///< CPU threads per rank; 0 = cores / ranks per node
   io::Transfer read_transfer = io::Transfer::Collective;
   io::Transfer write_transfer = io::Transfer::Collective;
@@ -37,6 +38,9 @@ struct TransposeOptions {
   std::int64_t max_width = 0;       ///< cap on the stage width (testing and tuning)
   std::string trace_path;           ///< write a Chrome trace-event timeline here
   bool resume = false;              ///< continue an interrupted run from its journal
+  /// The output's axis order (axes.h): axis numbers ("2", "0", "1", NumPy's meaning) or dimension
+  /// names ("lat", "lon", "time"); empty: the last two axes swapped.
+  std::vector<std::string> axes;
 };
 
 struct TransposeReport {

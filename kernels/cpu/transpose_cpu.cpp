@@ -1,8 +1,11 @@
 // CPU transposes: cache-blocked, register-level micro-kernels per element size and instruction
 // set, spread over the persistent pool in kernels/cpu/thread_pool.h.
 #include <algorithm>
+#include <array>
 #include <atomic>
+#include <cmath>
 #include <cstring>
+#include <utility>
 #include <memory>
 #include <type_traits>
 
@@ -11,6 +14,7 @@
 #include "kernels/cpu/transpose_cpu_internal.h"
 #include "kernels/transpose.h"
 #include "xpose/error.h"
+#include "xpose/types.h"
 
 namespace xpose::kernels {
 
@@ -385,6 +389,50 @@ void run_grouped(std::int64_t tasks, std::int64_t bytes, std::int64_t task_bytes
   });
 }
 
+// ---- wide elements --------------------------------------------------------------------------
+// Elements of any other size: an axis group that moves as one (engine/src/axes.h). Each element
+// is copied whole; tiles of about 16 KiB keep a tile's input and output rows in L1, and a wide
+// element already fills cache lines by itself. Sizes up to 64 bytes get a copy of constant size
+// (a few moves instead of a memcpy call).
+
+struct WideJob {
+  const Byte* in;
+  Byte* out;
+  std::int64_t rows, cols;
+  std::ptrdiff_t in_pitch, out_pitch, in_stride, out_stride;  // bytes
+  std::int64_t tile, tiles_i, tiles_j;
+  std::size_t elem;
+};
+using WideFn = void (*)(const WideJob&, std::int64_t);
+
+template <std::size_t S>
+void wide_task(const WideJob& job, std::int64_t task) {
+  const std::size_t size = S ? S : job.elem;
+  const std::int64_t per_matrix = job.tiles_i * job.tiles_j;
+  const std::int64_t b = task / per_matrix, t = task % per_matrix;
+  const std::int64_t i0 = t / job.tiles_j * job.tile, j0 = t % job.tiles_j * job.tile;
+  const std::int64_t i1 = std::min(job.rows, i0 + job.tile), j1 = std::min(job.cols, j0 + job.tile);
+  const auto es = static_cast<std::ptrdiff_t>(size);
+  const Byte* in = job.in + b * job.in_stride;
+  Byte* out = job.out + b * job.out_stride;
+  // Output rows outer: each output row segment is written front to back.
+  for (std::int64_t j = j0; j < j1; ++j) {
+    Byte* dst = out + j * job.out_pitch + i0 * es;
+    const Byte* src = in + i0 * job.in_pitch + j * es;
+    for (std::int64_t i = i0; i < i1; ++i, dst += es, src += job.in_pitch) std::memcpy(dst, src, size);
+  }
+}
+
+template <std::size_t... S>
+constexpr std::array<WideFn, sizeof...(S)> wide_table(std::index_sequence<S...>) {
+  return {&wide_task<S>...};
+}
+
+WideFn wide_kernel(std::size_t elem_size) {
+  static constexpr auto table = wide_table(std::make_index_sequence<65>{});  // [0]: any size
+  return elem_size < table.size() ? table[elem_size] : table[0];
+}
+
 }  // namespace
 
 const char* cpu_isa_name(CpuIsa isa) noexcept {
@@ -438,7 +486,7 @@ void set_stream_min_bytes(std::int64_t bytes) noexcept {
 
 void transpose_naive(const void* in, void* out, std::size_t elem_size,
                      const TransposeShape& shape) {
-  cpu::check_elem_size("transpose_naive", elem_size);
+  if (elem_size == 0) throw UnsupportedInputError("transpose_naive: element size 0");
   const auto s = shape.resolved();
   const auto* src = static_cast<const Byte*>(in);
   auto* dst = static_cast<Byte*>(out);
@@ -452,11 +500,34 @@ void transpose_naive(const void* in, void* out, std::size_t elem_size,
 
 void transpose_cpu(const void* in, void* out, std::size_t elem_size, const TransposeShape& shape,
                    int threads) {
-  cpu::check_elem_size("transpose_cpu", elem_size);
+  if (elem_size == 0) throw UnsupportedInputError("transpose_cpu: element size 0");
   const auto s = shape.resolved();
   if (s.rows == 0 || s.cols == 0 || s.batch == 0) return;
   if (in == nullptr || out == nullptr)
     throw InternalError("transpose_cpu: null buffer for a non-empty transpose");
+  if (!is_supported_element_size(elem_size)) {
+    const auto es = static_cast<std::ptrdiff_t>(elem_size);
+    cpu::WideJob job{};
+    job.in = static_cast<const Byte*>(in);
+    job.out = static_cast<Byte*>(out);
+    job.rows = s.rows;
+    job.cols = s.cols;
+    job.in_pitch = s.in_pitch * es;
+    job.out_pitch = s.out_pitch * es;
+    job.in_stride = s.in_batch_stride * es;
+    job.out_stride = s.out_batch_stride * es;
+    job.elem = elem_size;
+    job.tile = std::clamp<std::int64_t>(
+        static_cast<std::int64_t>(std::sqrt(16384.0 / static_cast<double>(elem_size))), 1, 64);
+    job.tiles_i = (s.rows + job.tile - 1) / job.tile;
+    job.tiles_j = (s.cols + job.tile - 1) / job.tile;
+    const std::int64_t bytes = s.batch * s.rows * s.cols * es;
+    const int nthreads = cpu::threads_for(threads, bytes);
+    const cpu::WideFn kernel = cpu::wide_kernel(elem_size);
+    cpu::run_grouped(s.batch * job.tiles_i * job.tiles_j, bytes, cpu::task_bytes_for(bytes, nthreads), nthreads,
+                     [&](std::int64_t t) { kernel(job, t); });
+    return;
+  }
 
   const auto es = static_cast<std::ptrdiff_t>(elem_size);
   cpu::OutOfPlaceJob job{};

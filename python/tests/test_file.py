@@ -51,6 +51,16 @@ def test_transpose(shared_tmp, shape, dtype):
         assert_all(np.array_equal(f["data"][...], data), "the input changed")
 
 
+@pytest.mark.parametrize("axes", [(2, 0, 1), (1, 0, 2), ("-1", "0", "1")])
+def test_axes(shared_tmp, axes):
+    """axes= has NumPy's meaning (numbers, as ints or strings, negative ones from the end)."""
+    src, dst = os.path.join(shared_tmp, "in.h5"), os.path.join(shared_tmp, "out.h5")
+    data = pattern((4, 7, 5), np.float64)
+    write_input(src, data)
+    xpose.transpose(f"{src}:/data", f"{dst}:/data", axes=axes, force=True)
+    assert_all(output_matches(dst, np.transpose(data, [int(a) for a in axes])), f"wrong output for axes={axes}")
+
+
 def test_summary_is_the_cli_json(shared_tmp):
     """The dict is the document `xpose transpose --json` writes: the same keys, and the same
     values where they do not depend on timing."""
@@ -97,7 +107,7 @@ def test_errors(shared_tmp):
         (xpose.UsageError, (f"{src}:/data", f"{dst}:/data"), dict(exchange="pigeon")),
         (xpose.UsageError, (f"{src}:/data", f"{dst}:/data"), dict(host_mem=-5)),
         (xpose.UsageError, (f"{src}:/data", f"{dst}:/data"), dict(host_mem="lots")),
-        (xpose.UsageError, (f"{src}:/data", f"{dst}:/data"), dict(axes=(1, 0))),
+        (xpose.UsageError, (f"{src}:/data", f"{dst}:/data"), dict(axes=(1, 1))),
         (xpose.UsageError, ("no-dataset-path", f"{dst}:/data"), {}),
         (xpose.ResourceError, (f"{src}:/data", f"{dst}:/data"), dict(host_mem=16)),
     ]

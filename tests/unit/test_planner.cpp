@@ -164,9 +164,25 @@ TEST(PlannerExchange, SmallPiecesGoNodeAwareLargeOnesFlat) {
   EXPECT_EQ(small.nodes, 1024);
   EXPECT_NE(small.exchange_reason.find("node-aware"), std::string::npos) << small.exchange_reason;
   EXPECT_NE(small.describe().find("mpi-node"), std::string::npos);
-  Plan large = make_plan(cluster({131072, 131072}, 64, 4));
-  EXPECT_EQ(large.host_exchange, HostExchange::Alltoall);
-  EXPECT_NE(large.exchange_reason.find("flat"), std::string::npos) << large.exchange_reason;
+  // 8 MiB pieces: the message count saves nothing worth two copies through node memory (a
+  // backend that does not stage in place, as the CUDA backend).
+  PlanRequest copies = cluster({131072, 131072}, 64, 4);
+  copies.node_aware_in_place = false;
+  Plan large = make_plan(copies);
+  EXPECT_EQ(large.host_exchange, HostExchange::Alltoall) << large.describe();
+  EXPECT_EQ(large.exchange_reason.rfind("flat", 0), 0u) << large.exchange_reason;
+}
+
+TEST(PlannerExchange, ExchangeFreeRanksChooseNoExchange) {
+  // CPU ranks of one node that read their own output band: no exchange, none planned or counted.
+  PlanRequest r = cluster({4096, 4096}, 8, 4);
+  r.exchange_free = true;
+  Plan p = make_plan(r);
+  EXPECT_TRUE(p.exchange_free);
+  EXPECT_EQ(p.host_buffers, r.host_buffers);
+  EXPECT_EQ(p.exchanged_bytes(0), 0);
+  EXPECT_EQ(p.exchange_reason.rfind("none", 0), 0u) << p.exchange_reason;
+  EXPECT_NE(p.describe().find("host exchange    none"), std::string::npos) << p.describe();
 }
 
 TEST(PlannerExchange, FlatWhereNodesHoldOneRankOrAllRanks) {
