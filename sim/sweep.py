@@ -178,7 +178,11 @@ def cmd_run(a):
                               "algorithm": name})
                     with open(path, "a") as f:
                         f.write(json.dumps(r) + "\n")
-                    shown = r.get("error") or f"{r['seconds']:.4f} s simulated"
+                    if name == "planned" and "error" not in r:
+                        # A dry run: the planner's choice; the table takes its time from that choice's row.
+                        shown = f"plans {r['exchange']} (model: {r['estimate_s']:.4g} s)"
+                    else:
+                        shown = r.get("error") or f"{r['seconds']:.4f} s simulated"
                     print(f"{platform:14s} {case:6s} P={ranks:5d} {name:18s} {shown}  ({r.get('host_s')} s host)",
                           flush=True)
     cmd_report(argparse.Namespace(dir=a.out))
@@ -200,12 +204,15 @@ def fmt_bytes(b):
 
 
 def planned_seconds(rows, r):
-    """The planner's choice as run: node-aware -> the mpi-node row; flat -> MPI_Alltoall(v), which
-    here is SMPI's ompi selector (the row smpi:ompi)."""
+    """The planner's choice as run. The planned row is a dry run (the planner only); its time is
+    that of the row which runs the same exchange at the same stage width: node-aware -> the
+    mpi-node row; flat -> MPI_Alltoallv, which here is SMPI's ompi selector (the row smpi:ompi)."""
     match = "mpi-node" if r.get("exchange") == "mpi-node" else "smpi:ompi"
     for o in rows:
         if (o["platform"], o["case"], o["P"], o["L"], o["algorithm"]) == (r["platform"], r["case"], r["P"], r["L"],
                                                                            match) and "seconds" in o:
+            if (o.get("width"), o.get("stages")) != (r.get("width"), r.get("stages")):
+                return None, f"{match} at another stage width"
             return o["seconds"], match
     return None, match
 
@@ -240,7 +247,8 @@ def cmd_report(a):
         planned, ratio = "", ""
         if plan and "exchange" in plan:
             t, match = planned_seconds(rows, plan)
-            planned = ("node-aware" if plan["exchange"] == "mpi-node" else "flat") + (f" {t:.4g}" if t else "")
+            planned = ("node-aware" if plan["exchange"] == "mpi-node" else "flat") + (f" {t:.4g}" if t else
+                                                                                       f" ({match} not run)")
             if t and best:
                 ratio = f"{t / best:.2f}"
         lines.append(f"| {k[0]} | {k[1]} | {k[2]} | {k[3]} | {fmt_bytes(piece) if piece else ''} | " +
