@@ -1,8 +1,12 @@
 // The raw transports on their own, for comparison with the exchange phase of a transpose:
-// MPI_Alltoall of pinned host buffers, and (with NCCL) an all-to-all of device buffers made of
-// ncclSend/ncclRecv in one group. Same message sizes as a transpose stage: --bytes per rank.
+// MPI_Alltoall of pinned host buffers, xpose's own host exchanges (pairwise rounds, node-aware),
+// and (with NCCL) an all-to-all of device buffers made of ncclSend/ncclRecv in one group. Same
+// message sizes as a transpose stage: --bytes per rank.
 //
-//   mpirun -np 2 bench_exchange_raw --bytes 512MiB [--reps 10]
+//   mpirun -np 2 bench_exchange_raw --bytes 512MiB [--reps 10] [--jsonl]
+//
+// --jsonl adds one JSON line per host exchange, the input of `sim/sweep.py fit` that calibrates
+// the planner's exchange model on a real cluster (docs/scaling.md).
 #include <mpi.h>
 
 #include <algorithm>
@@ -12,6 +16,7 @@
 
 #include "bench/arg_list.h"
 #include "engine/src/host_buffer.h"
+#include "mpi/comm.h"
 #include "mpi/exchange.h"
 #include "xpose/config.h"
 #include "xpose/error.h"
@@ -56,8 +61,15 @@ int main(int argc, char** argv) {
   MPI_Comm_size(MPI_COMM_WORLD, &n);
   std::int64_t bytes = 256ll << 20;
   int reps = 10;
+  bool jsonl = false;
+  for (int i = 1; i < argc; ++i)
+    if (std::string(argv[i]) == "--jsonl") jsonl = true;
   for (int i = 1; i + 1 < argc; i += 2) {
     std::string a = argv[i];
+    if (a == "--jsonl") {
+      --i;
+      continue;
+    }
     if (a == "--bytes") bytes = xpose::parse_size(argv[i + 1]);
     else if (a == "--reps") {
       long long r = 0;
@@ -93,6 +105,32 @@ int main(int argc, char** argv) {
   if (me == 0)
     std::printf("  %-28s %9.3f ms  %8.2f GB/s per rank (sent to others)\n", "MPI_Alltoall, pinned host", t_mpi * 1e3,
                 moved / t_mpi / 1e9);
+  {
+    // xpose's host exchanges as a stage uses them: every piece but a rank's own.
+    const int per_node = xpose::mpi::node_layout(MPI_COMM_WORLD).max_ranks_per_node;
+    xpose::mpi::ExchangeLayout layout;
+    for (int q = 0; q < n; ++q) {
+      layout.send_counts.push_back(q == me ? 0 : per_peer / 16);
+      layout.recv_counts.push_back(q == me ? 0 : per_peer / 16);
+    }
+    layout.send_displs.resize(static_cast<std::size_t>(n));
+    layout.recv_displs.resize(static_cast<std::size_t>(n));
+    for (int q = 0; q < n; ++q) layout.send_displs[q] = layout.recv_displs[q] = q * (per_peer / 16);
+    layout.finalize(MPI_COMM_WORLD);
+    for (auto kind : {xpose::mpi::ExchangeKind::Pairwise, xpose::mpi::ExchangeKind::NodeAware}) {
+      auto ex = xpose::mpi::make_exchange(kind, MPI_COMM_WORLD, 16);
+      const double t = time_collective(reps, [&] { ex->alltoallv(hs.data(), hr.data(), layout, nullptr); });
+      const char* name = xpose::mpi::exchange_kind_name(kind);
+      if (me == 0) {
+        std::printf("  %-28s %9.3f ms  %8.2f GB/s per rank (sent to others), %d per node\n", name, t * 1e3,
+                    moved / t / 1e9, per_node);
+        if (jsonl)
+          std::printf("{\"platform\": \"measured\", \"case\": \"raw\", \"algorithm\": \"%s\", \"P\": %d, "
+                      "\"L\": %d, \"piece_bytes\": %lld, \"seconds\": %.9g}\n",
+                      name, n, per_node, static_cast<long long>(per_peer), t);
+      }
+    }
+  }
 #if XPOSE_HAVE_CUDA
   if (xpose::mpi::mpi_is_cuda_aware()) {  // the raw transport of the mpi-device backend
     xpose::cuda::DeviceBuffer ds(total), dr(total);

@@ -1,6 +1,9 @@
 #include "mpi/comm.h"
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdio>
+#include <cstdlib>
 #include <limits>
 #include <vector>
 
@@ -44,6 +47,57 @@ LocalRank local_rank(MPI_Comm comm) {
   return {rank(node), size(node)};
 }
 
+int ranks_per_node_from_environment() {
+  const char* text = std::getenv("XPOSE_RANKS_PER_NODE");
+  if (!text || !*text) return 0;
+  char* end = nullptr;
+  const long value = std::strtol(text, &end, 10);
+  if (*end != '\0' || value < 1 || value > std::numeric_limits<int>::max())
+    throw UsageError(cat("XPOSE_RANKS_PER_NODE='", text, "' is not a positive whole number"));
+  return static_cast<int>(value);
+}
+
+NodeLayout node_layout(MPI_Comm comm, int ranks_per_node) {
+  const int me = rank(comm), n = size(comm);
+  if (ranks_per_node <= 0) ranks_per_node = ranks_per_node_from_environment();
+  // Every rank must cut the same way, or nodes would disagree about their members.
+  const std::int64_t lo = -allreduce_max(comm, std::int64_t{-ranks_per_node});
+  if (lo != allreduce_max(comm, std::int64_t{ranks_per_node}))
+    throw UsageError("XPOSE_RANKS_PER_NODE differs between ranks");
+  MPI_Comm shared = MPI_COMM_NULL;
+  XPOSE_CHECK_MPI(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, me, MPI_INFO_NULL, &shared));
+  OwnedComm shared_owned(shared);
+  NodeLayout layout;
+  if (ranks_per_node > 0) {
+    // Blocks of consecutive ranks inside the shared-memory node: still one shared memory each.
+    MPI_Comm cut = MPI_COMM_NULL;
+    XPOSE_CHECK_MPI(MPI_Comm_split(shared, me / ranks_per_node, me, &cut));
+    layout.node = OwnedComm(cut);
+  } else {
+    layout.node = std::move(shared_owned);
+  }
+  layout.local_rank = rank(layout.node.get());
+  // The node's lowest rank names it (split key = rank, so it is local rank 0).
+  int leader = layout.local_rank == 0 ? me : 0;
+  XPOSE_CHECK_MPI(MPI_Bcast(&leader, 1, MPI_INT, 0, layout.node.get()));
+  std::vector<int> leaders(static_cast<std::size_t>(n));
+  XPOSE_CHECK_MPI(MPI_Allgather(&leader, 1, MPI_INT, leaders.data(), 1, MPI_INT, comm));
+  std::vector<int> sorted = leaders;
+  std::sort(sorted.begin(), sorted.end());
+  sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
+  layout.members.resize(sorted.size());
+  layout.node_of.resize(static_cast<std::size_t>(n));
+  for (int r = 0; r < n; ++r) {
+    const int node = static_cast<int>(std::lower_bound(sorted.begin(), sorted.end(), leaders[r]) - sorted.begin());
+    layout.node_of[r] = node;
+    layout.members[node].push_back(r);
+  }
+  layout.node_index = layout.node_of[me];
+  for (const auto& m : layout.members)
+    layout.max_ranks_per_node = std::max(layout.max_ranks_per_node, static_cast<int>(m.size()));
+  return layout;
+}
+
 OwnedDatatype element_datatype(std::size_t elem_size) {
   MPI_Datatype type = MPI_DATATYPE_NULL;
   XPOSE_CHECK_MPI(MPI_Type_contiguous(static_cast<int>(elem_size), MPI_BYTE, &type));
@@ -80,6 +134,28 @@ void collectively(MPI_Comm comm, const std::function<void()>& work) {
   message.resize(static_cast<std::size_t>(header[1]));
   XPOSE_CHECK_MPI(MPI_Bcast(message.data(), header[1], MPI_CHAR, root, comm));
   throw Error(static_cast<ExitCode>(header[0]), message);
+}
+
+namespace {
+constexpr std::int64_t kMessageChunk = 1ll << 30;
+}  // namespace
+
+void post_receive(std::vector<MPI_Request>& requests, void* data, std::int64_t bytes, int peer, int tag, MPI_Comm comm) {
+  for (std::int64_t done = 0; done < bytes; done += kMessageChunk) {
+    requests.push_back(MPI_REQUEST_NULL);
+    XPOSE_CHECK_MPI(MPI_Irecv(static_cast<std::byte*>(data) + done, static_cast<int>(std::min(kMessageChunk, bytes - done)),
+                              MPI_BYTE, peer, tag, comm, &requests.back()));
+  }
+}
+
+void post_send(std::vector<MPI_Request>& requests, const void* data, std::int64_t bytes, int peer, int tag,
+               MPI_Comm comm) {
+  for (std::int64_t done = 0; done < bytes; done += kMessageChunk) {
+    requests.push_back(MPI_REQUEST_NULL);
+    XPOSE_CHECK_MPI(MPI_Isend(static_cast<const std::byte*>(data) + done,
+                              static_cast<int>(std::min(kMessageChunk, bytes - done)), MPI_BYTE, peer, tag, comm,
+                              &requests.back()));
+  }
 }
 
 int to_int_count(std::int64_t count, const char* what) {

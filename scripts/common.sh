@@ -11,10 +11,10 @@ XPOSE_BUILD_DIR=${XPOSE_BUILD_DIR:-$XPOSE_ROOT/build}
 # Debian 12 packages: compiler, CMake, Open MPI, parallel HDF5 and its tools, Boost, GoogleTest,
 # FFTW (the FFT examples), Python with h5py/numpy (the end-to-end tests' reference), the Python
 # module's build and tests (headers, pybind11, DLPack, mpi4py, pytest), and help2man and man-db
-# (the man page and its test).
+# (the man page and its test), and SimGrid (the exchange on simulated clusters, sim/).
 XPOSE_PACKAGES=(build-essential cmake pkg-config openmpi-bin libopenmpi-dev libhdf5-openmpi-dev hdf5-tools
   libboost-program-options-dev libgtest-dev libfftw3-dev libfftw3-mpi-dev python3 python3-numpy python3-h5py time
-  python3-netcdf4 netcdf-bin python3-dev pybind11-dev libdlpack-dev python3-mpi4py python3-pytest help2man man-db)
+  python3-netcdf4 netcdf-bin python3-dev pybind11-dev libdlpack-dev python3-mpi4py python3-pytest help2man man-db libsimgrid-dev)
 
 xpose_log() { printf '\033[1m==> %s\033[0m\n' "$*"; }
 

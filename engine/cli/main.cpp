@@ -103,9 +103,11 @@ void add_transpose_options(po::options_description& d) {
        "SIZE of GPU stage buffers per rank (default: 60% of the GPU's free memory, shared by the "
        "ranks that use it)")
       ("exchange", po::value<std::string>(),
-       "transport between ranks: mpi (host-staged MPI_Alltoall(v)), nccl (device buffers), "
-       "mpi-device (CUDA-aware MPI), or auto (the default; with cuda: a short collective timing picks "
-       "the fastest)")
+       "transport between ranks: mpi (host-staged MPI_Alltoall(v)), mpi-node (host-staged, one "
+       "message per pair of nodes, combined in node memory), mpi-pairwise (host-staged pairwise "
+       "rounds), nccl (device buffers), mpi-device (CUDA-aware MPI), or auto (the default: the "
+       "planner picks mpi or mpi-node from the message size; with cuda, a short collective timing "
+       "picks the transport)")
       ("no-overlap", "run the HDF5 reads and writes in line instead of on their own thread")
       ("resume", "continue an interrupted run of the same input, output, ranks and options from its "
        "journal (.OUT.xpose-journal); without one, start from the beginning")

@@ -59,14 +59,16 @@ class CpuBackend final : public StageBackend {
       for (auto& b : out_) b = HostBuffer(bytes);
     }
     if (plan.nranks > 1 && !plan.exchange_free) {
-      send_ = HostBuffer(bytes);
-      recv_ = HostBuffer(bytes);
-      exchange_ = mpi::make_exchange(mpi::ExchangeKind::Mpi, comm, elem_);
+      exchange_ = mpi::make_exchange(host_exchange_kind(plan), comm, elem_);
+      // An exchange that stages in place (node-aware) takes the pieces in its own node memory.
+      in_place_ = exchange_->can_stage_in_place();
+      send_ = HostBuffer(in_place_ ? static_cast<std::int64_t>(plan.nranks * elem_) : bytes);
+      recv_ = HostBuffer(in_place_ ? static_cast<std::int64_t>(plan.nranks * elem_) : bytes);
       mpi::warm_up(*exchange_, comm, send_.data(), recv_.data(), nullptr);
     }
   }
   std::string name() const override { return "cpu"; }
-  std::string exchange_name() const override { return exchange_ ? "mpi" : "none"; }
+  std::string exchange_name() const override { return exchange_ ? mpi::exchange_kind_name(exchange_->kind()) : "none"; }
   std::byte* input_slot(int i) override { return in_[i].data(); }
   std::byte* output_slot(int i) override { return out_[i].data(); }
 
@@ -94,6 +96,25 @@ class CpuBackend final : public StageBackend {
       ts.in_batch_stride = v.in_batch_stride;
       return ts;
     };
+    // Per-peer counts; this rank's own piece is kept locally (below).
+    mpi::ExchangeLayout layout;
+    if (g.nranks > 1 && !g.exchange_free) {
+      PhaseScope scope(trace, "exchange", "main", t.exchange, k);
+      const auto n = static_cast<std::size_t>(g.nranks);
+      layout.send_counts.assign(n, 0);
+      layout.recv_counts.assign(n, 0);
+      layout.send_displs.assign(n, 0);
+      layout.recv_displs.assign(n, 0);
+      for (int q = 0; q < g.nranks; ++q) {
+        if (q == g.me) continue;
+        layout.send_counts[q] = g.nb * g.my_rows * g.widths[q];
+        layout.send_displs[q] = g.nb * g.my_rows * g.col_prefix[q];
+        layout.recv_counts[q] = g.nb * g.my_w * g.rows_of[q];
+        layout.recv_displs[q] = g.nb * g.my_w * g.row_offset[q];
+      }
+      layout.finalize(comm_);
+      if (in_place_) exchange_->stage_in_place(layout);
+    }
     {
       // This rank's own piece goes straight to its output rows; every other piece becomes a
       // contiguous [nb][w_q][my_rows] segment of the send buffer. In bands of input rows, so a
@@ -114,7 +135,7 @@ class CpuBackend final : public StageBackend {
           } else {
             ts.out_pitch = g.my_rows;
             ts.out_batch_stride = g.widths[q] * g.my_rows;
-            dst = send_.data() + (g.nb * g.my_rows * g.col_prefix[q] + r0) * es;
+            dst = (in_place_ ? exchange_->send_slot(q) : send_.data() + layout.send_displs[q] * es) + r0 * es;
           }
           kernels::transpose_cpu(v.in + (r0 * v.in_pitch + v.in_col[q]) * es, dst, elem_, ts, threads_);
         }
@@ -122,30 +143,17 @@ class CpuBackend final : public StageBackend {
       }
     }
     if (g.nranks == 1 || g.exchange_free) return;
-    mpi::ExchangeLayout layout;
     {
       PhaseScope scope(trace, "exchange", "main", t.exchange, k);
-      const auto n = static_cast<std::size_t>(g.nranks);
-      layout.send_counts.assign(n, 0);
-      layout.recv_counts.assign(n, 0);
-      layout.send_displs.assign(n, 0);
-      layout.recv_displs.assign(n, 0);
-      for (int q = 0; q < g.nranks; ++q) {
-        if (q == g.me) continue;  // kept locally, above
-        layout.send_counts[q] = g.nb * g.my_rows * g.widths[q];
-        layout.send_displs[q] = g.nb * g.my_rows * g.col_prefix[q];
-        layout.recv_counts[q] = g.nb * g.my_w * g.rows_of[q];
-        layout.recv_displs[q] = g.nb * g.my_w * g.row_offset[q];
-      }
-      layout.finalize(comm_);
-      exchange_->alltoallv(send_.data(), recv_.data(), layout, nullptr);
+      if (in_place_) exchange_->exchange_in_place();
+      else exchange_->alltoallv(send_.data(), recv_.data(), layout, nullptr);
     }
     // Unpack: the pieces from each rank sit side by side in the output rows.
     PhaseScope scope(trace, "unpack", "main", t.unpack, k);
     for (int p = 0; p < g.nranks; ++p) {
       const std::int64_t rp = g.rows_of[p];
       if (p == g.me || rp == 0 || g.my_w == 0) continue;
-      const std::byte* src = recv_.data() + layout.recv_displs[p] * es;
+      const std::byte* src = in_place_ ? exchange_->recv_slot(p) : recv_.data() + layout.recv_displs[p] * es;
       for (std::int64_t b = 0; b < g.nb; ++b)
         kernels::copy_2d_cpu(src + b * g.my_w * rp * es, rp * es, v.out + (b * v.out_batch_stride + g.row_offset[p]) * es,
                              v.out_pitch * es, rp * es, g.my_w, threads_);
@@ -158,6 +166,7 @@ class CpuBackend final : public StageBackend {
   int threads_;
   HostBuffer in_[2], out_[2], send_, recv_;
   std::unique_ptr<mpi::Exchange> exchange_;
+  bool in_place_ = false;
 };
 
 }  // namespace

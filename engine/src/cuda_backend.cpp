@@ -78,7 +78,8 @@ class CudaBackend final : public StageBackend {
     d_send_ = cuda::DeviceBuffer(bytes);
     if (!is_supported_element_size(elem_)) d_tmp_ = cuda::DeviceBuffer(bytes);  // the planner counts it
     if (plan.nranks > 1) {
-      exchange_ = mpi::make_exchange(choice.exchange, comm, elem_);
+      exchange_ = mpi::make_exchange(choice.exchange == mpi::ExchangeKind::Mpi ? host_exchange_kind(plan) : choice.exchange,
+                                     comm, elem_);
       if (exchange_->on_device()) {
         d_recv_ = cuda::DeviceBuffer(bytes);
         mpi::warm_up(*exchange_, comm, d_send_.data(), d_recv_.data(), stream_.get());

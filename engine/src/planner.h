@@ -18,6 +18,44 @@
 
 namespace xpose {
 
+/// The algorithm of the host MPI exchange (mpi::ExchangeKind Mpi, Pairwise, NodeAware).
+enum class HostExchange {
+  Auto,       ///< the planner decides between Alltoall and NodeAware with the ExchangeModel
+  Alltoall,   ///< flat: the MPI library's MPI_Alltoall(v), P-1 messages per rank
+  Pairwise,   ///< flat: xpose's own pairwise rounds
+  NodeAware,  ///< one message per pair of nodes, combined in node memory
+};
+const char* host_exchange_name(HostExchange exchange);
+
+/// Seconds of one stage's exchange on one rank: a cost per message it sends, plus the bytes it
+/// sends off its node over its share of the node's bandwidth; the node-aware exchange adds two
+/// copies through node memory where the caller does not stage its pieces there in place. Fitted to simulated clusters by sim/sweep.py (docs/scaling.md),
+/// and replaced by a cluster's own numbers through XPOSE_EXCHANGE_MODEL.
+struct ExchangeModel {
+  double flat_latency = 0;         ///< s per message of the flat exchange (P-1 per rank)
+  double flat_node_bandwidth = 0;  ///< B/s off one node, flat
+  double node_latency = 0;         ///< s per node message of the node-aware exchange (ceil((N-1)/L) per rank)
+  double node_node_bandwidth = 0;  ///< B/s off one node, node-aware
+  double node_fixed = 0;           ///< s per stage of the node-aware exchange's synchronisation
+  double copy_bandwidth = 0;       ///< B/s of one rank's copies into and out of node memory
+  std::string source;              ///< where the numbers come from
+};
+ExchangeModel default_exchange_model();
+/// "flat_latency=2e-6,node_bandwidth=9e9,..." (keys: flat_latency, flat_bandwidth, node_latency,
+/// node_bandwidth, node_fixed, copy_bandwidth); keys left out keep `base`'s values. UsageError
+/// when malformed.
+ExchangeModel parse_exchange_model(const std::string& text, const ExchangeModel& base);
+
+/// The model's estimate for one stage whose pieces (one per destination rank) are `piece_bytes`.
+struct ExchangeEstimate {
+  double seconds = 0;
+  std::int64_t messages = 0;       ///< messages each rank sends
+  std::int64_t message_bytes = 0;  ///< bytes of each
+  double latency_share = 0;        ///< the part of `seconds` spent on per-message costs
+};
+ExchangeEstimate estimate_stage_exchange(const ExchangeModel& model, HostExchange exchange, int nranks,
+                                         int ranks_per_node, std::int64_t piece_bytes, bool in_place = true);
+
 struct PlanRequest {
   Shape shape;                      ///< input shape, rank >= 2, HDF5 order
   std::size_t elem_size = 0;        ///< bytes of a dataset element
@@ -34,6 +72,15 @@ struct PlanRequest {
   /// Cap on one stage buffer. Past a few hundred MiB a bigger stage buys no I/O efficiency, but
   /// costs first-touch page faults, page pinning (CUDA) and a longer pipeline fill and drain.
   std::int64_t max_buffer_bytes = 512ll << 20;
+  /// The host exchange: forced, or Auto to let the model choose (callers whose transport is not
+  /// host MPI force Alltoall).
+  HostExchange host_exchange = HostExchange::Alltoall;
+  /// Whether the backend packs and unpacks NodeAware's pieces in node memory (the CPU backend):
+  /// then node memory takes the place of the send and receive buffers; otherwise it is two more
+  /// stage-sized buffers per rank and two more copies.
+  bool node_aware_in_place = true;
+  int ranks_per_node = 1;  ///< the most ranks on one node (MPI_COMM_TYPE_SHARED or XPOSE_RANKS_PER_NODE)
+  ExchangeModel exchange_model = default_exchange_model();
 };
 
 /// One stage: which matrices and which column offset inside every destination's block.
@@ -71,6 +118,10 @@ struct Plan {
   std::int64_t buffer_elems = 0;          ///< elements of one stage buffer (the largest use)
   int host_buffers = 4;
   int device_buffers = 0;
+  HostExchange host_exchange = HostExchange::Alltoall;  ///< never Auto in a plan
+  int ranks_per_node = 1;
+  int nodes = 1;
+  std::string exchange_reason;            ///< why this exchange and this width (for `xpose plan`)
 
   std::int64_t num_stages() const { return batch_outer * inner_stages * col_stages; }
   /// Input rows rank p reads, and the first of them.
@@ -88,6 +139,8 @@ struct Plan {
   std::int64_t total_bytes() const;
   /// Bytes this rank sends to other ranks over the whole run (its own piece excluded).
   std::int64_t exchanged_bytes(int rank) const;
+  /// Bytes of the largest piece one rank sends one destination in a stage.
+  std::int64_t piece_bytes() const;
   /// Multi-line human description (for `xpose plan` / `xpose info`).
   std::string describe() const;
 };

@@ -78,10 +78,22 @@ struct StageViews {
 struct BackendChoice {
   std::string backend = "cpu";                       ///< "cpu" or "cuda"
   mpi::ExchangeKind exchange = mpi::ExchangeKind::Mpi;
+  /// With the Mpi transport: its algorithm (Auto: the planner's choice; see Plan::host_exchange).
+  HostExchange host_exchange = HostExchange::Auto;
+  int ranks_per_node = 1;
   bool exchange_free = false;                        ///< Plan::exchange_free
   int host_buffers = 4;
   int device_buffers = 0;
 };
+
+/// The host exchange a plan chose, as the exchange to make.
+inline mpi::ExchangeKind host_exchange_kind(const Plan& plan) {
+  switch (plan.host_exchange) {
+    case HostExchange::Pairwise: return mpi::ExchangeKind::Pairwise;
+    case HostExchange::NodeAware: return mpi::ExchangeKind::NodeAware;
+    default: return mpi::ExchangeKind::Mpi;
+  }
+}
 
 class StageBackend {
  public:

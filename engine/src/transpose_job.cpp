@@ -268,6 +268,12 @@ PlanRequest plan_request(const io::Dataset& in, const std::vector<std::string>& 
   req.host_buffers = choice.host_buffers;
   req.device_mem = gpu_mem;
   req.device_buffers = choice.device_buffers;
+  // Only the host MPI transport has algorithms to choose from.
+  req.host_exchange = choice.exchange == mpi::ExchangeKind::Mpi ? choice.host_exchange : HostExchange::Alltoall;
+  req.ranks_per_node = choice.ranks_per_node;
+  req.node_aware_in_place = choice.backend == "cpu";  // the CUDA backend copies through it
+  if (const char* model = std::getenv("XPOSE_EXCHANGE_MODEL"))
+    req.exchange_model = parse_exchange_model(model, req.exchange_model);
   req.max_width = max_width;
   req.exchange_free = choice.exchange_free;
   return req;
@@ -275,13 +281,15 @@ PlanRequest plan_request(const io::Dataset& in, const std::vector<std::string>& 
 
 /// Buffer counts per backend and transport (DESIGN: in/out host slots are double-buffered so
 /// the HDF5 thread reads stage k+1 and writes stage k-1 while stage k is transformed).
-BackendChoice buffer_counts(const std::string& backend, mpi::ExchangeKind exchange, int nranks) {
-  BackendChoice c;
+/// `before` carries the host exchange's algorithm and the ranks per node.
+BackendChoice buffer_counts(const std::string& backend, mpi::ExchangeKind exchange, int nranks,
+                            const BackendChoice& before) {
+  BackendChoice c = before;
   c.backend = backend;
   c.exchange = nranks > 1 ? exchange : mpi::ExchangeKind::Mpi;
   const bool host_exchange = nranks > 1 && c.exchange == mpi::ExchangeKind::Mpi;
   c.host_buffers = 4 + (host_exchange ? 2 : 0);
-  if (backend == "cuda") c.device_buffers = nranks > 1 && !host_exchange ? 3 : 2;
+  c.device_buffers = backend == "cuda" ? (nranks > 1 && !host_exchange ? 3 : 2) : 0;
   return c;
 }
 
@@ -298,24 +306,32 @@ BackendChoice resolve_backend(MPI_Comm comm, const TransposeOptions& o) {
     throw UsageError(XPOSE_HAVE_CUDA ? "--backend cuda: no GPU is visible to every rank"
                                      : "--backend cuda: this xpose was built without CUDA");
   mpi::ExchangeKind exchange = o.exchange;
-  if (backend == "cpu" && exchange != mpi::ExchangeKind::Auto && exchange != mpi::ExchangeKind::Mpi)
+  if (backend == "cpu" && exchange != mpi::ExchangeKind::Auto && !mpi::is_host_exchange(exchange))
     throw UsageError(
         cat("--exchange ", mpi::exchange_kind_name(exchange), " needs the cuda backend"));
   if (backend == "cuda" && exchange == mpi::ExchangeKind::Nccl && nranks > 1 &&
       ranks_share_gpus(comm))
     throw UsageError(
         "--exchange nccl needs one GPU per rank, and ranks on a node here share GPUs (use mpi)");
-  if (nranks == 1 || backend == "cpu") exchange = mpi::ExchangeKind::Mpi;
+  // The host MPI transport's algorithm: the planner's to choose under auto.
+  BackendChoice before;
+  before.host_exchange = exchange == mpi::ExchangeKind::Pairwise    ? HostExchange::Pairwise
+                         : exchange == mpi::ExchangeKind::NodeAware ? HostExchange::NodeAware
+                         : exchange == mpi::ExchangeKind::Auto      ? HostExchange::Auto
+                                                                    : HostExchange::Alltoall;
+  const mpi::NodeLayout nodes = mpi::node_layout(comm);
+  before.ranks_per_node = nodes.max_ranks_per_node;
+  if (nranks == 1 || backend == "cpu" || mpi::is_host_exchange(exchange)) exchange = mpi::ExchangeKind::Mpi;
   // CPU ranks of one node read the input from one page cache: each reads the rows of its own
   // output band and no piece is exchanged (the exchange cost a 2-rank run of a 64 x 4194304
-  // transpose a third of its time). --exchange mpi keeps the exchange.
-  if (backend == "cpu" && nranks > 1 && o.exchange == mpi::ExchangeKind::Auto &&
-      mpi::local_rank(comm).size == nranks) {
-    BackendChoice c = buffer_counts(backend, exchange, 1);
+  // transpose a third of its time). --exchange mpi keeps the exchange; so do nodes cut by
+  // XPOSE_RANKS_PER_NODE, which stand in for separate machines.
+  if (backend == "cpu" && nranks > 1 && o.exchange == mpi::ExchangeKind::Auto && nodes.nodes() == 1) {
+    BackendChoice c = buffer_counts(backend, exchange, 1, before);
     c.exchange_free = true;
     return c;
   }
-  return buffer_counts(backend, exchange, nranks);
+  return buffer_counts(backend, exchange, nranks, before);
 }
 
 /// The backend and budgets a run with these options would use, without timing the exchange:
@@ -327,7 +343,7 @@ std::pair<BackendChoice, std::int64_t> planned_choice(MPI_Comm comm, const Trans
     select_cuda_device(comm, true);
     gpu_mem = gpu_mem_budget(comm, o);
     if (choice.exchange == mpi::ExchangeKind::Auto)
-      choice = buffer_counts("cuda", mpi::ExchangeKind::Nccl, mpi::size(comm));
+      choice = buffer_counts("cuda", mpi::ExchangeKind::Nccl, mpi::size(comm), choice);
   }
   return {choice, gpu_mem};
 }
@@ -452,7 +468,7 @@ void TransposeRun::choose_backend() {
       mpi::collectively(comm_, [&] {
         picked = pick_fastest_exchange(comm_, "cuda", 64ll << 20, &report_.exchange_choice);
       });
-      choice_ = buffer_counts("cuda", picked, nranks_);
+      choice_ = buffer_counts("cuda", picked, nranks_, choice_);
     }
   }
   mpi::collectively(comm_, [&] {
@@ -489,7 +505,8 @@ void TransposeRun::weigh_backends() {
     });
     for (const auto& [kind, seconds] : times)
       if (kind == mpi::ExchangeKind::Mpi) c.host_exchange = seconds;
-    if (o_.exchange != mpi::ExchangeKind::Auto) picked = o_.exchange;  // the user's transport
+    if (o_.exchange != mpi::ExchangeKind::Auto)  // the user's transport
+      picked = mpi::is_host_exchange(o_.exchange) ? mpi::ExchangeKind::Mpi : o_.exchange;
     c.device_exchange = c.host_exchange;
     for (const auto& [kind, seconds] : times)
       if (kind == picked) c.device_exchange = seconds;
@@ -498,11 +515,11 @@ void TransposeRun::weigh_backends() {
   const BackendDecision d = decide_backend(c, fused, nranks_);
   report_.backend_choice = d.reason;
   if (d.backend == "cpu") {
-    choice_ = buffer_counts("cpu", mpi::ExchangeKind::Mpi, nranks_);
+    choice_ = buffer_counts("cpu", mpi::ExchangeKind::Mpi, nranks_, choice_);
     gpu_mem_ = 0;
     report_.exchange_choice.clear();
   } else if (nranks_ > 1 && choice_.exchange == mpi::ExchangeKind::Auto) {
-    choice_ = buffer_counts("cuda", picked, nranks_);  // timed above: not again
+    choice_ = buffer_counts("cuda", picked, nranks_, choice_);  // timed above: not again
   }
 }
 

@@ -148,5 +148,110 @@ TEST(Planner, ExchangedBytesExcludeOwnPiece) {
   EXPECT_EQ(one.exchanged_bytes(0), 0);
 }
 
+// The host exchange: the model's choice between flat and node-aware, and the stage width.
+PlanRequest cluster(Shape shape, int ranks, int per_node) {
+  PlanRequest r = request(shape, 4, ranks, 64ll << 30);
+  r.host_buffers = 6;
+  r.ranks_per_node = per_node;
+  r.host_exchange = HostExchange::Auto;
+  return r;
+}
+
+TEST(PlannerExchange, SmallPiecesGoNodeAwareLargeOnesFlat) {
+  // 131072^2 float32: 4 KiB pieces at 4096 ranks, 8 MiB pieces at 64.
+  Plan small = make_plan(cluster({131072, 131072}, 4096, 4));
+  EXPECT_EQ(small.host_exchange, HostExchange::NodeAware);
+  EXPECT_EQ(small.nodes, 1024);
+  EXPECT_NE(small.exchange_reason.find("node-aware"), std::string::npos) << small.exchange_reason;
+  EXPECT_NE(small.describe().find("mpi-node"), std::string::npos);
+  // 8 MiB pieces: the message count saves nothing worth two copies through node memory (a
+  // backend that does not stage in place, as the CUDA backend).
+  PlanRequest copies = cluster({131072, 131072}, 64, 4);
+  copies.node_aware_in_place = false;
+  Plan large = make_plan(copies);
+  EXPECT_EQ(large.host_exchange, HostExchange::Alltoall) << large.describe();
+  EXPECT_EQ(large.exchange_reason.rfind("flat", 0), 0u) << large.exchange_reason;
+}
+
+TEST(PlannerExchange, ExchangeFreeRanksChooseNoExchange) {
+  // CPU ranks of one node that read their own output band: no exchange, none planned or counted.
+  PlanRequest r = cluster({4096, 4096}, 8, 4);
+  r.exchange_free = true;
+  Plan p = make_plan(r);
+  EXPECT_TRUE(p.exchange_free);
+  EXPECT_EQ(p.host_buffers, r.host_buffers);
+  EXPECT_EQ(p.exchanged_bytes(0), 0);
+  EXPECT_EQ(p.exchange_reason.rfind("none", 0), 0u) << p.exchange_reason;
+  EXPECT_NE(p.describe().find("host exchange    none"), std::string::npos) << p.describe();
+}
+
+TEST(PlannerExchange, FlatWhereNodesHoldOneRankOrAllRanks) {
+  EXPECT_EQ(make_plan(cluster({131072, 131072}, 4096, 1)).host_exchange, HostExchange::Alltoall);
+  Plan one_node = make_plan(cluster({4096, 4096}, 8, 8));
+  EXPECT_EQ(one_node.host_exchange, HostExchange::Alltoall);
+  EXPECT_NE(one_node.exchange_reason.find("one node"), std::string::npos) << one_node.exchange_reason;
+  EXPECT_EQ(make_plan(cluster({4096, 4096}, 1, 1)).host_exchange, HostExchange::Alltoall);
+}
+
+TEST(PlannerExchange, NodeMemoryCountsWhereTheBackendCopiesThroughIt) {
+  PlanRequest r = cluster({8192, 8192}, 16, 4);
+  r.host_exchange = HostExchange::NodeAware;
+  EXPECT_EQ(make_plan(r).host_buffers, 6);  // in place: node memory replaces send and receive
+  r.node_aware_in_place = false;
+  EXPECT_EQ(make_plan(r).host_buffers, 8);
+  r.host_mem = make_plan(r).memory_per_rank() / 8 * 7;  // fits 6 buffers of a stage, not 8
+  r.max_buffer_bytes = 0;
+  r.max_width = 0;
+  Plan narrower = make_plan(r);
+  EXPECT_EQ(narrower.host_buffers, 8);
+  EXPECT_LE(narrower.memory_per_rank(), r.host_mem);
+}
+
+TEST(PlannerExchange, LatencyBoundStagesGrowPastTheBufferCap) {
+  // 4096 ranks, 16 rows each: with a 1 MiB stage cap a piece would be 16 x 4 elements (256 B),
+  // all latency; the planner widens the stage (within the budget) until latency is ~10 % of it.
+  PlanRequest r = cluster({65536, 1ll << 22}, 4096, 4);
+  r.max_buffer_bytes = 1 << 20;
+  Plan p = make_plan(r);
+  const std::int64_t capped = (1 << 20) / (16 * 4096 * 4);
+  EXPECT_GT(p.width, capped);
+  EXPECT_LE(p.memory_per_rank(), r.host_mem);
+  const auto e = estimate_stage_exchange(r.exchange_model, p.host_exchange, 4096, 4, p.piece_bytes());
+  EXPECT_LE(e.latency_share, 0.11);
+  // Without the cap binding nothing changes: the width is the budget's.
+  r.max_buffer_bytes = 0;
+  EXPECT_GE(make_plan(r).width, p.width);
+}
+
+TEST(PlannerExchange, ModelCountsMessagesAndBytes) {
+  ExchangeModel m;
+  m.flat_latency = 1e-6;
+  m.flat_node_bandwidth = 1e10;
+  m.node_latency = 2e-6;
+  m.node_node_bandwidth = 1e10;
+  m.copy_bandwidth = 1e10;
+  // 16 ranks, 4 per node, 1 MB pieces: flat 15 messages, 12 pieces off the node at 4 x 1e10 / 4.
+  auto flat = estimate_stage_exchange(m, HostExchange::Alltoall, 16, 4, 1000000);
+  EXPECT_EQ(flat.messages, 15);
+  EXPECT_EQ(flat.message_bytes, 1000000);
+  EXPECT_NEAR(flat.seconds, 15e-6 + 12 * 1e6 * 4 / 1e10, 1e-12);
+  auto node = estimate_stage_exchange(m, HostExchange::NodeAware, 16, 4, 1000000);
+  EXPECT_EQ(node.messages, 1);  // 3 other nodes over 4 ranks
+  EXPECT_EQ(node.message_bytes, 16000000);
+  EXPECT_NEAR(node.seconds, 2e-6 + 12 * 1e6 * 4 / 1e10, 1e-12);
+  auto copied = estimate_stage_exchange(m, HostExchange::NodeAware, 16, 4, 1000000, false);
+  EXPECT_NEAR(copied.seconds - node.seconds, 2 * 15 * 1e6 / 1e10, 1e-12);
+}
+
+TEST(PlannerExchange, ParsesAModel) {
+  ExchangeModel m = parse_exchange_model("flat_latency=2e-6,node_bandwidth=9e9", default_exchange_model());
+  EXPECT_DOUBLE_EQ(m.flat_latency, 2e-6);
+  EXPECT_DOUBLE_EQ(m.node_node_bandwidth, 9e9);
+  EXPECT_DOUBLE_EQ(m.copy_bandwidth, default_exchange_model().copy_bandwidth);
+  EXPECT_THROW(parse_exchange_model("flat_latency=fast", m), UsageError);
+  EXPECT_THROW(parse_exchange_model("warp=1", m), UsageError);
+  EXPECT_THROW(parse_exchange_model("node_latency=-1", m), UsageError);
+}
+
 }  // namespace
 }  // namespace xpose
