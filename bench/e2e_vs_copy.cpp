@@ -2,6 +2,8 @@
 // (the fastest parallel copy of the input file, bench/file_copy.h: a transpose reads and writes
 // every byte once, so it can be no faster) and a plain HDF5 copy of the same dataset (the same
 // reads and writes through the same HDF5/MPI-IO layer and rank count, no transpose, no exchange).
+// The transpose and the check go through the public API (xpose/file_transpose.h,
+// xpose/file_verify.h); the copy calls parallel HDF5 itself.
 //
 //   mpirun -np 2 bench_e2e_vs_copy --input in.h5:/data --workdir /dev/shm [--host-mem 512MiB] [--reps 3]
 //       [--io auto|collective|independent] [--backend auto|cpu|cuda] [--gpu-mem 8GiB] [--exchange auto|mpi|nccl]
@@ -9,23 +11,31 @@
 // --cold drops the page cache before every timed copy and transpose (as root; for disks);
 // --no-verify checks a million random elements instead of all; --keep leaves the transposed file
 // (WORKDIR/bench-transposed.h5) for a separate `xpose verify`.
+#include <fcntl.h>
+#include <hdf5.h>
 #include <mpi.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
-#include <thread>
+#include <functional>
+#include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "bench/arg_list.h"
 #include "bench/file_copy.h"
-#include "engine/src/host_buffer.h"
-#include "engine/src/tools.h"
-#include "engine/src/transpose_job.h"
-#include "io/h5.h"
-#include "mpi/comm.h"
+#include "xpose/distribution.h"
+#include "xpose/error.h"
+#include "xpose/file_transpose.h"
+#include "xpose/file_verify.h"
+#include "xpose/types.h"
+#include "xpose/unique_handle.h"
 
 namespace {
 
@@ -44,34 +54,167 @@ double median(std::vector<double> v) {
   return v.empty() ? 0.0 : v[v.size() / 2];
 }
 
-// Copy: each rank streams its FFTW block of rows (of every matrix) in bands within the budget.
-double plain_copy(MPI_Comm comm, const xpose::io::DatasetRef& in_ref, const xpose::io::DatasetRef& out_ref,
-                  std::int64_t host_mem, xpose::io::Transfer transfer) {
-  MPI_Barrier(comm);
-  auto t0 = Clock::now();
-  auto input = xpose::io::InputFile::open(in_ref, comm);
-  const auto& info = input.dataset().info();
-  xpose::io::CreateOptions create;
-  auto out = xpose::io::OutputFile::create(out_ref, info.shape, input.dataset().type(), create, comm);
-  const int me = xpose::mpi::rank(comm), n = xpose::mpi::size(comm);
-  if (info.shape.size() != 2) throw xpose::UsageError("bench_e2e_vs_copy takes a 2-D dataset");
-  const std::int64_t rows = info.shape[0], cols = info.shape[1];
-  const std::int64_t row_bytes = cols * static_cast<std::int64_t>(info.element.size);
-  xpose::BlockDistribution dist(rows, n);
-  const std::int64_t band = std::max<std::int64_t>(1, host_mem / row_bytes);
-  xpose::HostBuffer buf(std::min(band, std::max<std::int64_t>(1, dist.count(me))) * row_bytes);
-  const std::int64_t steps = (dist.block + band - 1) / band;  // same count on every rank: collective I/O
-  for (std::int64_t k = 0; k < steps; ++k) {
-    std::int64_t r0 = dist.offset(me) + k * band;
-    std::int64_t nr = std::max<std::int64_t>(0, std::min(band, dist.offset(me) + dist.count(me) - r0));
-    std::vector<xpose::io::Box> boxes;
-    if (nr > 0) boxes.push_back({{r0, 0}, {nr, cols}});
-    input.dataset().read(boxes, buf.data(), transfer);
-    out.dataset().write(boxes, buf.data(), transfer);
+/// The file of "FILE:/path" (split where the engine splits it: at the last ":/").
+std::string file_of(const std::string& ref) {
+  const auto colon = ref.rfind(":/");
+  if (colon == std::string::npos || colon == 0)
+    throw xpose::UsageError(xpose::cat("'", ref, "' names no dataset: expected FILE:/path/to/dataset"));
+  return ref.substr(0, colon);
+}
+
+// ---- the plain HDF5 copy ---------------------------------------------------------------------
+
+struct H5Close {
+  static hid_t invalid() noexcept { return H5I_INVALID_HID; }
+  static void close(hid_t id) noexcept { H5Idec_ref(id); }
+};
+using H5Handle = xpose::UniqueHandle<hid_t, H5Close>;
+
+/// An HDF5 call's result, or IoError where it failed.
+template <typename T>
+T h5_checked(T result, const char* call, const std::string& what) {
+  if (result < 0) throw xpose::IoError(xpose::cat(call, " failed for '", what, "'"));
+  return result;
+}
+#define BENCH_H5(what, call) h5_checked((call), #call, (what))
+#define BENCH_H5_ID(what, call) H5Handle(BENCH_H5(what, call))
+
+/// A page-aligned buffer on transparent huge pages where large, as the engine's stage buffers:
+/// first-touch faults on 4 KiB pages would bill the copy for what the transpose does not pay.
+struct CopyBuffer {
+  struct Free {
+    void operator()(void* p) const noexcept { std::free(p); }
+  };
+  std::unique_ptr<void, Free> data;
+  explicit CopyBuffer(std::int64_t bytes) {
+    void* p = nullptr;
+    const std::size_t align = bytes >= (8 << 20) ? (2u << 20) : 4096;
+    if (posix_memalign(&p, align, static_cast<std::size_t>(bytes)) != 0 || p == nullptr)
+      throw xpose::ResourceError(xpose::cat("cannot allocate ", xpose::format_size(static_cast<double>(bytes))));
+#ifdef MADV_HUGEPAGE
+    if (align > 4096) madvise(p, static_cast<std::size_t>(bytes), MADV_HUGEPAGE);  // advisory
+#endif
+    data.reset(p);
   }
-  out.commit();
+};
+
+/// MPI-IO across the ranks; one rank uses HDF5's default (sec2) driver, as the engine does.
+H5Handle file_access(MPI_Comm comm, int nranks, const std::string& what) {
+  auto fapl = BENCH_H5_ID(what, H5Pcreate(H5P_FILE_ACCESS));
+  if (nranks > 1) BENCH_H5(what, H5Pset_fapl_mpio(fapl.get(), comm, MPI_INFO_NULL));
+  return fapl;
+}
+
+/// Copies the 2-D dataset `in_ref` to a new file `out_file` (dataset /data): each rank
+/// streams its block of rows (FFTW's block distribution, as the transpose reads them) in bands of
+/// at most `host_mem` bytes through one buffer, every band read then written with `transfer`
+/// (H5FD_MPIO_COLLECTIVE or H5FD_MPIO_INDEPENDENT). Returns the seconds from opening the input to
+/// the copy being durable (closed and fsync'ed), the max over ranks.
+double plain_copy_run(MPI_Comm comm, const std::string& in_ref, const std::string& out_file, std::int64_t host_mem,
+                      H5FD_mpio_xfer_t transfer) {
+  int me = 0, n = 1;
+  MPI_Comm_rank(comm, &me);
+  MPI_Comm_size(comm, &n);
+  const std::string in_file = file_of(in_ref), in_path = in_ref.substr(in_file.size() + 1);
+  // A leftover of an interrupted run goes first; the copy is then created exclusively.
+  MPI_Barrier(comm);
+  if (me == 0) ::unlink(out_file.c_str());
+  MPI_Barrier(comm);
+
+  const auto t0 = Clock::now();
+  H5Handle in_fapl = file_access(comm, n, in_file);
+  H5Handle in = BENCH_H5_ID(in_file, H5Fopen(in_file.c_str(), H5F_ACC_RDONLY, in_fapl.get()));
+  H5Handle in_set = BENCH_H5_ID(in_ref, H5Dopen2(in.get(), in_path.c_str(), H5P_DEFAULT));
+  H5Handle type = BENCH_H5_ID(in_ref, H5Dget_type(in_set.get()));  // file type both sides: no conversion
+  H5Handle in_space = BENCH_H5_ID(in_ref, H5Dget_space(in_set.get()));
+  if (BENCH_H5(in_ref, H5Sget_simple_extent_ndims(in_space.get())) != 2)
+    throw xpose::UsageError("bench_e2e_vs_copy takes a 2-D dataset");
+  hsize_t dims[2] = {0, 0};
+  BENCH_H5(in_ref, H5Sget_simple_extent_dims(in_space.get(), dims, nullptr));
+  const std::int64_t rows = static_cast<std::int64_t>(dims[0]), cols = static_cast<std::int64_t>(dims[1]);
+  const std::int64_t row_bytes = cols * static_cast<std::int64_t>(BENCH_H5(in_ref, H5Tget_size(type.get())));
+
+  // The copy is created as xpose creates its output (io/h5.cpp), so both write the same layout:
+  // 1 MiB-aligned large objects, the 1.8 format, no timestamps, contiguous, allocated at
+  // creation, never filled.
+  H5Handle out_fapl = file_access(comm, n, out_file);
+  BENCH_H5(out_file, H5Pset_alignment(out_fapl.get(), 4 << 20, 1 << 20));
+  BENCH_H5(out_file, H5Pset_libver_bounds(out_fapl.get(), H5F_LIBVER_V18, H5F_LIBVER_V18));
+  auto fcpl = BENCH_H5_ID(out_file, H5Pcreate(H5P_FILE_CREATE));
+  BENCH_H5(out_file, H5Pset_obj_track_times(fcpl.get(), 0));
+  H5Handle out = BENCH_H5_ID(out_file, H5Fcreate(out_file.c_str(), H5F_ACC_EXCL, fcpl.get(), out_fapl.get()));
+  auto dcpl = BENCH_H5_ID(out_file, H5Pcreate(H5P_DATASET_CREATE));
+  BENCH_H5(out_file, H5Pset_layout(dcpl.get(), H5D_CONTIGUOUS));
+  BENCH_H5(out_file, H5Pset_alloc_time(dcpl.get(), H5D_ALLOC_TIME_EARLY));
+  BENCH_H5(out_file, H5Pset_obj_track_times(dcpl.get(), 0));
+  BENCH_H5(out_file, H5Pset_fill_time(dcpl.get(), H5D_FILL_TIME_NEVER));
+  H5Handle out_space = BENCH_H5_ID(out_file, H5Screate_simple(2, dims, nullptr));
+  H5Handle out_set = BENCH_H5_ID(out_file, H5Dcreate2(out.get(), "/data", type.get(), out_space.get(), H5P_DEFAULT,
+                                                      dcpl.get(), H5P_DEFAULT));
+  H5Handle dxpl = BENCH_H5_ID(out_file, H5Pcreate(H5P_DATASET_XFER));
+  if (n > 1) BENCH_H5(out_file, H5Pset_dxpl_mpio(dxpl.get(), transfer));
+
+  const xpose::BlockDistribution dist(rows, n);
+  const std::int64_t band = std::max<std::int64_t>(1, host_mem / row_bytes);
+  CopyBuffer buf(std::min(band, std::max<std::int64_t>(1, dist.count(me))) * row_bytes);
+  const std::int64_t steps = (dist.block + band - 1) / band;  // the same count on every rank: collective I/O
+  for (std::int64_t k = 0; k < steps; ++k) {
+    const std::int64_t r0 = dist.offset(me) + k * band;
+    const std::int64_t nr = std::max<std::int64_t>(0, std::min(band, dist.offset(me) + dist.count(me) - r0));
+    // A rank out of rows still takes part in the collective calls, with nothing selected.
+    const hsize_t start[2] = {static_cast<hsize_t>(nr > 0 ? r0 : 0), 0};
+    const hsize_t count[2] = {static_cast<hsize_t>(std::max<std::int64_t>(nr, 1)), static_cast<hsize_t>(cols)};
+    H5Handle mem = BENCH_H5_ID(in_ref, H5Screate_simple(2, count, nullptr));
+    for (hid_t space : {in_space.get(), out_space.get()}) {
+      if (nr > 0)
+        BENCH_H5(in_ref, H5Sselect_hyperslab(space, H5S_SELECT_SET, start, nullptr, count, nullptr));
+      else
+        BENCH_H5(in_ref, H5Sselect_none(space));
+    }
+    if (nr == 0) BENCH_H5(in_ref, H5Sselect_none(mem.get()));
+    BENCH_H5(in_ref, H5Dread(in_set.get(), type.get(), mem.get(), in_space.get(), dxpl.get(), buf.data.get()));
+    BENCH_H5(out_file, H5Dwrite(out_set.get(), type.get(), mem.get(), out_space.get(), dxpl.get(), buf.data.get()));
+  }
+  // Everything in the output closes before the file (MPI-IO closes files only when nothing in
+  // them is open); then rank 0 makes the copy durable, as xpose does its output.
+  out_set.reset();
+  out_space.reset();
+  BENCH_H5(out_file, H5Fclose(out.release()));
+  in_set.reset();
+  BENCH_H5(in_file, H5Fclose(in.release()));
+  if (me == 0) {
+    const int fd = ::open(out_file.c_str(), O_RDONLY);
+    if (fd < 0 || ::fsync(fd) != 0) {
+      if (fd >= 0) ::close(fd);
+      throw xpose::IoError(xpose::cat("cannot sync '", out_file, "'"));
+    }
+    ::close(fd);
+  }
   MPI_Barrier(comm);
   return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+/// The copy; a failure on any rank ends the job (the others may be inside a collective call),
+/// as a failure in the middle of a transpose does.
+double plain_copy(MPI_Comm comm, const std::string& in_ref, const std::string& out_file, std::int64_t host_mem,
+                  H5FD_mpio_xfer_t transfer) {
+  try {
+    return plain_copy_run(comm, in_ref, out_file, host_mem, transfer);
+  } catch (const xpose::Error& e) {
+    std::fprintf(stderr, "bench_e2e_vs_copy: plain HDF5 copy: %s\n", e.what());
+    std::fflush(stderr);
+    ::unlink(out_file.c_str());
+    MPI_Abort(comm, static_cast<int>(e.code()));
+  }
+  return 0;
+}
+
+/// The seconds of phase `name` in a run's summary (0 where the run had no such phase); "kernel"
+/// is the CPU backend's "transpose".
+double phase_seconds(const xpose::FileTransposeSummary& s, const std::string& name) {
+  for (const auto& p : s.phases)
+    if (p.name == name || (name == "kernel" && p.name == "transpose")) return p.seconds;
+  return 0;
 }
 
 }  // namespace
@@ -79,6 +222,7 @@ double plain_copy(MPI_Comm comm, const xpose::io::DatasetRef& in_ref, const xpos
 int main(int argc, char** argv) {
   int provided = 0;
   MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);  // as the xpose command does
+  H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);  // failures are thrown with their call, not printed
   int code = 0;
   try {
     std::string input, workdir = "/tmp";
@@ -122,23 +266,27 @@ int main(int argc, char** argv) {
       else throw xpose::UsageError("unknown option " + a);
     }
     if (input.empty()) throw xpose::UsageError("usage: bench_e2e_vs_copy --input FILE:/dset [--workdir DIR] [--host-mem SIZE] [--reps N] [--io collective|independent]");
+    if (io != "auto" && io != "collective" && io != "independent")
+      throw xpose::UsageError(xpose::cat("--io must be auto, collective or independent, not '", io, "'"));
     const MPI_Comm comm = MPI_COMM_WORLD;
-    const int me = xpose::mpi::rank(comm);
-    const auto transfer = io == "independent" ? xpose::io::Transfer::Independent : xpose::io::Transfer::Collective;
+    int me = 0;
+    MPI_Comm_rank(comm, &me);
+    const std::string input_file = file_of(input);
+    const auto transfer = io == "independent" ? H5FD_MPIO_INDEPENDENT : H5FD_MPIO_COLLECTIVE;
 
-    xpose::TransposeOptions t;
-    t.in = xpose::io::DatasetRef::parse(input);
-    t.out = xpose::io::DatasetRef::parse(workdir + "/bench-transposed.h5:/data");
+    xpose::FileTransposeOptions t;
+    const std::string transposed_file = workdir + "/bench-transposed.h5";
+    t.input = input;
+    t.output = transposed_file + ":/data";
     t.host_mem = host_mem;  // 0 when not given: the engine's default, as for the command
+    t.gpu_mem = gpu_mem;
+    t.backend = backend;
+    t.exchange = exchange;
+    t.io = io;
     t.force = true;
     t.quiet = true;
-    t.read_transfer = t.write_transfer = transfer;
-    t.direct_io = io == "auto";
-    t.backend = backend;
-    t.exchange = xpose::mpi::parse_exchange_kind(exchange);
-    t.gpu_mem = gpu_mem;
-    const auto copy_ref = xpose::io::DatasetRef::parse(workdir + "/bench-copy.h5:/data");
-    host_mem = xpose::host_mem_budget(comm, t);  // the plain copy gets the transpose's budget
+    const std::string copy_file = workdir + "/bench-copy.h5";
+    if (host_mem == 0) host_mem = xpose::default_host_mem(comm);  // the plain copy gets the transpose's budget
 
     // The ceiling: the input file copied by rank 0 alone, with the node's threads.
     if (ceiling_threads.empty()) {
@@ -148,7 +296,7 @@ int main(int argc, char** argv) {
     xpose::bench::CeilingResult ceiling;
     MPI_Barrier(comm);
     if (me == 0)
-      ceiling = xpose::bench::copy_ceiling(t.in.file, workdir + "/bench-file-copy.tmp", ceiling_threads,
+      ceiling = xpose::bench::copy_ceiling(input_file, workdir + "/bench-file-copy.tmp", ceiling_threads,
                                            cold ? std::function<void()>([] {
                                              ::sync();
                                              std::ofstream("/proc/sys/vm/drop_caches") << "3\n";
@@ -157,7 +305,7 @@ int main(int argc, char** argv) {
     MPI_Barrier(comm);
 
     std::vector<double> copy_s, xpose_s;
-    xpose::TransposeReport last;
+    xpose::FileTransposeSummary last;
     auto remove_on_root = [&](const std::string& path) {
       MPI_Barrier(comm);
       if (me == 0) std::remove(path.c_str());
@@ -165,35 +313,33 @@ int main(int argc, char** argv) {
     };
     for (int r = 0; r < reps + 1; ++r) {  // the first round warms the page cache and is dropped
       if (cold) drop_page_cache(comm);
-      double c = plain_copy(comm, t.in, copy_ref, host_mem, transfer);
-      remove_on_root(copy_ref.file);  // keep memory-backed work dirs from holding three copies
+      double c = plain_copy(comm, input, copy_file, host_mem, transfer);
+      remove_on_root(copy_file);  // keep memory-backed work dirs from holding three copies
       MPI_Barrier(comm);
-      t.trace_path = r == reps ? trace : "";
+      t.trace = r == reps ? trace : "";
       if (cold) drop_page_cache(comm);
       auto t0 = Clock::now();
-      last = xpose::run_transpose(comm, t);
+      last = xpose::transpose_file(t, comm);
       MPI_Barrier(comm);
       double x = std::chrono::duration<double>(Clock::now() - t0).count();
-      if (r < reps) remove_on_root(t.out.file);
+      if (r < reps) remove_on_root(transposed_file);
       if (r > 0) {
         copy_s.push_back(c);
         xpose_s.push_back(x);
       }
     }
-    xpose::VerifyOptions v;
-    v.in = t.in;
-    v.out = t.out;
+    xpose::FileVerifyOptions v;
+    v.input = input;
+    v.output = t.output;
     v.host_mem = std::min<std::int64_t>(host_mem, 1ll << 30);
-    v.quiet = true;
     if (!check) v.sample = 1000000;  // a million random elements instead of all
-    auto result = xpose::verify(comm, v);
-    const double bytes = static_cast<double>(last.plan.total_bytes());
+    const xpose::FileVerifyResult result = xpose::verify_file(v, comm);
+    const double bytes = static_cast<double>(last.bytes);
     if (me == 0) {
       std::printf("input %s: %s, %s, %d rank(s), host-mem %s, %lld stage(s), io %s, backend %s, exchange %s, median of %d\n",
-                  input.c_str(), xpose::format_shape(last.plan.shape).c_str(), xpose::format_size(bytes).c_str(),
-                  last.plan.nranks, xpose::format_size(static_cast<double>(host_mem)).c_str(),
-                  static_cast<long long>(last.plan.num_stages()), io.c_str(), last.backend.c_str(),
-                  last.exchange.c_str(), reps);
+                  input.c_str(), xpose::format_shape(last.shape).c_str(), xpose::format_size(bytes).c_str(),
+                  last.ranks, xpose::format_size(static_cast<double>(host_mem)).c_str(),
+                  static_cast<long long>(last.stages), io.c_str(), last.backend.c_str(), last.exchange.c_str(), reps);
       for (const auto& line : ceiling.lines) std::printf("file copy: %s\n", line.c_str());
       std::printf("%-22s %10s %12s %14s %14s\n", "", "seconds", "GB/s (r+w)", "x HDF5 copy", "x copy ceiling");
       const double c = median(copy_s), x = median(xpose_s), f = ceiling.seconds;
@@ -204,14 +350,15 @@ int main(int argc, char** argv) {
       std::printf("xpose io: %s\n", last.io.c_str());
       std::printf("last transpose phases (s): read %.3f  h2d %.3f  kernel %.3f  exchange %.3f  unpack %.3f  d2h %.3f"
                   "  write %.3f  wall %.3f  (overlapped: %s)\n",
-                  last.times.read, last.times.h2d, last.times.kernel, last.times.exchange, last.times.unpack,
-                  last.times.d2h, last.times.write, last.times.wall, last.overlapped ? "yes" : "no");
+                  phase_seconds(last, "read"), phase_seconds(last, "h2d"), phase_seconds(last, "kernel"),
+                  phase_seconds(last, "exchange"), phase_seconds(last, "unpack"), phase_seconds(last, "d2h"),
+                  phase_seconds(last, "write"), last.wall_seconds, last.overlapped ? "yes" : "no");
       if (!last.exchange_choice.empty()) std::printf("%s\n", last.exchange_choice.c_str());
       std::printf("verify%s: %lld elements checked, %lld mismatches\n", check ? "" : " (sample)", static_cast<long long>(result.checked),
                   static_cast<long long>(result.mismatches));
-      if (!keep) std::remove(t.out.file.c_str());
+      if (!keep) std::remove(transposed_file.c_str());
     }
-    code = result.mismatches == 0 ? 0 : 8;
+    code = result.mismatches == 0 ? 0 : static_cast<int>(xpose::ExitCode::VerifyMismatch);
   } catch (const xpose::Error& e) {
     std::fprintf(stderr, "bench_e2e_vs_copy: %s\n", e.what());
     code = static_cast<int>(e.code());

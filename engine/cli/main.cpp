@@ -147,12 +147,6 @@ T count_option(const po::variables_map& vm, const char* name) {
   return value;
 }
 
-io::Transfer parse_transfer(const std::string& s) {
-  if (s == "collective" || s == "auto") return io::Transfer::Collective;
-  if (s == "independent") return io::Transfer::Independent;
-  throw UsageError(cat("--io must be auto, collective or independent, not '", s, "'"));
-}
-
 TransposeOptions transpose_options(const po::variables_map& vm) {
   TransposeOptions o;
   const std::string in = vm["in"].as<std::string>(), out = vm["out"].as<std::string>();
@@ -168,11 +162,7 @@ TransposeOptions transpose_options(const po::variables_map& vm) {
   o.force = vm.count("force") > 0;
   if (vm.count("chunk")) o.chunk = parse_shape(vm["chunk"].as<std::string>());
   if (vm.count("threads")) o.threads = count_option<int>(vm, "threads");
-  if (vm.count("io")) {
-    const std::string io = vm["io"].as<std::string>();
-    o.read_transfer = o.write_transfer = parse_transfer(io);
-    o.direct_io = io == "auto";
-  }
+  if (vm.count("io")) set_io_mode(o, vm["io"].as<std::string>());
   if (vm.count("exchange")) o.exchange = mpi::parse_exchange_kind(vm["exchange"].as<std::string>());
   if (vm.count("backend")) o.backend = vm["backend"].as<std::string>();
   o.overlap = vm.count("no-overlap") == 0;

@@ -24,6 +24,7 @@ FileTransposeSummary summarize(const TransposeOptions& o, const TransposeReport*
   s.backend = r->backend;
   s.exchange = r->exchange;
   s.backend_choice = r->backend_choice;
+  s.exchange_choice = r->exchange_choice;
   s.stages = plan.num_stages();
   s.stage_width = plan.width;
   s.memory_per_rank = plan.memory_per_rank();
@@ -64,6 +65,7 @@ std::string FileTransposeSummary::json() const {
     j.value("bytes", bytes).value("ranks", ranks);
     j.value("backend", backend).value("exchange", exchange).value("stages", stages);
     if (!backend_choice.empty()) j.value("backend_choice", backend_choice);
+    if (!exchange_choice.empty()) j.value("exchange_choice", exchange_choice);
     j.value("stage_width", stage_width).value("memory_per_rank", memory_per_rank);
     j.value("overlapped", overlapped).value("io", io);
     j.begin_object("phases");
@@ -89,12 +91,18 @@ FileTransposeSummary transpose_file(const FileTransposeOptions& options, CommHan
   o.gpu_mem = options.gpu_mem;
   o.backend = options.backend;
   o.exchange = mpi::parse_exchange_kind(options.exchange);
+  set_io_mode(o, options.io);
   o.resume = options.resume;
   o.force = options.force;
   o.quiet = options.quiet;
   o.progress_interval = options.progress_interval;
+  o.trace_path = options.trace;
   const TransposeReport report = run_transpose(comm.get<MPI_Comm>(), o);
   return summarize(o, &report);
+}
+
+std::int64_t default_host_mem(CommHandle comm) {
+  return default_host_mem(comm.get<MPI_Comm>());  // the engine's (transpose_job.h)
 }
 
 }  // namespace xpose

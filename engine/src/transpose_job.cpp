@@ -980,6 +980,14 @@ TransposeReport TransposeRun::finish() {
 
 }  // namespace
 
+void set_io_mode(TransposeOptions& o, const std::string& mode) {
+  if (mode != "auto" && mode != "collective" && mode != "independent")
+    throw UsageError(cat("--io must be auto, collective or independent, not '", mode, "'"));
+  o.read_transfer = o.write_transfer =
+      mode == "independent" ? io::Transfer::Independent : io::Transfer::Collective;
+  o.direct_io = mode == "auto";
+}
+
 std::int64_t default_host_mem(MPI_Comm comm) {
   const auto local = mpi::local_rank(comm);
   std::int64_t share = mem_available_bytes() / 4 / std::max(1, local.size);

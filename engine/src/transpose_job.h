@@ -57,6 +57,11 @@ struct TransposeReport {
   std::vector<std::string> dropped_attributes;
 };
 
+/// Sets how data is read and written, from `--io`'s value: auto (direct reads and writes of
+/// contiguous, unfiltered datasets, collective HDF5 otherwise), collective or independent (always
+/// HDF5 and MPI-IO). UsageError for anything else.
+void set_io_mode(TransposeOptions& options, const std::string& mode);
+
 /// The default --host-mem: a quarter of the node's available memory shared by its ranks,
 /// at least 64 MiB.
 std::int64_t default_host_mem(MPI_Comm comm);

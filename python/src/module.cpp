@@ -317,7 +317,8 @@ class Plan {
 std::string transpose_file(const std::string& input, const std::string& output,
                            const std::vector<std::string>& axes, std::int64_t host_mem,
                            std::int64_t gpu_mem, const std::string& backend,
-                           const std::string& exchange, bool resume, bool force, bool quiet,
+                           const std::string& exchange, const std::string& io,
+                           const std::string& trace, bool resume, bool force, bool quiet,
                            double progress_interval, std::optional<std::uint64_t> comm) {
   xpose::FileTransposeOptions o;
   o.input = input;
@@ -327,6 +328,8 @@ std::string transpose_file(const std::string& input, const std::string& output,
   o.gpu_mem = gpu_mem;
   o.backend = backend;
   o.exchange = exchange;
+  o.io = io;
+  o.trace = trace;
   o.resume = resume;
   o.force = force;
   o.quiet = quiet;

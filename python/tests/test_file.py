@@ -51,6 +51,25 @@ def test_transpose(shared_tmp, shape, dtype):
         assert_all(np.array_equal(f["data"][...], data), "the input changed")
 
 
+@pytest.mark.parametrize("io", ["collective", "independent"])
+def test_io_and_trace(shared_tmp, io):
+    """io= is --io: HDF5 and MPI-IO calls of that kind instead of direct reads and writes;
+    trace= is --trace: every rank's phase timeline as Chrome trace JSON."""
+    src, dst = os.path.join(shared_tmp, "in.h5"), os.path.join(shared_tmp, "out.h5")
+    trace = os.path.join(shared_tmp, "trace.json")
+    data = pattern((29, 41), np.float32)
+    write_input(src, data)
+    summary = xpose.transpose(f"{src}:/data", f"{dst}:/data", io=io, trace=trace, force=True)
+    assert_all(output_matches(dst, np.swapaxes(data, -1, -2)), f"wrong output with io={io}")
+    assert_all(summary["io"] == f"{io} read, {io} write", summary["io"])
+    events = []
+    if COMM.rank == 0:
+        with open(trace) as f:
+            events = json.load(f)["traceEvents"]
+    pids = COMM.bcast({e["pid"] for e in events if e.get("ph") == "X"})  # timed phases
+    assert_all(pids == set(range(COMM.size)), f"trace has the ranks {sorted(pids)}")
+
+
 @pytest.mark.parametrize("axes", [(2, 0, 1), (1, 0, 2), ("-1", "0", "1")])
 def test_axes(shared_tmp, axes):
     """axes= has NumPy's meaning (numbers, as ints or strings, negative ones from the end)."""
@@ -105,6 +124,7 @@ def test_errors(shared_tmp):
         (xpose.OutputRefusedError, (f"{src}:/data", f"{shared_tmp}/no/such/dir.h5:/data"), {}),
         (xpose.UsageError, (f"{src}:/data", f"{dst}:/data"), dict(backend="quantum")),
         (xpose.UsageError, (f"{src}:/data", f"{dst}:/data"), dict(exchange="pigeon")),
+        (xpose.UsageError, (f"{src}:/data", f"{dst}:/data"), dict(io="sideways")),
         (xpose.UsageError, (f"{src}:/data", f"{dst}:/data"), dict(host_mem=-5)),
         (xpose.UsageError, (f"{src}:/data", f"{dst}:/data"), dict(host_mem="lots")),
         (xpose.UsageError, (f"{src}:/data", f"{dst}:/data"), dict(axes=(1, 1))),

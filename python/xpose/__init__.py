@@ -168,7 +168,7 @@ def _bytes(value, name):
 
 
 def transpose(src, dst, axes=None, host_mem=None, gpu_mem=None, backend="auto", comm=None,
-              resume=False, force=False, progress=False, exchange="auto"):
+              resume=False, force=False, progress=False, exchange="auto", io="auto", trace=None):
     """Transposes the HDF5 dataset ``src`` into ``dst`` (both ``"file.h5:/path"``), as
     ``xpose transpose`` does, and returns the run's summary as a dict (shape, bytes, ranks,
     backend, stages, phases with seconds and GB/s, wall_seconds...). Collective over ``comm``.
@@ -176,6 +176,8 @@ def transpose(src, dst, axes=None, host_mem=None, gpu_mem=None, backend="auto", 
     axes: the output's axis order (None: the last two axes are swapped, leading ones are a batch).
     host_mem, gpu_mem: stage buffers per rank, in bytes or as '8GiB' (None: the defaults).
     backend: 'cpu', 'cuda' or 'auto'; exchange: 'mpi', 'nccl', 'mpi-device' or 'auto'.
+    io: 'auto', 'collective' or 'independent' (as ``--io``); trace: a path for every rank's
+    phase timeline (Chrome trace JSON, as ``--trace``).
     resume: continue an interrupted run from its journal; force: replace an existing output.
     progress: rank 0 prints progress to stderr (True, or the seconds between lines in a log).
 
@@ -192,8 +194,8 @@ def transpose(src, dst, axes=None, host_mem=None, gpu_mem=None, backend="auto", 
         interval = float(progress)
     summary = _xpose._transpose_file(
         str(src), str(dst), axes or [], _bytes(host_mem, "host_mem"), _bytes(gpu_mem, "gpu_mem"),
-        str(backend), str(exchange), bool(resume), bool(force), not progress, interval,
-        _comm_handle(comm))
+        str(backend), str(exchange), str(io), str(trace or ""), bool(resume), bool(force),
+        not progress, interval, _comm_handle(comm))
     return json.loads(summary)
 
 

@@ -41,10 +41,14 @@ struct FileTransposeOptions {
   std::int64_t gpu_mem = 0;       ///< bytes of GPU buffers per rank; 0: as `--gpu-mem`'s default
   std::string backend = "auto";   ///< "cpu", "cuda" or "auto" (cuda where every rank sees a GPU)
   std::string exchange = "auto";  ///< "mpi", "nccl", "mpi-device" or "auto"
+  /// "auto" (direct reads and writes of contiguous, unfiltered datasets, collective HDF5
+  /// otherwise), "collective" or "independent" (always HDF5 and MPI-IO), as `--io`
+  std::string io = "auto";
   bool resume = false;            ///< continue an interrupted run from its journal
   bool force = false;             ///< replace the output file if it exists
   bool quiet = false;             ///< no progress; only errors and warnings about what the output lacks
   double progress_interval = 10;  ///< seconds between progress lines when stderr is not a terminal
+  std::string trace;  ///< write every rank's phase timeline here (Chrome trace JSON); empty: none
 };
 
 /// One phase of a run: its time (the max over ranks) and the bandwidth of the bytes it moves.
@@ -69,6 +73,8 @@ struct FileTransposeSummary {
   std::string exchange;  ///< the transport between ranks
   /// How `--backend auto` decided, with the figures it weighed; empty where it did not decide.
   std::string backend_choice;
+  /// How `--exchange auto` decided, with the figures it weighed; empty where it did not decide.
+  std::string exchange_choice;
   std::int64_t stages = 0;
   std::int64_t stage_width = 0;
   std::int64_t memory_per_rank = 0;
@@ -89,5 +95,9 @@ struct FileTransposeSummary {
 /// comment for errors). Throws UsageError for bad options.
 FileTransposeSummary transpose_file(const FileTransposeOptions& options,
                                     CommHandle comm = CommHandle::world());
+
+/// The bytes of stage buffers per rank that `host_mem = 0` stands for: a quarter of the node's
+/// available memory shared by its ranks, at least 64 MiB. Collective (it counts each node's ranks).
+std::int64_t default_host_mem(CommHandle comm = CommHandle::world());
 
 }  // namespace xpose
