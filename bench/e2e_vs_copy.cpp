@@ -294,15 +294,24 @@ int main(int argc, char** argv) {
       ceiling_threads = {std::max(1, hw / 2), hw};
     }
     xpose::bench::CeilingResult ceiling;
-    MPI_Barrier(comm);
-    if (me == 0)
-      ceiling = xpose::bench::copy_ceiling(input_file, workdir + "/bench-file-copy.tmp", ceiling_threads,
-                                           cold ? std::function<void()>([] {
-                                             ::sync();
-                                             std::ofstream("/proc/sys/vm/drop_caches") << "3\n";
-                                           })
-                                                : std::function<void()>());
-    MPI_Barrier(comm);
+    std::string failed;  // rank 0's failure, handed to every rank (the others wait for it)
+    if (me == 0) {
+      try {
+        ceiling = xpose::bench::copy_ceiling(input_file, workdir + "/bench-file-copy.tmp", ceiling_threads,
+                                             cold ? std::function<void()>([] {
+                                               ::sync();
+                                               std::ofstream("/proc/sys/vm/drop_caches") << "3\n";
+                                             })
+                                                  : std::function<void()>());
+      } catch (const std::exception& e) {
+        failed = e.what();
+      }
+    }
+    int failed_length = static_cast<int>(failed.size());
+    MPI_Bcast(&failed_length, 1, MPI_INT, 0, comm);
+    failed.resize(static_cast<std::size_t>(failed_length));
+    MPI_Bcast(failed.data(), failed_length, MPI_CHAR, 0, comm);
+    if (failed_length > 0) throw xpose::IoError("file copy ceiling: " + failed);
 
     std::vector<double> copy_s, xpose_s;
     xpose::FileTransposeSummary last;

@@ -16,7 +16,7 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 
 cmake --install "$build" --prefix "$prefix" >"$work/install.log" || { cat "$work/install.log"; fail "cmake --install"; }
 for f in bin/xpose include/xpose/distributed_transpose.h include/xpose/file_transpose.h \
-         include/xpose/comm_handle.h include/xpose/config.h lib/libxpose.so \
+         include/xpose/file_verify.h include/xpose/comm_handle.h include/xpose/config.h lib/libxpose.so \
          lib/cmake/xpose/xposeConfig.cmake lib/pkgconfig/xpose.pc share/man/man1/xpose.1 \
          "$([ "$python" = none ] || echo "$site/xpose/__init__.py")"; do
   [ -z "$f" ] || [ -e "$prefix/$f" ] || fail "not installed: $f"
@@ -24,13 +24,15 @@ done
 # No public header may reach back into the source tree.
 if grep -rhE '#include "(engine|io|mpi|kernels)/' "$prefix/include/xpose"; then fail "a public header includes a private one"; fi
 
-# The installed CLI makes an input; the downstream programs transpose it; the CLI verifies.
+# The installed CLI makes an input (and another of the same shape, which the downstream programs'
+# verify_file must tell apart); the downstream programs transpose it; the CLI verifies.
 "${mpiexec[@]}" -n 2 "$prefix/bin/xpose" generate "$work/in.h5:/m" --shape 40x24 --dtype complex64 --quiet
+"${mpiexec[@]}" -n 2 "$prefix/bin/xpose" generate "$work/other.h5:/m" --shape 40x24 --dtype complex64 --seed 7 --quiet
 
 cmake -S "$source/tests/package/downstream" -B "$work/downstream" -DCMAKE_PREFIX_PATH="$prefix" \
       -DCMAKE_BUILD_TYPE=Release >"$work/configure.log" || { cat "$work/configure.log"; fail "find_package(xpose)"; }
 cmake --build "$work/downstream" >"$work/build.log" || { cat "$work/build.log"; fail "downstream build"; }
-"${mpiexec[@]}" -n 2 "$work/downstream/downstream" "$work/in.h5:/m" "$work/cmake.h5:/m" | tee "$work/cmake.out"
+"${mpiexec[@]}" -n 2 "$work/downstream/downstream" "$work/in.h5:/m" "$work/cmake.h5:/m" "$work/other.h5:/m" | tee "$work/cmake.out"
 grep -q '"status":"ok"' "$work/cmake.out" || fail "no summary from transpose_file"
 "${mpiexec[@]}" -n 2 "$prefix/bin/xpose" verify "$work/in.h5:/m" "$work/cmake.h5:/m" --quiet
 
@@ -39,7 +41,7 @@ pkg-config --exists xpose || fail "pkg-config does not find xpose"
 # shellcheck disable=SC2046
 c++ -std=c++17 -O1 "$source/tests/package/downstream/main.cpp" -o "$work/downstream_pc" \
     $(pkg-config --cflags --libs xpose) -Wl,-rpath,"$(pkg-config --variable=libdir xpose)"
-"${mpiexec[@]}" -n 2 "$work/downstream_pc" "$work/in.h5:/m" "$work/pc.h5:/m" | tee "$work/pc.out"
+"${mpiexec[@]}" -n 2 "$work/downstream_pc" "$work/in.h5:/m" "$work/pc.h5:/m" "$work/other.h5:/m" | tee "$work/pc.out"
 "${mpiexec[@]}" -n 2 "$prefix/bin/xpose" verify "$work/in.h5:/m" "$work/pc.h5:/m" --quiet
 
 # The Python package from the prefix, not from the build tree.

@@ -1,8 +1,10 @@
 // Uses xpose through its installed public headers alone: an in-memory distributed transpose of a
-// 9 x 7 matrix, every element checked, and the file transpose of argv[1] into argv[2].
+// 9 x 7 matrix, every element checked, and the file transpose of argv[1] into argv[2], checked
+// with verify_file; argv[3], another pattern of argv[1]'s shape, must not pass that check.
 #include <mpi.h>
 #include <xpose/distributed_transpose.h>
 #include <xpose/file_transpose.h>
+#include <xpose/file_verify.h>
 #include <xpose/version.h>
 
 #include <cstdio>
@@ -22,13 +24,28 @@ int main(int argc, char** argv) {
     plan.execute(in.data(), out.data());
     for (std::int64_t j = 0; j < plan.local_output_rows(); ++j)
       for (std::int64_t i = 0; i < rows; ++i) bad += out[j * rows + i] != 1000.0 * i + (c0 + j);
-    if (argc == 3) {
+    if (argc == 4) {
       xpose::FileTransposeOptions options;
       options.input = argv[1];
       options.output = argv[2];
       options.quiet = true;
       const xpose::FileTransposeSummary summary = xpose::transpose_file(options, MPI_COMM_WORLD);
       if (plan.rank() == 0) std::printf("%s", summary.json().c_str());
+      std::int64_t elements = 1;
+      for (auto n : summary.shape) elements *= n;
+      xpose::FileVerifyOptions check;
+      check.input = argv[1];
+      check.output = argv[2];
+      const xpose::FileVerifyResult good = xpose::verify_file(check, MPI_COMM_WORLD);
+      check.input = argv[3];
+      const xpose::FileVerifyResult other = xpose::verify_file(check, MPI_COMM_WORLD);
+      if (good.checked != elements || good.mismatches != 0 || other.checked != elements ||
+          other.mismatches == 0 || other.first_mismatch.empty())
+        bad += 1;
+      if (plan.rank() == 0)
+        std::printf("downstream: verify_file: %lld of %lld differ; against another input %lld (first %s)\n",
+                    static_cast<long long>(good.mismatches), static_cast<long long>(good.checked),
+                    static_cast<long long>(other.mismatches), other.first_mismatch.c_str());
     }
     if (plan.rank() == 0)
       std::printf("downstream: xpose %s on %d rank(s), %d wrong element(s) on rank 0\n",
