@@ -25,11 +25,11 @@ namespace xpose {
 
 /// What `xpose verify` is told on its command line, as plain fields.
 struct FileVerifyOptions {
-  std::string input;           ///< "FILE.h5:/path/to/dataset": the original; opened read-only
-  std::string output;          ///< "FILE.h5:/path": its transpose, to check; opened read-only
-  std::int64_t sample = 0;     ///< 0: every element; else this many random elements
-  std::int64_t host_mem = 0;   ///< bytes of buffer per rank; 0: as `--host-mem`'s default (256 MiB)
-  std::uint64_t seed = 1;      ///< seed of the random sample
+  std::string input;          ///< "FILE.h5:/path/to/dataset": the original; opened read-only
+  std::string output;         ///< "FILE.h5:/path": its transpose, to check; opened read-only
+  std::int64_t sample = 0;    ///< 0: every element; else this many random elements
+  std::int64_t host_mem = 0;  ///< bytes of buffer per rank; 0: as `--host-mem`'s default (256 MiB)
+  std::uint64_t seed = 1;     ///< seed of the random sample
 };
 
 /// What a check found (the same on every rank).

@@ -43,9 +43,11 @@ int main(int argc, char** argv) {
           other.mismatches == 0 || other.first_mismatch.empty())
         bad += 1;
       if (plan.rank() == 0)
-        std::printf("downstream: verify_file: %lld of %lld differ; against another input %lld (first %s)\n",
-                    static_cast<long long>(good.mismatches), static_cast<long long>(good.checked),
-                    static_cast<long long>(other.mismatches), other.first_mismatch.c_str());
+        std::printf(
+            "downstream: verify_file: %lld of %lld differ; against another input %lld"
+            " (first %s)\n",
+            static_cast<long long>(good.mismatches), static_cast<long long>(good.checked),
+            static_cast<long long>(other.mismatches), other.first_mismatch.c_str());
     }
     if (plan.rank() == 0)
       std::printf("downstream: xpose %s on %d rank(s), %d wrong element(s) on rank 0\n",
