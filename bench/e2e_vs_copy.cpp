@@ -41,12 +41,18 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+/// An MPI call's result, or RuntimeFailure naming the call where it failed.
+void mpi_checked(int rc, const char* call) {
+  if (rc != MPI_SUCCESS) throw xpose::RuntimeFailure(xpose::cat(call, " failed (MPI error ", rc, ")"));
+}
+#define BENCH_MPI(call) mpi_checked((call), #call)
+
 // Drops the page cache (root only; elsewhere a no-op), for cold-cache figures on a disk.
 void drop_page_cache(MPI_Comm comm) {
-  MPI_Barrier(comm);
+  BENCH_MPI(MPI_Barrier(comm));
   ::sync();
   std::ofstream("/proc/sys/vm/drop_caches") << "3\n";
-  MPI_Barrier(comm);
+  BENCH_MPI(MPI_Barrier(comm));
 }
 
 double median(std::vector<double> v) {
@@ -113,13 +119,13 @@ H5Handle file_access(MPI_Comm comm, int nranks, const std::string& what) {
 double plain_copy_run(MPI_Comm comm, const std::string& in_ref, const std::string& out_file, std::int64_t host_mem,
                       H5FD_mpio_xfer_t transfer) {
   int me = 0, n = 1;
-  MPI_Comm_rank(comm, &me);
-  MPI_Comm_size(comm, &n);
+  BENCH_MPI(MPI_Comm_rank(comm, &me));
+  BENCH_MPI(MPI_Comm_size(comm, &n));
   const std::string in_file = file_of(in_ref), in_path = in_ref.substr(in_file.size() + 1);
   // A leftover of an interrupted run goes first; the copy is then created exclusively.
-  MPI_Barrier(comm);
+  BENCH_MPI(MPI_Barrier(comm));
   if (me == 0) ::unlink(out_file.c_str());
-  MPI_Barrier(comm);
+  BENCH_MPI(MPI_Barrier(comm));
 
   const auto t0 = Clock::now();
   H5Handle in_fapl = file_access(comm, n, in_file);
@@ -190,7 +196,7 @@ double plain_copy_run(MPI_Comm comm, const std::string& in_ref, const std::strin
     }
     ::close(fd);
   }
-  MPI_Barrier(comm);
+  BENCH_MPI(MPI_Barrier(comm));
   return std::chrono::duration<double>(Clock::now() - t0).count();
 }
 
@@ -270,7 +276,7 @@ int main(int argc, char** argv) {
       throw xpose::UsageError(xpose::cat("--io must be auto, collective or independent, not '", io, "'"));
     const MPI_Comm comm = MPI_COMM_WORLD;
     int me = 0;
-    MPI_Comm_rank(comm, &me);
+    BENCH_MPI(MPI_Comm_rank(comm, &me));
     const std::string input_file = file_of(input);
     const auto transfer = io == "independent" ? H5FD_MPIO_INDEPENDENT : H5FD_MPIO_COLLECTIVE;
 
@@ -308,28 +314,28 @@ int main(int argc, char** argv) {
       }
     }
     int failed_length = static_cast<int>(failed.size());
-    MPI_Bcast(&failed_length, 1, MPI_INT, 0, comm);
+    BENCH_MPI(MPI_Bcast(&failed_length, 1, MPI_INT, 0, comm));
     failed.resize(static_cast<std::size_t>(failed_length));
-    MPI_Bcast(failed.data(), failed_length, MPI_CHAR, 0, comm);
+    BENCH_MPI(MPI_Bcast(failed.data(), failed_length, MPI_CHAR, 0, comm));
     if (failed_length > 0) throw xpose::IoError("file copy ceiling: " + failed);
 
     std::vector<double> copy_s, xpose_s;
     xpose::FileTransposeSummary last;
     auto remove_on_root = [&](const std::string& path) {
-      MPI_Barrier(comm);
+      BENCH_MPI(MPI_Barrier(comm));
       if (me == 0) std::remove(path.c_str());
-      MPI_Barrier(comm);
+      BENCH_MPI(MPI_Barrier(comm));
     };
     for (int r = 0; r < reps + 1; ++r) {  // the first round warms the page cache and is dropped
       if (cold) drop_page_cache(comm);
       double c = plain_copy(comm, input, copy_file, host_mem, transfer);
       remove_on_root(copy_file);  // keep memory-backed work dirs from holding three copies
-      MPI_Barrier(comm);
+      BENCH_MPI(MPI_Barrier(comm));
       t.trace = r == reps ? trace : "";
       if (cold) drop_page_cache(comm);
       auto t0 = Clock::now();
       last = xpose::transpose_file(t, comm);
-      MPI_Barrier(comm);
+      BENCH_MPI(MPI_Barrier(comm));
       double x = std::chrono::duration<double>(Clock::now() - t0).count();
       if (r < reps) remove_on_root(transposed_file);
       if (r > 0) {
