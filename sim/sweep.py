@@ -29,7 +29,7 @@ import threading
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-PLATFORMS = ["fat-tree-1to1", "fat-tree-4to1", "torus", "dragonfly"]
+PLATFORMS = ["fat-tree-1to1", "fat-tree-4to1", "torus", "dragonfly", "dragonfly-8g"]
 OWN = ["mpi-pairwise", "mpi-node"]
 SMPI_ALGORITHMS = ["pair", "basic_linear", "ompi"]
 NODES_PER_PLATFORM = 1024
