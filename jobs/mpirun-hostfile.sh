@@ -20,7 +20,7 @@ IN=${IN:-/shared/matrix.h5:/data}            # input FILE:/dataset on the shared
 OUT=${OUT:-/shared/matrix_T.h5:/data}        # output FILE:/dataset (written under a temporary name)
 HOSTFILE=${HOSTFILE:-hosts}                  # one machine per line: "node01 slots=4"
 RANKS_PER_NODE=${RANKS_PER_NODE:-4}          # one per GPU; without GPUs one or two per socket
-BACKEND=${BACKEND:-auto}                     # cuda, cpu, or auto (cuda where every rank sees a GPU)
+BACKEND=${BACKEND:-auto}                     # cuda, cpu, or auto (the faster of the two where every rank sees a GPU)
 HOST_MEM=${HOST_MEM:-}                       # stage buffers per rank, e.g. 8GiB (empty: xpose decides)
 MPIRUN=${MPIRUN:-mpirun}
 MPIRUN_ARGS=${MPIRUN_ARGS:-}                 # e.g. "--mca pml ucx" for InfiniBand through UCX

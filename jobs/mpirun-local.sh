@@ -21,7 +21,7 @@ else
   gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU' || true)
 fi
 NP=${NP:-$((gpus > 0 ? gpus : 2))}        # ranks: one per GPU; without GPUs one or two per socket
-BACKEND=${BACKEND:-auto}                  # cuda, cpu, or auto (cuda where every rank sees a GPU)
+BACKEND=${BACKEND:-auto}                  # cuda, cpu, or auto (the faster of the two where every rank sees a GPU)
 HOST_MEM=${HOST_MEM:-}                    # stage buffers per rank, e.g. 8GiB (empty: xpose decides)
 MPIRUN=${MPIRUN:-mpirun}
 MPIRUN_ARGS=${MPIRUN_ARGS:-}              # e.g. "--oversubscribe" for more ranks than cores

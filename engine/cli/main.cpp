@@ -98,7 +98,8 @@ void add_transpose_options(po::options_description& d) {
        "writes of contiguous, unfiltered datasets in the named file; collective HDF5 otherwise), "
        "collective or independent (always through HDF5 and MPI-IO)")
       ("backend", po::value<std::string>(),
-       "where pieces are transposed: cuda, cpu, or auto (the default: cuda where every rank sees a GPU)")
+       "where pieces are transposed: cuda, cpu, or auto (the default: where every rank sees a GPU, "
+       "a short calibration picks the faster of the two; elsewhere cpu)")
       ("gpu-mem", po::value<std::string>(),
        "SIZE of GPU stage buffers per rank (default: 60% of the GPU's free memory, shared by the "
        "ranks that use it)")

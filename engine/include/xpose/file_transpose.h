@@ -39,7 +39,7 @@ struct FileTransposeOptions {
   std::vector<std::string> axes;
   std::int64_t host_mem = 0;      ///< bytes of stage buffers per rank; 0: as `--host-mem`'s default
   std::int64_t gpu_mem = 0;       ///< bytes of GPU buffers per rank; 0: as `--gpu-mem`'s default
-  std::string backend = "auto";   ///< "cpu", "cuda" or "auto" (cuda where every rank sees a GPU)
+  std::string backend = "auto";   ///< "cpu", "cuda" or "auto" (the faster, by calibration, where every rank sees a GPU)
   std::string exchange = "auto";  ///< "mpi", "nccl", "mpi-device" or "auto"
   /// "auto" (direct reads and writes of contiguous, unfiltered datasets, collective HDF5
   /// otherwise), "collective" or "independent" (always HDF5 and MPI-IO), as `--io`
