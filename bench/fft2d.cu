@@ -184,7 +184,7 @@ int run(const Args& a) {
   cudaEvent_t e0, e1, e2, e3;
   for (auto* e : {&e0, &e1, &e2, &e3}) XPOSE_CHECK_CUDA(cudaEventCreate(e));
   std::vector<double> total, transpose;
-  for (int r = 0; r <= a.reps; ++r) {  // run 0 is the warm-up
+  for (int r = 0; r <= a.reps; ++r) {  // repetition 0 warms up (first use of the transports): untimed
     if (!input.empty())
       XPOSE_CHECK_CUDA(cudaMemcpyAsync(d_a, input.data(), plan.local_input_bytes(),
                                        cudaMemcpyHostToDevice, stream));
