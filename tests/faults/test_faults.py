@@ -220,24 +220,23 @@ def case_symlink_at_output_with_force(d):
     left(d, ["in.h5", "out.h5", "victim"])
 
 
-def case_unrelated_file_at_partial(d):
+def unrelated_file_case(d, name, message):
+    """A file xpose did not create at one of its names: refused, and left as it was."""
     src = f"{d}/in.h5"
     make(src, pattern(SHAPE))
-    with open(f"{d}/.out.h5.xpose-partial", "w") as f:
+    with open(f"{d}/{name}", "w") as f:
         f.write("someone's notes\n")
-    expect(run("transpose", f"{src}:/m", f"{d}/out.h5:/m", "--quiet"), REFUSED, "no xpose journal claims it")
-    check(open(f"{d}/.out.h5.xpose-partial").read() == "someone's notes\n", "a file xpose did not create changed")
-    left(d, ["in.h5", ".out.h5.xpose-partial"])
+    expect(run("transpose", f"{src}:/m", f"{d}/out.h5:/m", "--quiet"), REFUSED, message)
+    check(open(f"{d}/{name}").read() == "someone's notes\n", "a file xpose did not create changed")
+    left(d, ["in.h5", name])
+
+
+def case_unrelated_file_at_partial(d):
+    unrelated_file_case(d, ".out.h5.xpose-partial", "no xpose journal claims it")
 
 
 def case_unrelated_file_at_journal(d):
-    src = f"{d}/in.h5"
-    make(src, pattern(SHAPE))
-    with open(f"{d}/.out.h5.xpose-journal", "w") as f:
-        f.write("someone's notes\n")
-    expect(run("transpose", f"{src}:/m", f"{d}/out.h5:/m", "--quiet"), REFUSED, "not an xpose journal")
-    check(open(f"{d}/.out.h5.xpose-journal").read() == "someone's notes\n", "a file xpose did not create changed")
-    left(d, ["in.h5", ".out.h5.xpose-journal"])
+    unrelated_file_case(d, ".out.h5.xpose-journal", "not an xpose journal")
 
 
 # ---------------------------------------------------------------------------------------------
